@@ -1,0 +1,223 @@
+"""The game contract shared by every engine: validation, logging, events.
+
+An engine subclasses :class:`Game` and implements the rule hooks (``legal_actions``,
+``apply``, ``view`` …). :meth:`Game.play` is the checked entry point used by front ends:
+parse → seat may act → action legal → apply → log. :meth:`Game.apply` is the unchecked fast
+path for agents and rollouts.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import deque
+from typing import Any
+
+from .errors import IllegalAction
+from .match import Result
+from .notation import Action, parse
+from .rng import Rng
+
+__all__ = ["Event", "Game"]
+
+RECENT_EVENTS = 24
+"""How many recent events a view carries."""
+
+
+class Event:
+    """Something that happened, with a public part and a part only its audience may see."""
+
+    __slots__ = ("audience", "data", "secret", "seq", "type")
+
+    def __init__(
+        self,
+        seq: int,
+        type: str,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        audience: int = 0,
+    ) -> None:
+        self.seq = seq
+        """Running number of the event in its game."""
+        self.type = type
+        """What happened: ``draw``, ``replace``, ``spy`` …"""
+        self.data = data
+        """What everyone may see."""
+        self.secret = secret
+        """What only the seats in ``audience`` may see (card codes)."""
+        self.audience = audience
+        """Bit mask of seats (bit ``n`` = spectators) allowed to see ``secret``."""
+
+    def visible(self, bit: int) -> dict[str, Any]:
+        """The event as the holder of ``bit`` (``1 << seat``) may see it."""
+        out: dict[str, Any] = {"seq": self.seq, "type": self.type}
+        out.update(self.data)
+        if self.secret is not None and self.audience & bit:
+            out.update(self.secret)
+        return out
+
+    def for_seat(self, seat: int) -> dict[str, Any]:
+        """The event as ``seat`` may see it."""
+        return self.visible(1 << seat)
+
+    def redacted(self, bit: int) -> Event:
+        """A copy holding only what the holder of ``bit`` may see."""
+        if self.secret is None or self.audience & bit:
+            return self
+        return Event(self.seq, self.type, self.data)
+
+    def __repr__(self) -> str:
+        return f"Event({self.seq}, {self.type!r}, {self.data!r})"
+
+
+class Game(ABC):
+    """Base class of every engine. See DESIGN.md, "The game contract"."""
+
+    variant: str
+    """Registry name of the variant."""
+    players: int
+    """Number of seats."""
+    seed: int
+    """The seed all randomness comes from."""
+    options: dict[str, Any]
+    """Resolved rule options."""
+    stacked: list[str] | None
+    """The stacked deck prefix given at creation, if any."""
+    rng: Rng
+    """The game's random generator."""
+    _actions: list[list[Any]] | None
+    _events: list[Event] | None
+    _recent: deque[Event]
+    _seq: int
+
+    def _init_base(
+        self, variant: str, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+    ) -> None:
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.stacked = deck
+        self.rng = Rng(seed)
+        self._actions = []
+        self._events = None
+        self._recent = deque(maxlen=RECENT_EVENTS)
+        self._seq = 0
+
+    # -- what an engine implements ---------------------------------------------------------
+    @property
+    @abstractmethod
+    def actors(self) -> list[int]:
+        """Seats that may act now (several during simultaneous phases; none when over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may play now (empty if it may not act)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Play a legal action without checking it (fast path for agents and rollouts)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """JSON-ready dict of everything ``seat`` may know, nothing more."""
+
+    @abstractmethod
+    def spectator_view(self) -> dict[str, Any]:
+        """JSON-ready dict of public information only."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: Any) -> Game:
+        """A copy consistent with all ``seat`` knows, every card it does not know re-dealt."""
+
+    @abstractmethod
+    def clone(self) -> Game:
+        """An independent copy for search (no log, no events)."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once the game (the whole match) has ended."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """``None`` until over; then rounds, totals and winners."""
+
+    def _normalize(self, seat: int, action: Action) -> Action:
+        """Engine hook: bring an action into canonical form for ``seat``."""
+        return action
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """Engine hook: explain in plain words why a non-legal action is refused."""
+        return f"'{action}' is not allowed now"
+
+    # -- the checked entry point -------------------------------------------------------------
+    def play(self, seat: int, action: Action | str) -> list[Event]:
+        """Validate and play ``action`` for ``seat``; return the events it caused.
+
+        Raises :class:`IllegalAction` (and changes nothing) if the text is malformed, the seat
+        may not act, or the action is not legal now.
+        """
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
+        act = parse(action) if isinstance(action, str) else action
+        if not isinstance(act, Action):
+            raise IllegalAction("an action must be text or an Action")
+        if self.over:
+            raise IllegalAction("the game is over")
+        act = self._normalize(seat, act)
+        if seat not in self.actors:
+            raise IllegalAction(self._not_your_turn(seat))
+        if act not in self.legal_actions(seat):
+            raise IllegalAction(self._why_illegal(seat, act))
+        events: list[Event] = []
+        self._events = events
+        try:
+            self.apply(seat, act)
+        finally:
+            self._events = None
+        if self._actions is not None:
+            self._actions.append([seat, str(act)])
+        self._recent.extend(events)
+        return events
+
+    def _not_your_turn(self, seat: int) -> str:
+        actors = self.actors
+        if len(actors) == 1:
+            return f"seat {seat} cannot act now: seat {actors[0]} is to act"
+        return f"seat {seat} cannot act now: waiting for seats {actors}"
+
+    def _emit(
+        self,
+        type: str,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        audience: int = 0,
+    ) -> None:
+        """Record an event (only while :meth:`play` collects them)."""
+        if self._events is not None:
+            self._seq += 1
+            self._events.append(Event(self._seq, type, data, secret, audience))
+
+    # -- log and replay ----------------------------------------------------------------------
+    @property
+    def log(self) -> dict[str, Any]:
+        """Seed, options, stacked deck and actions: enough to rebuild the game exactly."""
+        if self._actions is None:
+            raise ValueError("this copy has no log (clones and determinized games keep none)")
+        return {
+            "game": self.variant,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "deck": list(self.stacked) if self.stacked is not None else None,
+            "actions": [list(a) for a in self._actions],
+        }
+
+    def recent_events(self, bit: int) -> list[dict[str, Any]]:
+        """The last events as the holder of ``bit`` may see them."""
+        return [e.visible(bit) for e in self._recent]
+
+    def random_action(self, seat: int, rng: Rng) -> Action:
+        """A uniformly random legal action for ``seat``."""
+        return rng.pick(self.legal_actions(seat))

@@ -1,0 +1,1 @@
+"""The rules layer: one engine for the Cabo family, one for Qute."""

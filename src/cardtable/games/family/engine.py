@@ -1,0 +1,1043 @@
+"""One engine for the whole Cabo family, driven by a :class:`RuleSet`.
+
+State is kept compact for fast copying: card ids are ints (index into the rule set's deck),
+an empty position is ``-1``, and what each seat knows about each position is a bit mask
+(bit ``s`` = seat ``s`` knows the card; bit ``n`` = the card has been face up, so spectators
+know it too). Knowledge masks and origin tags move with the cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import Any
+
+from ...errors import IllegalAction
+from ...game import Event, Game
+from ...match import Result, lowest
+from ...notation import Action, Address, address_text, sort_addresses
+from ...rng import Rng
+from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
+
+__all__ = ["FamilyGame", "PHASES"]
+
+PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
+PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
+"""Phase names as they appear in views, indexed by the engine's phase number."""
+
+FROM_NONE, FROM_DECK, FROM_DISCARD = 0, 1, 2
+_FROM_NAMES = (None, "deck", "discard")
+
+MAX_CLAIM = 4
+"""Most cards a cabo multi-replace may claim (no value has more than four copies)."""
+
+# Interned actions: legal lists are built from these, so membership tests and dispatch
+# never allocate in the common case.
+_A_DRAW_DECK = Action("draw", ("deck",))
+_A_DRAW_DISCARD = Action("draw", ("discard",))
+_A_DISCARD = Action("discard")
+_A_PASS = Action("pass")
+_A_EXCHANGE = Action("exchange")
+_CALLS = {w: Action(w) for w in ("cabo", "gabo", "knock")}
+_POS_CACHE: dict[tuple[str, int], Action] = {}
+_LIST_CACHE: dict[tuple[Any, ...], list[Action]] = {}
+_RANGES = [tuple(range(k)) for k in range(64)]
+
+
+def _pos_action(name: str, pos: int) -> Action:
+    key = (name, pos)
+    act = _POS_CACHE.get(key)
+    if act is None:
+        act = _POS_CACHE[key] = Action(name, (pos,))
+    return act
+
+
+def _replace_list(own: tuple[int, ...], can_discard: bool, multi: bool) -> list[Action]:
+    acts = [_pos_action("replace", i) for i in own]
+    if multi:
+        for k in range(2, MAX_CLAIM + 1):
+            acts.extend(Action("replace", combo) for combo in itertools.combinations(own, k))
+    return acts + ([_A_DISCARD] if can_discard else [])
+
+
+def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
+    acts = _LIST_CACHE.get(key)
+    if acts is None:
+        if len(_LIST_CACHE) > 50_000:
+            _LIST_CACHE.clear()
+        acts = _LIST_CACHE[key] = build()
+    return acts
+
+
+class FamilyGame(Game):
+    """A game (one round or a whole match) of a Cabo-family variant."""
+
+    __slots__ = (
+        "rs", "n", "allmask", "pub", "codes", "values", "keys", "powers_of",
+        "target", "max_turns", "caller_penalty", "reset_at_target",
+        "hands", "known", "tags", "deck", "discard", "epoch",
+        "drawn", "drawn_from", "drawn_known", "drawn_tag",
+        "phase", "turn", "first", "caller", "final_left", "turns", "peeks_left",
+        "power", "power_card", "looked", "look_valid", "give_to", "resume",
+        "snap_key", "snap_passed", "round_no", "totals", "rounds", "round_winners",
+        "round_results", "resets_used", "_result", "_stacked_ids",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rs: RuleSet,
+        players: int,
+        seed: int,
+        options: dict[str, Any],
+        deck: list[str] | None = None,
+    ) -> None:
+        self._init_base(rs.name, players, seed, options, deck)
+        self.rs = rs
+        self.n = n = players
+        self.allmask = (1 << n) - 1
+        self.pub = 1 << n
+        self.codes = rs.deck
+        self.values = tuple(rs.value(c) for c in rs.deck)
+        self.keys = tuple(rs.match_key(c) for c in rs.deck)
+        self.powers_of = tuple(rs.power_of(c) for c in rs.deck)
+        self.target = options["target"]
+        self.max_turns = options["max_turns"]
+        self.caller_penalty = options.get("caller_penalty", rs.caller_penalty)
+        self.reset_at_target = bool(options.get("reset_at_exact_target", False))
+        self._stacked_ids = self._stack(deck) if deck is not None else None
+        self.totals = [0] * n
+        self.rounds: list[list[int]] = []
+        self.round_winners: list[list[int]] = []
+        self.round_results: list[dict[str, Any]] = []
+        self.resets_used = 0
+        self._result: Result | None = None
+        self.round_no = 0
+        self._events = []
+        first = options["first"]
+        if first is not None and not 0 <= first < n:
+            raise ValueError(f"option 'first' must be a seat from 0 to {n - 1}, got {first}")
+        if first is None:
+            first = self.rng.below(n) if rs.random_first else 0
+        self._start_round(first)
+        self._recent.extend(self._events)
+        self._events = None
+
+    # ------------------------------------------------------------------ setup
+    def _stack(self, deck: list[str]) -> list[int]:
+        free: dict[str, list[int]] = {}
+        for cid, code in enumerate(self.codes):
+            free.setdefault(code, []).append(cid)
+        ids = []
+        for code in deck:
+            if not isinstance(code, str) or code not in free:
+                raise ValueError(f"{code!r} is not a card of the {self.rs.name} deck")
+            if not free[code]:
+                raise ValueError(f"the stacked deck has too many {code!r} cards")
+            ids.append(free[code].pop(0))
+        return ids
+
+    def _start_round(self, first: int) -> None:
+        n = self.n
+        self.round_no += 1
+        stacked = self._stacked_ids if self.round_no == 1 else None
+        if stacked is not None:
+            taken = set(stacked)
+            rest = [c for c in range(len(self.codes)) if c not in taken]
+            self.rng.shuffle_stable(rest)
+            order = list(stacked) + rest
+        else:
+            order = list(range(len(self.codes)))
+            self.rng.shuffle_stable(order)
+        hands = [[-1] * 4 for _ in range(n)]
+        i = 0
+        for pos in range(4):
+            for s in range(n):
+                hands[s][pos] = order[i]
+                i += 1
+        self.hands = hands
+        self.known = [[0] * 4 for _ in range(n)]
+        self.tags = [[0] * 4 for _ in range(n)]
+        self.discard = []
+        if self.rs.discard_starts:
+            self.discard.append(order[i])
+            i += 1
+        self.deck = order[i:][::-1]  # top of the deck is the end of the list
+        self.epoch = 0
+        self.drawn = -1
+        self.drawn_from = FROM_NONE
+        self.drawn_known = 0
+        self.drawn_tag = 0
+        self.first = first
+        self.turn = first
+        self.caller = -1
+        self.final_left = 0
+        self.turns = 0
+        self.power = 0
+        self.power_card = -1
+        self.looked: tuple[int, int, int, int] | None = None
+        self.look_valid = False
+        self.give_to: tuple[int, int] | None = None
+        self.resume = PH_TURN
+        self.snap_key: Any = None
+        self.snap_passed = 0
+        self._emit(
+            "round_start",
+            {
+                "round": self.round_no,
+                "first": first,
+                "discard": [self.codes[c] for c in self.discard],
+            },
+        )
+        if self.rs.auto_peek:
+            self.peeks_left = [0] * n
+            for s in range(n):
+                for pos in self.rs.auto_peek:
+                    self.known[s][pos] |= 1 << s
+                    self._emit(
+                        "peek",
+                        {"seat": s, "at": f"{s}.{pos}"},
+                        {"card": self.codes[hands[s][pos]]},
+                        1 << s,
+                    )
+            self._begin_turn(first)
+        else:
+            self.peeks_left = [2] * n
+            self.phase = PH_PEEK
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def actors(self) -> list[int]:
+        """Seats that may act now."""
+        ph = self.phase
+        if ph == PH_PEEK:
+            return [s for s in range(self.n) if self.peeks_left[s]]
+        if ph == PH_SNAP:
+            passed = self.snap_passed
+            return [s for s in range(self.n) if not passed >> s & 1]
+        if ph == PH_OVER:
+            return []
+        return [self.turn]
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended."""
+        return self.phase == PH_OVER
+
+    @property
+    def result(self) -> Result | None:
+        """Round scores, totals and winners once over."""
+        return self._result
+
+    def occupied(self, seat: int) -> tuple[int, ...]:
+        """Positions of ``seat`` that hold a card."""
+        h = self.hands[seat]
+        if -1 not in h:
+            return _RANGES[len(h)]
+        return tuple(i for i, c in enumerate(h) if c >= 0)
+
+    def _others(self, seat: int) -> tuple[tuple[int, int], ...]:
+        return tuple((s, i) for s in range(self.n) if s != seat for i in self.occupied(s))
+
+    def hand_sum(self, seat: int) -> int:
+        """Sum of the values of ``seat``'s cards (omniscient; for scoring and tests)."""
+        v = self.values
+        return sum(v[c] for c in self.hands[seat] if c >= 0)
+
+    def _drop_targets(self, seat: int) -> list[Action]:
+        if not self.discard:
+            return []
+        own = self.occupied(seat)
+        others = self._others(seat)
+        return _cached(
+            ("drop", own, others),
+            lambda: [_pos_action("drop", i) for i in own]
+            + [Action("drop", (a,)) for a in others],
+        )
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may play now, in canonical form."""
+        ph = self.phase
+        rs = self.rs
+        if ph == PH_TURN:
+            if seat != self.turn:
+                return []
+            acts = []
+            if self.deck or (rs.deck_end == "reshuffle" and len(self.discard) > 1):
+                acts.append(_A_DRAW_DECK)
+            if self.discard and self.occupied(seat):
+                acts.append(_A_DRAW_DISCARD)
+            if self.caller < 0:
+                acts.append(_CALLS[rs.call])
+            if rs.drops == "drop":
+                acts.extend(self._drop_targets(seat))
+            return acts
+        if ph == PH_DRAWN:
+            if seat != self.turn:
+                return []
+            own = self.occupied(seat)
+            can_discard = self.drawn_from == FROM_DECK or not own
+            multi = rs.drops == "multi"
+            acts = list(
+                _cached(
+                    ("replace", own, multi, can_discard),
+                    lambda: _replace_list(own, can_discard, multi),
+                )
+            )
+            if rs.drops == "drop":
+                acts.extend(self._drop_targets(seat))
+            return acts
+        if ph == PH_POWER:
+            if seat != self.turn:
+                return []
+            acts = list(self._power_actions(seat))
+            if rs.drops == "drop":
+                acts.extend(self._drop_targets(seat))
+            return acts
+        if ph == PH_PEEK:
+            if not self.peeks_left[seat]:
+                return []
+            kn = self.known[seat]
+            bit = 1 << seat
+            return [_pos_action("peek", i) for i in self.occupied(seat) if not kn[i] & bit]
+        if ph == PH_SNAP:
+            if self.snap_passed >> seat & 1:
+                return []
+            own = self.occupied(seat)
+            return list(
+                _cached(("snap", own), lambda: [_pos_action("drop", i) for i in own] + [_A_PASS])
+            )
+        if ph == PH_LOOKED:
+            if seat != self.turn:
+                return []
+            acts = [_A_EXCHANGE, _A_PASS] if self.look_valid else [_A_PASS]
+            if rs.drops == "drop":
+                acts.extend(self._drop_targets(seat))
+            return acts
+        if ph == PH_GIVE:
+            if seat != self.turn:
+                return []
+            return [_pos_action("give", i) for i in self.occupied(seat)] + [_A_PASS]
+        return []
+
+    def _power_actions(self, seat: int) -> list[Action]:
+        power = self.power
+        own = self.occupied(seat)
+        optional = power not in self.rs.must_use
+        if power == PEEK:
+            key: tuple[Any, ...] = ("peek", own, optional)
+            return _cached(
+                key,
+                lambda: [_pos_action("peek", i) for i in own] + ([_A_PASS] if optional else []),
+            )
+        others = self._others(seat)
+        if power == SPY:
+            acts = _cached(("spy", others), lambda: [Action("spy", (a,)) for a in others])
+        elif power == SWAP:
+            acts = _cached(
+                ("swap", own, others),
+                lambda: [Action("exchange", (i, a)) for i in own for a in others],
+            )
+        elif power == LOOK:
+            acts = _cached(
+                ("look", own, others),
+                lambda: [Action("look", (i, a)) for i in own for a in others],
+            )
+        else:  # SWAP_ANY: two cards of two different seats
+            addrs: list[Address] = [*own, *others]
+            acts = _cached(
+                ("swapany", seat, own, others),
+                lambda: [
+                    Action("exchange", sort_addresses((a, b)))
+                    for a, b in itertools.combinations(addrs, 2)
+                    if self._addr_seat(seat, a) != self._addr_seat(seat, b)
+                ],
+            )
+        if optional or not acts:
+            return [*acts, _A_PASS]
+        return acts
+
+    @staticmethod
+    def _addr_seat(seat: int, addr: Address) -> int:
+        return seat if isinstance(addr, int) else addr[0]
+
+    # ------------------------------------------------------------------ playing
+    def _normalize(self, seat: int, action: Action) -> Action:
+        """Write ``P.N`` addresses of the acting seat itself as plain ``N``."""
+        if not action.args or not any(isinstance(a, tuple) for a in action.args):
+            return action
+        args = tuple(a[1] if isinstance(a, tuple) and a[0] == seat else a for a in action.args)
+        if action.name == "exchange":
+            args = sort_addresses(args)  # type: ignore[arg-type]
+        return Action(action.name, args)
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Play a legal action without validation (fast path for agents and rollouts)."""
+        _HANDLERS[action.name](self, seat, action.args)
+
+    def _do_peek(self, seat: int, args: tuple[Any, ...]) -> None:
+        pos = args[0]
+        self.known[seat][pos] |= 1 << seat
+        if self._events is not None:
+            self._emit(
+                "peek",
+                {"seat": seat, "at": f"{seat}.{pos}"},
+                {"card": self.codes[self.hands[seat][pos]]},
+                1 << seat,
+            )
+        if self.phase == PH_PEEK:
+            self.peeks_left[seat] -= 1
+            if not any(self.peeks_left):
+                self._begin_turn(self.first)
+        else:
+            self._power_done()
+
+    def _do_draw(self, seat: int, args: tuple[Any, ...]) -> None:
+        if args[0] == "deck":
+            cid = self._draw_from_deck()
+            self.drawn_from = FROM_DECK
+            self.drawn_known = self.allmask | self.pub if self.rs.drawn_public else 1 << seat
+            self.drawn_tag = self.epoch
+        else:
+            cid = self.discard.pop()
+            self.drawn_from = FROM_DISCARD
+            self.drawn_known = self.allmask | self.pub
+            self.drawn_tag = self.epoch
+        self.drawn = cid
+        self.phase = PH_DRAWN
+        if self._events is not None:
+            self._emit(
+                "draw",
+                {"seat": seat, "from": args[0]},
+                {"card": self.codes[cid]},
+                self.drawn_known,
+            )
+
+    def _draw_from_deck(self) -> int:
+        if not self.deck and self.rs.deck_end == "reshuffle":
+            self._reshuffle()
+        return self.deck.pop() if self.deck else -1
+
+    def _reshuffle(self) -> None:
+        if len(self.discard) < 2:
+            return
+        top = self.discard.pop()
+        rest = self.discard
+        self.rng.shuffle_stable(rest)
+        self.deck = rest
+        self.discard = [top]
+        self.epoch += 1
+        self._emit("reshuffle", {"deck": len(rest)})
+
+    def _take_drawn(self) -> tuple[int, int, int]:
+        cid, kn, tag = self.drawn, self.drawn_known, self.drawn_tag
+        self.drawn = -1
+        self.drawn_from = FROM_NONE
+        self.drawn_known = 0
+        return cid, kn, tag
+
+    def _place(self, seat: int, cid: int, kn: int, tag: int) -> int:
+        """Put a card at the seat's lowest empty position, else a new one at the end."""
+        hand = self.hands[seat]
+        for pos, c in enumerate(hand):
+            if c < 0:
+                hand[pos] = cid
+                self.known[seat][pos] = kn
+                self.tags[seat][pos] = tag
+                return pos
+        hand.append(cid)
+        self.known[seat].append(kn)
+        self.tags[seat].append(tag)
+        return len(hand) - 1
+
+    def _do_replace(self, seat: int, args: tuple[Any, ...]) -> None:
+        hand = self.hands[seat]
+        if len(args) == 1:
+            pos = args[0]
+            old = hand[pos]
+            cid, kn, tag = self._take_drawn()
+            hand[pos] = cid
+            self.known[seat][pos] = kn
+            self.tags[seat][pos] = tag
+            self.discard.append(old)
+            if self._events is not None:
+                self._emit(
+                    "replace", {"seat": seat, "at": [f"{seat}.{pos}"], "out": [self.codes[old]]}
+                )
+            self._card_landed(old)
+            return
+        # cabo: claim that several cards have one value
+        values = self.values
+        first_value = values[hand[args[0]]]
+        ok = all(values[hand[p]] == first_value for p in args)
+        out = [self.codes[hand[p]] for p in args]
+        cid, kn, tag = self._take_drawn()
+        if ok:
+            for p in args:
+                self.discard.append(hand[p])
+                hand[p] = -1
+                self.known[seat][p] = 0
+            low = args[0]
+            hand[low] = cid
+            self.known[seat][low] = kn
+            self.tags[seat][low] = tag
+            self._emit(
+                "claim",
+                {"seat": seat, "at": [f"{seat}.{p}" for p in args], "out": out, "ok": True},
+            )
+            self._card_landed(self.discard[-1])
+        else:
+            everyone = self.allmask | self.pub
+            for p in args:
+                self.known[seat][p] = everyone
+            new = self._place(seat, cid, kn, tag)
+            self._emit(
+                "claim",
+                {
+                    "seat": seat,
+                    "at": [f"{seat}.{p}" for p in args],
+                    "shown": out,
+                    "ok": False,
+                    "new": f"{seat}.{new}",
+                },
+            )
+            self._end_turn()
+
+    def _do_discard(self, seat: int, args: tuple[Any, ...]) -> None:
+        came_from = self.drawn_from
+        cid, _, _ = self._take_drawn()
+        self.discard.append(cid)
+        power = self.powers_of[cid] if came_from == FROM_DECK else 0
+        if self._events is not None:
+            self._emit(
+                "discard",
+                {
+                    "seat": seat,
+                    "card": self.codes[cid],
+                    "power": POWER_NAMES[power] if power else None,
+                },
+            )
+        if power:
+            self.phase = PH_POWER
+            self.power = power
+            self.power_card = cid
+        else:
+            self._card_landed(cid)
+
+    def _power_done(self) -> None:
+        self.power = 0
+        self.looked = None
+        self._card_landed(self.power_card)
+
+    def _card_landed(self, cid: int) -> None:
+        """A turn's replace or discard has put ``cid`` on the pile: snap window or turn end."""
+        if self.rs.drops == "snap":
+            self.phase = PH_SNAP
+            self.snap_key = self.keys[cid]
+            self.snap_passed = 0
+            self._emit("snap_open", {"card": self.codes[cid]})
+        else:
+            self._end_turn()
+
+    def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
+        s, pos = args[0]
+        self.known[s][pos] |= 1 << seat
+        if self._events is not None:
+            self._emit(
+                "spy",
+                {"seat": seat, "at": f"{s}.{pos}"},
+                {"card": self.codes[self.hands[s][pos]]},
+                1 << seat,
+            )
+        self._power_done()
+
+    def _resolve(self, seat: int, addr: Address) -> tuple[int, int]:
+        return (seat, addr) if isinstance(addr, int) else addr
+
+    def _swap(self, a: tuple[int, int], b: tuple[int, int]) -> None:
+        (sa, pa), (sb, pb) = a, b
+        h, k, t = self.hands, self.known, self.tags
+        h[sa][pa], h[sb][pb] = h[sb][pb], h[sa][pa]
+        k[sa][pa], k[sb][pb] = k[sb][pb], k[sa][pa]
+        t[sa][pa], t[sb][pb] = t[sb][pb], t[sa][pa]
+
+    def _do_exchange(self, seat: int, args: tuple[Any, ...]) -> None:
+        if args:
+            a, b = self._resolve(seat, args[0]), self._resolve(seat, args[1])
+        else:
+            assert self.looked is not None
+            a, b = (self.looked[0], self.looked[1]), (self.looked[2], self.looked[3])
+        self._swap(a, b)
+        self._emit("exchange", {"seat": seat, "at": [f"{a[0]}.{a[1]}", f"{b[0]}.{b[1]}"]})
+        self._power_done()
+
+    def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
+        pos, (s, other) = args
+        bit = 1 << seat
+        self.known[seat][pos] |= bit
+        self.known[s][other] |= bit
+        self.looked = (seat, pos, s, other)
+        self.look_valid = True
+        self.phase = PH_LOOKED
+        if self._events is not None:
+            self._emit(
+                "look",
+                {"seat": seat, "at": [f"{seat}.{pos}", f"{s}.{other}"]},
+                {"cards": [self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]]]},
+                bit,
+            )
+
+    def _do_pass(self, seat: int, args: tuple[Any, ...]) -> None:
+        ph = self.phase
+        if ph == PH_SNAP:
+            self.snap_passed |= 1 << seat
+            self._emit("pass", {"seat": seat})
+            if self.snap_passed == self.allmask:
+                self._end_turn()
+        elif ph == PH_GIVE:
+            self.give_to = None
+            self.phase = self.resume
+            self._emit("pass", {"seat": seat})
+        else:
+            self._emit("pass", {"seat": seat})
+            self._power_done()
+
+    def _do_call(self, seat: int, args: tuple[Any, ...]) -> None:
+        self.caller = seat
+        self._emit("call", {"seat": seat, "word": self.rs.call})
+        if self.rs.call_ends_round:
+            self._end_round()
+        else:
+            self.final_left = self.n - 1
+            self._end_turn()
+
+    def _touch_looked(self, s: int, pos: int) -> None:
+        lk = self.looked
+        if lk is not None and ((lk[0], lk[1]) == (s, pos) or (lk[2], lk[3]) == (s, pos)):
+            self.look_valid = False
+
+    def _penalty(self, seat: int) -> None:
+        cid = self._draw_from_deck()
+        if cid < 0:
+            self._emit("penalty", {"seat": seat, "at": None})
+            return
+        pos = self._place(seat, cid, 0, self.epoch)
+        self._touch_looked(seat, pos)
+        self._emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
+
+    def _do_drop(self, seat: int, args: tuple[Any, ...]) -> None:
+        s, pos = self._resolve(seat, args[0])
+        hand = self.hands[s]
+        cid = hand[pos]
+        everyone = self.allmask | self.pub
+        if self.phase == PH_SNAP:  # gabo
+            hand[pos] = -1
+            self.known[s][pos] = 0
+            self.discard.append(cid)
+            ok = self.keys[cid] == self.snap_key
+            self._emit(
+                "snap", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": ok}
+            )
+            if not ok:
+                self._penalty(seat)
+                self._penalty(seat)
+            return
+        # cabo-german drop against the top of the discard pile
+        self._touch_looked(s, pos)
+        if self.keys[cid] == self.keys[self.discard[-1]]:
+            hand[pos] = -1
+            self.known[s][pos] = 0
+            self.discard.append(cid)
+            self._emit("drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": True})
+            if s != seat and self.occupied(seat):
+                self.give_to = (s, pos)
+                self.resume = self.phase
+                self.phase = PH_GIVE
+        else:
+            self.known[s][pos] = everyone
+            self._emit("drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": False})
+            self._penalty(seat)
+
+    def _do_give(self, seat: int, args: tuple[Any, ...]) -> None:
+        pos = args[0]
+        assert self.give_to is not None
+        s, target = self.give_to
+        self._touch_looked(seat, pos)
+        self._touch_looked(s, target)
+        self.hands[s][target] = self.hands[seat][pos]
+        self.known[s][target] = self.known[seat][pos]
+        self.tags[s][target] = self.tags[seat][pos]
+        self.hands[seat][pos] = -1
+        self.known[seat][pos] = 0
+        self.give_to = None
+        self.phase = self.resume
+        self._emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})
+
+    # ------------------------------------------------------------------ turn and round flow
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = PH_TURN
+        if not self.deck and self.rs.deck_end == "reshuffle":
+            self._reshuffle()
+            if not self.deck:
+                self._end_round()
+                return
+        if self._events is not None:
+            self._emit("turn", {"seat": seat})
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        if not self.deck and self.rs.deck_end == "end":
+            self._end_round()
+            return
+        if self.caller >= 0:
+            if self.turn != self.caller:
+                self.final_left -= 1
+                if self.final_left <= 0:
+                    self._end_round()
+                    return
+        elif self.turns >= self.max_turns * self.n:
+            self._end_round()
+            return
+        self._begin_turn((self.turn + 1) % self.n)
+
+    def round_scores(self) -> list[int]:
+        """Scores the round would give now (omniscient; used at the round's end)."""
+        n = self.n
+        sums = [self.hand_sum(s) for s in range(n)]
+        scores = list(sums)
+        caller = self.caller
+        if self.rs.scoring == "cabo":
+            for s in range(n):
+                vals = sorted(self.values[c] for c in self.hands[s] if c >= 0)
+                if vals == [12, 12, 13, 13]:
+                    return [0 if t == s else 50 for t in range(n)]
+            if caller >= 0 and sums[caller] > min(sums[t] for t in range(n) if t != caller):
+                scores[caller] = sums[caller] + self.caller_penalty
+            elif caller >= 0:
+                scores[caller] = 0
+        elif self.rs.scoring == "gabo" and caller >= 0:
+            beaten = any(sums[t] < sums[caller] for t in range(n) if t != caller)
+            if beaten or sums[caller] > 5:
+                scores[caller] = sums[caller] + self.caller_penalty
+        return scores
+
+    def _round_winners(self, scores: list[int]) -> list[int]:
+        best = lowest(scores)
+        if self.rs.scoring == "gabo" and self.caller in best:
+            return [self.caller]
+        return best
+
+    def _end_round(self) -> None:
+        scores = self.round_scores()
+        winners = self._round_winners(scores)
+        self.rounds.append(scores)
+        self.round_winners.append(winners)
+        target = self.target
+        for s in range(self.n):
+            self.totals[s] += scores[s]
+            if (
+                self.reset_at_target
+                and self.totals[s] == target
+                and not self.resets_used >> s & 1
+            ):
+                self.totals[s] = target // 2
+                self.resets_used |= 1 << s
+        hands = [[self.codes[c] if c >= 0 else None for c in h] for h in self.hands]
+        everyone = self.allmask | self.pub
+        for s in range(self.n):
+            kn = self.known[s]
+            for i in range(len(kn)):
+                kn[i] = everyone
+        info = {
+            "round": self.round_no,
+            "scores": scores,
+            "sums": [self.hand_sum(s) for s in range(self.n)],
+            "winners": winners,
+            "caller": self.caller if self.caller >= 0 else None,
+            "hands": hands,
+            "totals": list(self.totals),
+        }
+        self.round_results.append(info)
+        self._emit("round_end", dict(info))
+        if target is None:
+            done = True
+        elif self.rs.target_reached == "reaches":
+            done = max(self.totals) >= target
+        else:
+            done = max(self.totals) > target
+        if done:
+            self.phase = PH_OVER
+            winners_all = winners if target is None else lowest(self.totals)
+            self._result = Result(
+                [list(r) for r in self.rounds],
+                list(self.totals),
+                winners_all,
+                [list(w) for w in self.round_winners],
+            )
+            self._emit("game_over", self._result.to_dict())
+        else:
+            self._start_round((self.first + 1) % self.n)
+
+    # ------------------------------------------------------------------ views
+    def _card_view(self, cid: int, kn: int, bit: int) -> dict[str, Any] | None:
+        if cid < 0:
+            return None
+        return {
+            "card": self.codes[cid] if kn & bit else None,
+            "seen": [s for s in range(self.n) if kn >> s & 1],
+        }
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        bit = self.pub if seat is None else 1 << seat
+        codes = self.codes
+        hands = [
+            [self._card_view(c, k, bit) for c, k in zip(h, kn, strict=True)]
+            for h, kn in zip(self.hands, self.known, strict=True)
+        ]
+        ph = self.phase
+        pending: dict[str, Any] | None = None
+        if ph == PH_POWER:
+            pending = {"power": POWER_NAMES[self.power], "card": codes[self.power_card]}
+            if self.power == SWAP_ANY:
+                pending["any"] = True
+        elif ph == PH_LOOKED and self.looked is not None:
+            s0, p0, s1, p1 = self.looked
+            pending = {
+                "power": "look",
+                "card": codes[self.power_card],
+                "looked": [f"{s0}.{p0}", f"{s1}.{p1}"],
+                "can_exchange": self.look_valid,
+            }
+        elif ph == PH_GIVE and self.give_to is not None:
+            pending = {"give": f"{self.give_to[0]}.{self.give_to[1]}"}
+        snap = None
+        if ph == PH_SNAP:
+            snap = {
+                "card": codes[self.discard[-1]] if self.discard else None,
+                "rank": self.snap_key if isinstance(self.snap_key, str) else str(self.snap_key),
+                "passed": [s for s in range(self.n) if self.snap_passed >> s & 1],
+            }
+        drawn = self.drawn
+        return {
+            "game": self.variant,
+            "seat": seat,
+            "players": self.n,
+            "phase": PHASES[ph],
+            "actors": self.actors,
+            "turn": self.turn,
+            "first": self.first,
+            "hands": hands,
+            "discard": [codes[c] for c in self.discard],
+            "deck": len(self.deck),
+            "reshuffles": self.epoch,
+            "drawn": codes[drawn] if drawn >= 0 and self.drawn_known & bit else None,
+            "drawer": self.turn if drawn >= 0 else None,
+            "drawn_from": _FROM_NAMES[self.drawn_from],
+            "call": self.rs.call,
+            "caller": self.caller if self.caller >= 0 else None,
+            "final_turns_left": self.final_left if self.caller >= 0 else None,
+            "pending": pending,
+            "snap": snap,
+            "peeks_left": list(self.peeks_left) if ph == PH_PEEK else None,
+            "turns": self.turns,
+            "max_turns": self.max_turns * self.n,
+            "totals": list(self.totals),
+            "round": self.round_no,
+            "target": self.target,
+            "round_results": [dict(r) for r in self.round_results],
+            "events": self.recent_events(bit),
+            "over": ph == PH_OVER,
+            "result": self._result.to_dict() if self._result is not None else None,
+            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+        }
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know (RULES.md §5), JSON-ready."""
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        return self._view(seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        """Public information only: cards that have been face up, counts, scores."""
+        return self._view(None)
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> FamilyGame:
+        """An independent copy without log or events (for search and rollouts)."""
+        g = object.__new__(FamilyGame)
+        for name in _SHARED_SLOTS:
+            setattr(g, name, getattr(self, name))
+        g.hands = [list(h) for h in self.hands]
+        g.known = [list(k) for k in self.known]
+        g.tags = [list(t) for t in self.tags]
+        g.deck = list(self.deck)
+        g.discard = list(self.discard)
+        g.peeks_left = list(self.peeks_left)
+        g.totals = list(self.totals)
+        g.rounds = list(self.rounds)
+        g.round_winners = list(self.round_winners)
+        g.round_results = list(self.round_results)
+        g.rng = Rng()
+        g.rng.setstate(self.rng.getstate())
+        g._actions = None
+        g._events = None
+        g._recent = deque(maxlen=self._recent.maxlen)
+        g._seq = self._seq
+        return g
+
+    def determinize(self, seat: int, rng: Any) -> FamilyGame:
+        """A copy where every card ``seat`` does not know is re-dealt at random.
+
+        Cards are re-dealt only among places of the same origin (the initial shuffle, or a
+        given reshuffle of the discard pile), because which cards went into each shuffle is
+        public: the result is consistent with everything ``seat`` knows or can infer.
+        ``rng`` is a ``random.Random`` (or an int seed).
+        """
+        if not isinstance(rng, Rng):
+            rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
+        g = self.clone()
+        bit = 1 << seat
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for s in range(self.n):
+            hand, kn, tg = g.hands[s], g.known[s], g.tags[s]
+            for i, c in enumerate(hand):
+                if c >= 0 and not kn[i] & bit:
+                    groups.setdefault(tg[i], []).append((s, i))
+        drawn_hidden = g.drawn >= 0 and not g.drawn_known & bit
+        if drawn_hidden:
+            groups.setdefault(g.drawn_tag, []).append((-1, 0))
+        if g.deck:
+            groups.setdefault(g.epoch, []).extend((-2, i) for i in range(len(g.deck)))
+        for places in groups.values():
+            cards = [g._get(p) for p in places]
+            rng.shuffle_stable(cards)
+            for p, c in zip(places, cards, strict=True):
+                g._put(p, c)
+        g.rng = rng.fork()
+        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
+        return g
+
+    def _get(self, place: tuple[int, int]) -> int:
+        s, i = place
+        if s == -1:
+            return self.drawn
+        if s == -2:
+            return self.deck[i]
+        return self.hands[s][i]
+
+    def _put(self, place: tuple[int, int], cid: int) -> None:
+        s, i = place
+        if s == -1:
+            self.drawn = cid
+        elif s == -2:
+            self.deck[i] = cid
+        else:
+            self.hands[s][i] = cid
+
+    def _dump(self) -> dict[str, Any]:
+        """The complete state, hidden cards included (tests and debugging only)."""
+        return {
+            name: getattr(self, name)
+            for name in self.__slots__
+            if name not in ("rs", "_stacked_ids", "codes", "values", "keys", "powers_of")
+        } | {"rng": self.rng.getstate(), "variant": self.variant}
+
+    # ------------------------------------------------------------------ messages
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """A plain-words reason that mentions only public facts."""
+        name = action.name
+        for arg in action.args:
+            if isinstance(arg, tuple):
+                s, pos = arg
+                if not 0 <= s < self.n:
+                    return f"there is no seat {s} at this table"
+                if not 0 <= pos < len(self.hands[s]) or self.hands[s][pos] < 0:
+                    return f"seat {s} has no card at position {pos}"
+            elif isinstance(arg, int):
+                hand = self.hands[seat]
+                if not 0 <= arg < len(hand) or hand[arg] < 0:
+                    return f"you have no card at position {arg}"
+        ph = self.phase
+        call = self.rs.call
+        if name in ("cabo", "gabo", "knock") and name != call:
+            return f"in {self.variant} the end is called with '{call}'"
+        if name == call:
+            if self.caller >= 0:
+                return "the end has already been called this round"
+            return "the end can only be called at the start of your turn, instead of drawing"
+        if name == "draw" and ph != PH_TURN:
+            return "you can only draw at the start of your turn"
+        if name == "draw" and action.args == ("discard",) and not self.discard:
+            return "the discard pile is empty"
+        if name in ("replace", "discard") and ph != PH_DRAWN:
+            return "draw a card first"
+        if name == "discard" and self.drawn_from == FROM_DISCARD:
+            return "a card taken from the discard pile must replace one of yours"
+        if name == "replace" and len(action.args) > 1 and self.rs.drops != "multi":
+            return f"in {self.variant} you replace exactly one card"
+        if name == "replace" and len(action.args) > MAX_CLAIM:
+            return f"a claim names at most {MAX_CLAIM} cards"
+        if name == "drop" and self.rs.drops not in ("drop", "snap"):
+            return f"there is no dropping in {self.variant}"
+        if name == "drop" and self.rs.drops == "snap" and ph != PH_SNAP:
+            return "cards can only be snapped while a snap window is open"
+        if name == "drop" and self.rs.drops == "snap" and action.args and isinstance(
+            action.args[0], tuple
+        ):
+            return "you can only snap your own cards"
+        if name == "drop" and ph in (PH_PEEK, PH_GIVE):
+            return "no drops now"
+        if name == "pass" and ph == PH_POWER:
+            return f"the {POWER_NAMES[self.power]} power must be used in {self.variant}"
+        if ph == PH_PEEK:
+            if name == "peek":
+                return "you have already looked at that card"
+            return "first look at two of your cards with 'peek N'"
+        if ph == PH_POWER:
+            word = POWER_NAMES[self.power]
+            if name != word:
+                return f"use the {word} power (or pass, where allowed)"
+            if name == "spy":
+                return "spy looks at another seat's card"
+            if name == "exchange" and self.power == SWAP:
+                return "exchange one of your cards with another seat's card: exchange N P.N"
+            if name == "exchange":
+                return "exchange two cards of two different seats"
+        if ph == PH_LOOKED and name == "exchange":
+            if action.args:
+                return "after 'look', answer 'exchange' (no positions) or 'pass'"
+            return "the cards you looked at are no longer both there"
+        if ph == PH_GIVE:
+            return "give one of your cards with 'give N', or 'pass'"
+        if ph == PH_SNAP:
+            return "snap one of your cards with 'drop N', or 'pass'"
+        legal = [str(a) for a in self.legal_actions(seat)]
+        shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
+        return f"'{action}' is not allowed now; you may: {shown}"
+
+
+_SHARED_SLOTS = tuple(
+    s
+    for s in FamilyGame.__slots__
+    if s
+    not in (
+        "hands", "known", "tags", "deck", "discard", "peeks_left", "totals", "rounds",
+        "round_winners", "round_results",
+    )  # fmt: skip
+) + ("variant", "players", "seed", "options", "stacked")
+
+_HANDLERS: dict[str, Any] = {
+    "peek": FamilyGame._do_peek,
+    "draw": FamilyGame._do_draw,
+    "replace": FamilyGame._do_replace,
+    "discard": FamilyGame._do_discard,
+    "spy": FamilyGame._do_spy,
+    "exchange": FamilyGame._do_exchange,
+    "look": FamilyGame._do_look,
+    "pass": FamilyGame._do_pass,
+    "cabo": FamilyGame._do_call,
+    "gabo": FamilyGame._do_call,
+    "knock": FamilyGame._do_call,
+    "drop": FamilyGame._do_drop,
+    "give": FamilyGame._do_give,
+}

@@ -1,0 +1,259 @@
+"""The four Cabo-family rule sets: data plus a few small hooks for one shared engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from ...cards import cabo_deck, card, standard_deck
+from ...variants import OptionSpec
+
+__all__ = [
+    "CABO",
+    "CABO_GERMAN",
+    "GABO",
+    "KABOO",
+    "LOOK",
+    "PEEK",
+    "POWER_NAMES",
+    "RULESETS",
+    "SPY",
+    "SWAP",
+    "SWAP_ANY",
+    "RuleSet",
+]
+
+PEEK, SPY, SWAP, LOOK, SWAP_ANY = 1, 2, 3, 4, 5
+"""Power kinds: look at own card; look at another's; blind own↔other swap; look at one own and
+one other then maybe swap; blind swap of any two cards on the table (different seats)."""
+
+POWER_NAMES = {PEEK: "peek", SPY: "spy", SWAP: "exchange", LOOK: "look", SWAP_ANY: "exchange"}
+"""The action word each power is used with."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that distinguishes one Cabo-family variant from another."""
+
+    name: str
+    """Registry name."""
+    title: str
+    """Human title."""
+    summary: str
+    """One line for menus."""
+    deck: tuple[str, ...]
+    """Card codes of the full deck (card id = index)."""
+    value: Callable[[str], int]
+    """Points of a card."""
+    powers: dict[str, int]
+    """Rank or code → power kind, for cards that have one."""
+    must_use: frozenset[int]
+    """Powers that cannot be declined with ``pass``."""
+    call: str
+    """The word that calls the end: ``cabo``, ``gabo`` or ``knock``."""
+    call_ends_round: bool
+    """True if the call ends the round at once (gabo), else every other seat plays one turn."""
+    drops: str
+    """``none``, ``multi`` (cabo multi-replace), ``drop`` (cabo-german) or ``snap`` (gabo)."""
+    deck_end: str
+    """``end``: the round ends after the turn that drew the last card; ``reshuffle``."""
+    discard_starts: bool
+    """Whether one card starts the discard pile face up."""
+    drawn_public: bool
+    """Whether a card drawn from the deck is shown to everyone (cabo-german)."""
+    auto_peek: tuple[int, ...]
+    """Positions each seat sees automatically (kaboo); empty → a phase of two ``peek``."""
+    match_key: Callable[[str], Hashable]
+    """What must be equal for a drop or snap to match."""
+    target: int | None
+    """Default match target (``None``: one round)."""
+    target_reached: str
+    """``exceeds`` (total > target ends the match) or ``reaches`` (total ≥ target)."""
+    random_first: bool
+    """Whether round 1's first seat is drawn from the seed (kaboo)."""
+    min_players: int
+    """Fewest seats."""
+    max_players: int
+    """Most seats."""
+    default_players: int
+    """Seats when not given."""
+    scoring: str
+    """``sum``, ``cabo`` (caller rule, Kamikaze) or ``gabo`` (20-point call penalty)."""
+    caller_penalty: int = 0
+    """Default points added to a caller who loses the call."""
+    extra_options: tuple[OptionSpec, ...] = ()
+    """Options beyond the common ones."""
+
+    def power_of(self, code: str) -> int:
+        """The power of a card code (0 for none)."""
+        if code in self.powers:
+            return self.powers[code]
+        return self.powers.get(card(code).rank, 0)
+
+
+def _rank(code: str) -> str:
+    return card(code).rank
+
+
+def _standard_value(code: str, red_king: int, black_king: int, joker: int) -> int:
+    c = card(code)
+    if c.rank == "JOKER":
+        return joker
+    if c.rank == "A":
+        return 1
+    if c.rank in ("J", "Q"):
+        return 10
+    if c.rank == "K":
+        return red_king if c.red else black_king
+    return int(c.rank)
+
+
+def _cabo_german_value(code: str) -> int:
+    return _standard_value(code, red_king=-1, black_king=10, joker=0)
+
+
+def _gabo_value(code: str) -> int:
+    return _standard_value(code, red_king=15, black_king=0, joker=-2)
+
+
+def _kaboo_value(code: str) -> int:
+    return _standard_value(code, red_king=-1, black_king=-1, joker=0)
+
+
+_POW_CABO = {"7": PEEK, "8": PEEK, "9": SPY, "10": SPY, "11": SWAP, "12": SWAP}
+_POW_STD = {"7": PEEK, "8": PEEK, "9": SPY, "10": SPY, "J": SWAP, "Q": LOOK}
+_POW_GABO = {"7": PEEK, "8": SPY, "J": SWAP_ANY, "Q": SWAP_ANY}
+
+
+def _german_key(code: str) -> Hashable:
+    # Same value and same power: a black K (10, no power) does not match a 10 (spy).
+    return (_cabo_german_value(code), CABO_GERMAN_POWERS.get(_rank(code), 0))
+
+
+CABO_GERMAN_POWERS = _POW_STD
+
+_CABO_OPTIONS = (
+    OptionSpec("caller_penalty", (int,), 10, "points added to a caller who is not lowest", 0),
+    OptionSpec(
+        "reset_at_exact_target",
+        (bool,),
+        False,
+        "a total of exactly the target drops to half of it, once per player",
+    ),
+)
+_GABO_OPTIONS = (
+    OptionSpec(
+        "caller_penalty",
+        (int,),
+        20,
+        "points added to a caller who is not strictly lowest-or-tied, or above 5",
+        0,
+    ),
+)
+
+CABO = RuleSet(
+    name="cabo",
+    title="Cabo",
+    summary="Melissa Limes' Cabo: 0–13 deck, multi-replace, Kamikaze, rounds to 100",
+    deck=tuple(cabo_deck()),
+    value=int,
+    powers=_POW_CABO,
+    must_use=frozenset(),
+    call="cabo",
+    call_ends_round=False,
+    drops="multi",
+    deck_end="end",
+    discard_starts=True,
+    drawn_public=False,
+    auto_peek=(),
+    match_key=int,
+    target=100,
+    target_reached="exceeds",
+    random_first=False,
+    min_players=2,
+    max_players=6,
+    default_players=2,
+    scoring="cabo",
+    caller_penalty=10,
+    extra_options=_CABO_OPTIONS,
+)
+
+CABO_GERMAN = RuleSet(
+    name="cabo-german",
+    title="Cabo (German rules)",
+    summary="German Cabo: 54 cards, drop matching cards any time in your turn",
+    deck=tuple(standard_deck(jokers=True)),
+    value=_cabo_german_value,
+    powers=_POW_STD,
+    must_use=frozenset({PEEK, SPY, LOOK}),
+    call="cabo",
+    call_ends_round=False,
+    drops="drop",
+    deck_end="reshuffle",
+    discard_starts=True,
+    drawn_public=True,
+    auto_peek=(),
+    match_key=_german_key,
+    target=None,
+    target_reached="exceeds",
+    random_first=False,
+    min_players=2,
+    max_players=6,
+    default_players=2,
+    scoring="sum",
+)
+
+GABO = RuleSet(
+    name="gabo",
+    title="Gabo",
+    summary="Gabo: 54 cards with jokers, snap matching ranks, 'gabo' ends the round at once",
+    deck=tuple(standard_deck(jokers=True)),
+    value=_gabo_value,
+    powers=_POW_GABO,
+    must_use=frozenset(),
+    call="gabo",
+    call_ends_round=True,
+    drops="snap",
+    deck_end="reshuffle",
+    discard_starts=True,
+    drawn_public=False,
+    auto_peek=(),
+    match_key=_rank,
+    target=100,
+    target_reached="reaches",
+    random_first=False,
+    min_players=2,
+    max_players=10,
+    default_players=3,
+    scoring="gabo",
+    caller_penalty=20,
+    extra_options=_GABO_OPTIONS,
+)
+
+KABOO = RuleSet(
+    name="kaboo",
+    title="Kaboo",
+    summary="Kaboo: 2×2 square, see your bottom row, knock; one round to the last card",
+    deck=tuple(standard_deck()),
+    value=_kaboo_value,
+    powers=_POW_STD,
+    must_use=frozenset(),
+    call="knock",
+    call_ends_round=False,
+    drops="none",
+    deck_end="end",
+    discard_starts=False,
+    drawn_public=False,
+    auto_peek=(2, 3),
+    match_key=_rank,
+    target=None,
+    target_reached="exceeds",
+    random_first=True,
+    min_players=2,
+    max_players=4,
+    default_players=2,
+    scoring="sum",
+)
+
+RULESETS = {rs.name: rs for rs in (CABO, CABO_GERMAN, GABO, KABOO)}
+"""Every family rule set by name."""

@@ -1,0 +1,37 @@
+"""Results of a game: per-round scores, match totals and winners."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Result", "lowest"]
+
+
+def lowest(scores: list[int]) -> list[int]:
+    """Seats holding the lowest score (ties share)."""
+    best = min(scores)
+    return [s for s, v in enumerate(scores) if v == best]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game (a single round or a whole match)."""
+
+    rounds: list[list[int]]
+    """Round scores, one list per round, indexed by seat."""
+    totals: list[int]
+    """Match totals after the last round, indexed by seat."""
+    winners: list[int]
+    """Seats that won the game (several when tied)."""
+    round_winners: list[list[int]] = field(default_factory=list)
+    """Winners of each round."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy."""
+        return {
+            "rounds": [list(r) for r in self.rounds],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "round_winners": [list(w) for w in self.round_winners],
+        }

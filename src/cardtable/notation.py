@@ -1,0 +1,179 @@
+"""The action notation shared by every game, front end and log.
+
+Every action has one canonical text (``"draw deck"``, ``"replace 1 3"``, ``"spy 1.2"``,
+``"play 7H 7S"``). :func:`parse` turns text into an :class:`Action`; ``str(action)`` gives the
+canonical text back, so ``str(parse(t)) == t`` for every canonical ``t``.
+
+Addresses are relative to the seat that acts: ``N`` (an ``int``) is your own position ``N``;
+``P.N`` (a ``(P, N)`` tuple) is seat ``P``'s position ``N``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Union
+
+from .cards import card
+from .errors import IllegalAction
+
+__all__ = ["Action", "Address", "address_text", "parse", "sort_addresses"]
+
+Address = Union[int, tuple[int, int]]
+"""``N`` (own position) or ``(P, N)`` (seat P's position N)."""
+
+Arg = Union[int, tuple[int, int], str]
+
+
+class Action(NamedTuple):
+    """One action: a word and its arguments. Frozen, hashable, ordered by text fields."""
+
+    name: str
+    """The first word: ``draw``, ``replace``, ``spy``, ``play`` …"""
+    args: tuple[Arg, ...] = ()
+    """Positions (``int``), other seats' addresses (``(P, N)``) or words/card codes (``str``)."""
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return self.name + " " + " ".join(_arg_text(a) for a in self.args)
+
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """Parse canonical or lenient text (alias of :func:`parse`)."""
+        return parse(text)
+
+
+def _arg_text(arg: Arg) -> str:
+    if isinstance(arg, tuple):
+        return f"{arg[0]}.{arg[1]}"
+    return str(arg)
+
+
+def address_text(addr: Address) -> str:
+    """``3`` → ``"3"``; ``(1, 2)`` → ``"1.2"``."""
+    return _arg_text(addr)
+
+
+def _addr_key(addr: Address) -> tuple[int, int]:
+    return (-1, addr) if isinstance(addr, int) else addr
+
+
+def sort_addresses(addrs: tuple[Address, ...]) -> tuple[Address, ...]:
+    """Canonical order: own positions first, then other seats by seat and position."""
+    return tuple(sorted(addrs, key=_addr_key))
+
+
+_MAX_INDEX = 999
+
+
+def _int(tok: str, what: str) -> int:
+    if not tok.isdigit() or len(tok) > 3:
+        raise IllegalAction(f"expected {what} (a number), got {tok!r}")
+    return int(tok)
+
+
+def _position(tok: str) -> int:
+    return _int(tok, "a position")
+
+
+def _address(tok: str) -> Address:
+    if "." in tok:
+        seat, _, pos = tok.partition(".")
+        return (_int(seat, "a seat"), _int(pos, "a position"))
+    return _position(tok)
+
+
+def _other(tok: str) -> tuple[int, int]:
+    addr = _address(tok)
+    if isinstance(addr, int):
+        raise IllegalAction(f"expected another seat's card as P.N, got {tok!r}")
+    return addr
+
+
+def _words(toks: list[str], n: int, name: str, usage: str) -> None:
+    if len(toks) != n:
+        raise IllegalAction(f"'{name}' takes {usage}")
+
+
+def parse(text: str) -> Action:
+    """Parse action text into an :class:`Action`; raise :class:`IllegalAction` if malformed.
+
+    Parsing knows the words of every game but not the situation: whether the action is
+    allowed now is the game's business.
+    """
+    if not isinstance(text, str):
+        raise IllegalAction("an action must be text")
+    if len(text) > 200:
+        raise IllegalAction("action text is too long")
+    toks = text.strip().lower().split()
+    if not toks:
+        raise IllegalAction("empty action")
+    name, rest = toks[0], toks[1:]
+    if name in _NO_ARGS:
+        if name == "exchange" and rest:
+            pass
+        elif rest:
+            raise IllegalAction(f"'{name}' takes no arguments")
+        else:
+            return Action(name)
+    if name == "draw":
+        if not rest:
+            return Action("draw")
+        _words(rest, 1, name, "'deck' or 'discard' (or nothing, in qute)")
+        if rest[0] not in ("deck", "discard"):
+            raise IllegalAction("draw from the 'deck' or the 'discard' pile")
+        return Action("draw", (rest[0],))
+    if name in ("peek", "give"):
+        _words(rest, 1, name, "one position N")
+        return Action(name, (_position(rest[0]),))
+    if name == "replace":
+        if not rest:
+            raise IllegalAction("'replace' takes one or more positions")
+        positions = [_position(t) for t in rest]
+        if len(set(positions)) != len(positions):
+            raise IllegalAction("a position is named twice")
+        return Action(name, tuple(sorted(positions)))
+    if name == "spy":
+        _words(rest, 1, name, "one address P.N")
+        return Action(name, (_other(rest[0]),))
+    if name == "exchange":
+        _words(rest, 2, name, "two addresses (or none, after 'look')")
+        a, b = _address(rest[0]), _address(rest[1])
+        if a == b:
+            raise IllegalAction("cannot exchange a card with itself")
+        return Action(name, sort_addresses((a, b)))
+    if name == "look":
+        _words(rest, 2, name, "your position N and another seat's P.N")
+        return Action(name, (_position(rest[0]), _other(rest[1])))
+    if name == "drop":
+        _words(rest, 1, name, "one address (N or P.N)")
+        return Action(name, (_address(rest[0]),))
+    if name == "play":
+        if not rest:
+            raise IllegalAction("'play' takes one or more cards")
+        codes = []
+        for tok in rest:
+            code = tok.upper()
+            try:
+                card(code)
+            except ValueError:
+                raise IllegalAction(f"{tok!r} is not a card") from None
+            codes.append(code)
+        return Action(name, tuple(codes))
+    if name == "suit":
+        _words(rest, 1, name, "one of C, D, H, S")
+        if rest[0].upper() not in ("C", "D", "H", "S"):
+            raise IllegalAction("the suit is one of C, D, H, S")
+        return Action(name, (rest[0].upper(),))
+    if name in _CHOICES:
+        options = _CHOICES[name]
+        _words(rest, 1, name, " or ".join(repr(o) for o in options))
+        if rest[0] not in options:
+            raise IllegalAction(f"'{name}' takes " + " or ".join(repr(o) for o in options))
+        return Action(name, (rest[0],))
+    raise IllegalAction(f"unknown action {toks[0]!r}")
+
+
+_NO_ARGS = frozenset(
+    ["discard", "cabo", "gabo", "knock", "pass", "qute", "continue", "exchange"]
+)
+_CHOICES = {"eights": ("all", "next"), "jpoints": ("minus", "plus")}

@@ -1,0 +1,170 @@
+"""The variant registry: every game cardtable plays, found by name, with its options.
+
+Games register themselves when their package is imported (``import cardtable`` imports all
+of them). :func:`new_game` is re-exported as ``cardtable.new_game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["OptionSpec", "Variant", "get", "names", "new_game", "register", "replay"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option: its name, accepted types, default and a line of documentation."""
+
+    name: str
+    """The option's key in ``options={...}``."""
+    types: tuple[type, ...]
+    """Accepted Python types (``type(None)`` allows ``None``)."""
+    default: Any
+    """Value used when the option is not given."""
+    doc: str
+    """What the option changes, in one line."""
+    minimum: int | None = None
+    """Smallest allowed value for an ``int`` option."""
+    choices: tuple[Any, ...] | None = None
+    """Allowed values, if the option is an enumeration."""
+
+    def check(self, value: Any, variant: str) -> None:
+        """Raise ``ValueError`` if ``value`` is not acceptable for this option."""
+        ok = any(
+            isinstance(value, t) and not (t is int and isinstance(value, bool))
+            for t in self.types
+        )
+        if not ok:
+            want = " or ".join("None" if t is type(None) else t.__name__ for t in self.types)
+            raise ValueError(
+                f"option {self.name!r} of {variant} must be {want}, got {value!r}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(
+                f"option {self.name!r} of {variant} must be one of {list(self.choices)}"
+            )
+        if (
+            self.minimum is not None
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and value < self.minimum
+        ):
+            raise ValueError(f"option {self.name!r} of {variant} must be ≥ {self.minimum}")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A registered game: how to build it and what it accepts."""
+
+    name: str
+    """Registry name, e.g. ``"kaboo"``."""
+    title: str
+    """Human title, e.g. ``"Kaboo"``."""
+    min_players: int
+    """Fewest seats allowed."""
+    max_players: int
+    """Most seats allowed."""
+    default_players: int
+    """Seats used when ``players`` is not given."""
+    options: tuple[OptionSpec, ...]
+    """Every rule option the variant accepts."""
+    factory: Callable[..., Game]
+    """Builds a game: ``factory(players, seed, options, deck)``."""
+    summary: str = ""
+    """One line describing the game."""
+    aliases: tuple[str, ...] = field(default=())
+    """Other accepted names."""
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
+        given = dict(options or {})
+        known = {o.name: o for o in self.options}
+        for key in given:
+            if key not in known:
+                raise ValueError(
+                    f"unknown option {key!r} for {self.name}; known options: "
+                    + ", ".join(sorted(known))
+                )
+        resolved = {}
+        for spec in self.options:
+            value = given.get(spec.name, spec.default)
+            spec.check(value, self.name)
+            resolved[spec.name] = value
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        """Raise ``ValueError`` unless ``players`` is an allowed seat count."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} "
+                f"players, not {players}"
+            )
+
+
+_REGISTRY: dict[str, Variant] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(variant: Variant) -> None:
+    """Add a variant to the registry (called by each game package on import)."""
+    _REGISTRY[variant.name] = variant
+    for alias in variant.aliases:
+        _ALIASES[alias] = variant.name
+
+
+def names() -> list[str]:
+    """Names of every registered variant, in registration order."""
+    return list(_REGISTRY)
+
+
+def get(name: str) -> Variant:
+    """The variant called ``name`` (or one of its aliases); ``ValueError`` if unknown."""
+    key = _ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        raise ValueError(f"unknown game {name!r}; choose one of: " + ", ".join(_REGISTRY))
+    return _REGISTRY[key]
+
+
+def new_game(
+    name: str,
+    players: int | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    deck: Sequence[str] | None = None,
+) -> Game:
+    """Start a game of variant ``name``.
+
+    ``players`` defaults to the variant's usual count; ``seed`` (an int) drives every random
+    choice; ``options`` are the variant's rule options; ``deck`` stacks the deck (card codes,
+    top first; a prefix is allowed, the rest follows in seeded order).
+    Raises ``ValueError`` for an unknown game or option, a wrong option type, a player count
+    out of range, or a deck that is not part of the variant's deck.
+    """
+    variant = get(name)
+    n = variant.default_players if players is None else players
+    variant.check_players(n)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    resolved = variant.resolve_options(options)
+    return variant.factory(n, seed, resolved, list(deck) if deck is not None else None)
+
+
+def replay(log: Mapping[str, Any]) -> Game:
+    """Rebuild a game from its ``log``: same seed, options, deck and actions."""
+    game = new_game(
+        log["game"],
+        players=log["players"],
+        seed=log["seed"],
+        options=log["options"],
+        deck=log.get("deck"),
+    )
+    for seat, text in log["actions"]:
+        game.play(seat, text)
+    return game
