@@ -10,17 +10,17 @@ Addresses are relative to the seat that acts: ``N`` (an ``int``) is your own pos
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple, TypeAlias
 
 from .cards import card
 from .errors import IllegalAction
 
 __all__ = ["Action", "Address", "address_text", "parse", "sort_addresses"]
 
-Address = Union[int, tuple[int, int]]
+Address: TypeAlias = int | tuple[int, int]
 """``N`` (own position) or ``(P, N)`` (seat P's position N)."""
 
-Arg = Union[int, tuple[int, int], str]
+Arg: TypeAlias = int | tuple[int, int] | str
 
 
 class Action(NamedTuple):
@@ -60,9 +60,6 @@ def _addr_key(addr: Address) -> tuple[int, int]:
 def sort_addresses(addrs: tuple[Address, ...]) -> tuple[Address, ...]:
     """Canonical order: own positions first, then other seats by seat and position."""
     return tuple(sorted(addrs, key=_addr_key))
-
-
-_MAX_INDEX = 999
 
 
 def _int(tok: str, what: str) -> int:
@@ -108,13 +105,10 @@ def parse(text: str) -> Action:
     if not toks:
         raise IllegalAction("empty action")
     name, rest = toks[0], toks[1:]
-    if name in _NO_ARGS:
-        if name == "exchange" and rest:
-            pass
-        elif rest:
+    if name in _NO_ARGS and not (name == "exchange" and rest):
+        if rest:
             raise IllegalAction(f"'{name}' takes no arguments")
-        else:
-            return Action(name)
+        return Action(name)
     if name == "draw":
         if not rest:
             return Action("draw")
@@ -173,7 +167,5 @@ def parse(text: str) -> Action:
     raise IllegalAction(f"unknown action {toks[0]!r}")
 
 
-_NO_ARGS = frozenset(
-    ["discard", "cabo", "gabo", "knock", "pass", "qute", "continue", "exchange"]
-)
+_NO_ARGS = frozenset(["discard", "cabo", "gabo", "knock", "pass", "qute", "continue", "exchange"])
 _CHOICES = {"eights": ("all", "next"), "jpoints": ("minus", "plus")}

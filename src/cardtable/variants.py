@@ -36,14 +36,11 @@ class OptionSpec:
     def check(self, value: Any, variant: str) -> None:
         """Raise ``ValueError`` if ``value`` is not acceptable for this option."""
         ok = any(
-            isinstance(value, t) and not (t is int and isinstance(value, bool))
-            for t in self.types
+            isinstance(value, t) and not (t is int and isinstance(value, bool)) for t in self.types
         )
         if not ok:
             want = " or ".join("None" if t is type(None) else t.__name__ for t in self.types)
-            raise ValueError(
-                f"option {self.name!r} of {variant} must be {want}, got {value!r}"
-            )
+            raise ValueError(f"option {self.name!r} of {variant} must be {want}, got {value!r}")
         if self.choices is not None and value not in self.choices:
             raise ValueError(
                 f"option {self.name!r} of {variant} must be one of {list(self.choices)}"

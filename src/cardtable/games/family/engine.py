@@ -12,14 +12,13 @@ import itertools
 from collections import deque
 from typing import Any
 
-from ...errors import IllegalAction
-from ...game import Event, Game
+from ...game import Game
 from ...match import Result, lowest
-from ...notation import Action, Address, address_text, sort_addresses
+from ...notation import Action, Address, sort_addresses
 from ...rng import Rng
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
 
-__all__ = ["FamilyGame", "PHASES"]
+__all__ = ["PHASES", "FamilyGame"]
 
 PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
 PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
@@ -73,14 +72,51 @@ class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
 
     __slots__ = (
-        "rs", "n", "allmask", "pub", "codes", "values", "keys", "powers_of",
-        "target", "max_turns", "caller_penalty", "reset_at_target",
-        "hands", "known", "tags", "deck", "discard", "epoch",
-        "drawn", "drawn_from", "drawn_known", "drawn_tag",
-        "phase", "turn", "first", "caller", "final_left", "turns", "peeks_left",
-        "power", "power_card", "looked", "look_valid", "give_to", "resume",
-        "snap_key", "snap_passed", "round_no", "totals", "rounds", "round_winners",
-        "round_results", "resets_used", "_result", "_stacked_ids",
+        "_result",
+        "_stacked_ids",
+        "allmask",
+        "caller",
+        "caller_penalty",
+        "codes",
+        "deck",
+        "discard",
+        "drawn",
+        "drawn_from",
+        "drawn_known",
+        "drawn_tag",
+        "epoch",
+        "final_left",
+        "first",
+        "give_to",
+        "hands",
+        "keys",
+        "known",
+        "look_valid",
+        "looked",
+        "max_turns",
+        "n",
+        "peeks_left",
+        "phase",
+        "power",
+        "power_card",
+        "powers_of",
+        "pub",
+        "reset_at_target",
+        "resets_used",
+        "resume",
+        "round_no",
+        "round_results",
+        "round_winners",
+        "rounds",
+        "rs",
+        "snap_key",
+        "snap_passed",
+        "tags",
+        "target",
+        "totals",
+        "turn",
+        "turns",
+        "values",
     )  # fmt: skip
 
     def __init__(
@@ -250,8 +286,7 @@ class FamilyGame(Game):
         others = self._others(seat)
         return _cached(
             ("drop", own, others),
-            lambda: [_pos_action("drop", i) for i in own]
-            + [Action("drop", (a,)) for a in others],
+            lambda: [_pos_action("drop", i) for i in own] + [Action("drop", (a,)) for a in others],
         )
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -647,14 +682,18 @@ class FamilyGame(Game):
             hand[pos] = -1
             self.known[s][pos] = 0
             self.discard.append(cid)
-            self._emit("drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": True})
+            self._emit(
+                "drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": True}
+            )
             if s != seat and self.occupied(seat):
                 self.give_to = (s, pos)
                 self.resume = self.phase
                 self.phase = PH_GIVE
         else:
             self.known[s][pos] = everyone
-            self._emit("drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": False})
+            self._emit(
+                "drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": False}
+            )
             self._penalty(seat)
 
     def _do_give(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -735,11 +774,7 @@ class FamilyGame(Game):
         target = self.target
         for s in range(self.n):
             self.totals[s] += scores[s]
-            if (
-                self.reset_at_target
-                and self.totals[s] == target
-                and not self.resets_used >> s & 1
-            ):
+            if self.reset_at_target and self.totals[s] == target and not self.resets_used >> s & 1:
                 self.totals[s] = target // 2
                 self.resets_used |= 1 << s
         hands = [[self.codes[c] if c >= 0 else None for c in h] for h in self.hands]
@@ -981,8 +1016,11 @@ class FamilyGame(Game):
             return f"there is no dropping in {self.variant}"
         if name == "drop" and self.rs.drops == "snap" and ph != PH_SNAP:
             return "cards can only be snapped while a snap window is open"
-        if name == "drop" and self.rs.drops == "snap" and action.args and isinstance(
-            action.args[0], tuple
+        if (
+            name == "drop"
+            and self.rs.drops == "snap"
+            and action.args
+            and isinstance(action.args[0], tuple)
         ):
             return "you can only snap your own cards"
         if name == "drop" and ph in (PH_PEEK, PH_GIVE):
@@ -1016,15 +1054,28 @@ class FamilyGame(Game):
         return f"'{action}' is not allowed now; you may: {shown}"
 
 
-_SHARED_SLOTS = tuple(
-    s
-    for s in FamilyGame.__slots__
-    if s
-    not in (
-        "hands", "known", "tags", "deck", "discard", "peeks_left", "totals", "rounds",
-        "round_winners", "round_results",
-    )  # fmt: skip
-) + ("variant", "players", "seed", "options", "stacked")
+_OWN_SLOTS = frozenset(
+    [
+        "hands",
+        "known",
+        "tags",
+        "deck",
+        "discard",
+        "peeks_left",
+        "totals",
+        "rounds",
+        "round_winners",
+        "round_results",
+    ]
+)
+_SHARED_SLOTS = (
+    *(s for s in FamilyGame.__slots__ if s not in _OWN_SLOTS),
+    "variant",
+    "players",
+    "seed",
+    "options",
+    "stacked",
+)
 
 _HANDLERS: dict[str, Any] = {
     "peek": FamilyGame._do_peek,
