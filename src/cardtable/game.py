@@ -82,8 +82,8 @@ class Game(ABC):
     """Resolved rule options."""
     stacked: list[str] | None
     """The stacked deck prefix given at creation, if any."""
-    rng: Rng
-    """The game's random generator."""
+    _rng: Rng | None
+    _rng_state: Any
     _actions: list[list[Any]] | None
     _events: list[Event] | None
     _recent: deque[Event]
@@ -97,11 +97,35 @@ class Game(ABC):
         self.seed = seed
         self.options = options
         self.stacked = deck
-        self.rng = Rng(seed)
+        self._rng = Rng(seed)
+        self._rng_state = None
         self._actions = []
         self._events = None
         self._recent = deque(maxlen=RECENT_EVENTS)
         self._seq = 0
+
+    # -- randomness ----------------------------------------------------------------------------
+    @property
+    def random(self) -> Rng:
+        """The game's generator (copied lazily from the original in clones)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = Rng(0)
+            rng.setstate(self._rng_state)
+        self._rng_state = None  # the generator is about to move: drop the snapshot
+        return rng
+
+    @random.setter
+    def random(self, rng: Rng) -> None:
+        self._rng = rng
+        self._rng_state = None
+
+    def _rng_snapshot(self) -> Any:
+        """The generator's state, cached until it is used again (cheap repeated clones)."""
+        if self._rng_state is None:
+            assert self._rng is not None
+            self._rng_state = self._rng.getstate()
+        return self._rng_state
 
     # -- what an engine implements ---------------------------------------------------------
     @property

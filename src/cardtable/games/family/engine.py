@@ -59,6 +59,21 @@ def _replace_list(own: tuple[int, ...], can_discard: bool, multi: bool) -> list[
     return acts + ([_A_DISCARD] if can_discard else [])
 
 
+_TABLES: dict[str, tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]] = {}
+
+
+def _tables(rs: RuleSet) -> tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]:
+    """Values, match keys and powers by card id, computed once per rule set."""
+    tables = _TABLES.get(rs.name)
+    if tables is None:
+        tables = _TABLES[rs.name] = (
+            tuple(rs.value(c) for c in rs.deck),
+            tuple(rs.match_key(c) for c in rs.deck),
+            tuple(rs.power_of(c) for c in rs.deck),
+        )
+    return tables
+
+
 def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
     acts = _LIST_CACHE.get(key)
     if acts is None:
@@ -70,54 +85,6 @@ def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
 
 class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
-
-    __slots__ = (
-        "_result",
-        "_stacked_ids",
-        "allmask",
-        "caller",
-        "caller_penalty",
-        "codes",
-        "deck",
-        "discard",
-        "drawn",
-        "drawn_from",
-        "drawn_known",
-        "drawn_tag",
-        "epoch",
-        "final_left",
-        "first",
-        "give_to",
-        "hands",
-        "keys",
-        "known",
-        "look_valid",
-        "looked",
-        "max_turns",
-        "n",
-        "peeks_left",
-        "phase",
-        "power",
-        "power_card",
-        "powers_of",
-        "pub",
-        "reset_at_target",
-        "resets_used",
-        "resume",
-        "round_no",
-        "round_results",
-        "round_winners",
-        "rounds",
-        "rs",
-        "snap_key",
-        "snap_passed",
-        "tags",
-        "target",
-        "totals",
-        "turn",
-        "turns",
-        "values",
-    )  # fmt: skip
 
     def __init__(
         self,
@@ -133,9 +100,7 @@ class FamilyGame(Game):
         self.allmask = (1 << n) - 1
         self.pub = 1 << n
         self.codes = rs.deck
-        self.values = tuple(rs.value(c) for c in rs.deck)
-        self.keys = tuple(rs.match_key(c) for c in rs.deck)
-        self.powers_of = tuple(rs.power_of(c) for c in rs.deck)
+        self.values, self.keys, self.powers_of = _tables(rs)
         self.target = options["target"]
         self.max_turns = options["max_turns"]
         self.caller_penalty = options.get("caller_penalty", rs.caller_penalty)
@@ -153,7 +118,7 @@ class FamilyGame(Game):
         if first is not None and not 0 <= first < n:
             raise ValueError(f"option 'first' must be a seat from 0 to {n - 1}, got {first}")
         if first is None:
-            first = self.rng.below(n) if rs.random_first else 0
+            first = self.random.below(n) if rs.random_first else 0
         self._start_round(first)
         self._recent.extend(self._events)
         self._events = None
@@ -179,11 +144,11 @@ class FamilyGame(Game):
         if stacked is not None:
             taken = set(stacked)
             rest = [c for c in range(len(self.codes)) if c not in taken]
-            self.rng.shuffle_stable(rest)
+            self.random.shuffle_stable(rest)
             order = list(stacked) + rest
         else:
             order = list(range(len(self.codes)))
-            self.rng.shuffle_stable(order)
+            self.random.shuffle_stable(order)
         hands = [[-1] * 4 for _ in range(n)]
         i = 0
         for pos in range(4):
@@ -457,7 +422,7 @@ class FamilyGame(Game):
             return
         top = self.discard.pop()
         rest = self.discard
-        self.rng.shuffle_stable(rest)
+        self.random.shuffle_stable(rest)
         self.deck = rest
         self.discard = [top]
         self.epoch += 1
@@ -900,24 +865,23 @@ class FamilyGame(Game):
     def clone(self) -> FamilyGame:
         """An independent copy without log or events (for search and rollouts)."""
         g = object.__new__(FamilyGame)
-        for name in _SHARED_SLOTS:
-            setattr(g, name, getattr(self, name))
-        g.hands = [list(h) for h in self.hands]
-        g.known = [list(k) for k in self.known]
-        g.tags = [list(t) for t in self.tags]
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.peeks_left = list(self.peeks_left)
-        g.totals = list(self.totals)
-        g.rounds = list(self.rounds)
-        g.round_winners = list(self.round_winners)
-        g.round_results = list(self.round_results)
-        g.rng = Rng()
-        g.rng.setstate(self.rng.getstate())
-        g._actions = None
-        g._events = None
-        g._recent = deque(maxlen=self._recent.maxlen)
-        g._seq = self._seq
+        d = self.__dict__.copy()
+        d["hands"] = [list(h) for h in self.hands]
+        d["known"] = [list(k) for k in self.known]
+        d["tags"] = [list(t) for t in self.tags]
+        d["deck"] = list(self.deck)
+        d["discard"] = list(self.discard)
+        d["peeks_left"] = list(self.peeks_left)
+        d["totals"] = list(self.totals)
+        d["rounds"] = list(self.rounds)
+        d["round_winners"] = list(self.round_winners)
+        d["round_results"] = list(self.round_results)
+        d["_rng"] = None
+        d["_rng_state"] = self._rng_snapshot()
+        d["_actions"] = None
+        d["_events"] = None
+        d["_recent"] = deque(maxlen=self._recent.maxlen)
+        g.__dict__ = d
         return g
 
     def determinize(self, seat: int, rng: Any) -> FamilyGame:
@@ -948,7 +912,7 @@ class FamilyGame(Game):
             rng.shuffle_stable(cards)
             for p, c in zip(places, cards, strict=True):
                 g._put(p, c)
-        g.rng = rng.fork()
+        g.random = rng.fork()
         g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
         return g
 
@@ -972,10 +936,22 @@ class FamilyGame(Game):
     def _dump(self) -> dict[str, Any]:
         """The complete state, hidden cards included (tests and debugging only)."""
         return {
-            name: getattr(self, name)
-            for name in self.__slots__
-            if name not in ("rs", "_stacked_ids", "codes", "values", "keys", "powers_of")
-        } | {"rng": self.rng.getstate(), "variant": self.variant}
+            name: value
+            for name, value in self.__dict__.items()
+            if name
+            not in (
+                "rs",
+                "codes",
+                "values",
+                "keys",
+                "powers_of",
+                "_rng",
+                "_rng_state",
+                "_recent",
+                "_events",
+                "_actions",
+            )
+        } | {"rng": self.random.getstate(), "variant": self.variant}
 
     # ------------------------------------------------------------------ messages
     def _why_illegal(self, seat: int, action: Action) -> str:
@@ -1053,29 +1029,6 @@ class FamilyGame(Game):
         shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
         return f"'{action}' is not allowed now; you may: {shown}"
 
-
-_OWN_SLOTS = frozenset(
-    [
-        "hands",
-        "known",
-        "tags",
-        "deck",
-        "discard",
-        "peeks_left",
-        "totals",
-        "rounds",
-        "round_winners",
-        "round_results",
-    ]
-)
-_SHARED_SLOTS = (
-    *(s for s in FamilyGame.__slots__ if s not in _OWN_SLOTS),
-    "variant",
-    "players",
-    "seed",
-    "options",
-    "stacked",
-)
 
 _HANDLERS: dict[str, Any] = {
     "peek": FamilyGame._do_peek,
