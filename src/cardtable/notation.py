@@ -10,6 +10,7 @@ Addresses are relative to the seat that acts: ``N`` (an ``int``) is your own pos
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
 from .cards import card
@@ -101,6 +102,11 @@ def parse(text: str) -> Action:
         raise IllegalAction("an action must be text")
     if len(text) > 200:
         raise IllegalAction("action text is too long")
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Action:
     toks = text.strip().lower().split()
     if not toks:
         raise IllegalAction("empty action")

@@ -704,13 +704,20 @@ class FamilyGame(Game):
             return
         self._begin_turn((self.turn + 1) % self.n)
 
-    def round_scores(self) -> list[int]:
+    def hand_sums(self) -> list[int]:
+        """Every seat's hand sum (omniscient; for scoring and tests)."""
+        v = self.values
+        return [sum(v[c] for c in h if c >= 0) for h in self.hands]
+
+    def round_scores(self, sums: list[int] | None = None) -> list[int]:
         """Scores the round would give now (omniscient; used at the round's end)."""
         n = self.n
-        sums = [self.hand_sum(s) for s in range(n)]
+        if sums is None:
+            sums = self.hand_sums()
         scores = list(sums)
         caller = self.caller
-        if self.rs.scoring == "cabo":
+        scoring = self.rs.scoring
+        if scoring == "cabo":
             for s in range(n):
                 vals = sorted(self.values[c] for c in self.hands[s] if c >= 0)
                 if vals == [12, 12, 13, 13]:
@@ -719,7 +726,7 @@ class FamilyGame(Game):
                 scores[caller] = sums[caller] + self.caller_penalty
             elif caller >= 0:
                 scores[caller] = 0
-        elif self.rs.scoring == "gabo" and caller >= 0:
+        elif scoring == "gabo" and caller >= 0:
             beaten = any(sums[t] < sums[caller] for t in range(n) if t != caller)
             if beaten or sums[caller] > 5:
                 scores[caller] = sums[caller] + self.caller_penalty
@@ -732,7 +739,8 @@ class FamilyGame(Game):
         return best
 
     def _end_round(self) -> None:
-        scores = self.round_scores()
+        sums = self.hand_sums()
+        scores = self.round_scores(sums)
         winners = self._round_winners(scores)
         self.rounds.append(scores)
         self.round_winners.append(winners)
@@ -744,21 +752,19 @@ class FamilyGame(Game):
                 self.resets_used |= 1 << s
         hands = [[self.codes[c] if c >= 0 else None for c in h] for h in self.hands]
         everyone = self.allmask | self.pub
-        for s in range(self.n):
-            kn = self.known[s]
-            for i in range(len(kn)):
-                kn[i] = everyone
+        self.known = [[everyone] * len(h) for h in self.hands]
         info = {
             "round": self.round_no,
             "scores": scores,
-            "sums": [self.hand_sum(s) for s in range(self.n)],
+            "sums": sums,
             "winners": winners,
             "caller": self.caller if self.caller >= 0 else None,
             "hands": hands,
             "totals": list(self.totals),
         }
         self.round_results.append(info)
-        self._emit("round_end", dict(info))
+        if self._events is not None:
+            self._emit("round_end", dict(info))
         if target is None:
             done = True
         elif self.rs.target_reached == "reaches":
@@ -774,7 +780,8 @@ class FamilyGame(Game):
                 winners_all,
                 [list(w) for w in self.round_winners],
             )
-            self._emit("game_over", self._result.to_dict())
+            if self._events is not None:
+                self._emit("game_over", self._result.to_dict())
         else:
             self._start_round((self.first + 1) % self.n)
 
