@@ -149,20 +149,18 @@ class FamilyGame(Game):
         else:
             order = list(range(len(self.codes)))
             self.random.shuffle_stable(order)
+        # Every card leaves the deck through _draw_from_deck, the deal included.
+        self.deck = order[::-1]  # top of the deck is the end of the list
+        self.discard = []
         hands = [[-1] * 4 for _ in range(n)]
-        i = 0
+        self.hands = hands
         for pos in range(4):
             for s in range(n):
-                hands[s][pos] = order[i]
-                i += 1
-        self.hands = hands
+                hands[s][pos] = self._draw_from_deck()
         self.known = [[0] * 4 for _ in range(n)]
         self.tags = [[0] * 4 for _ in range(n)]
-        self.discard = []
         if self.rs.discard_starts:
-            self.discard.append(order[i])
-            i += 1
-        self.deck = order[i:][::-1]  # top of the deck is the end of the list
+            self.discard.append(self._draw_from_deck())
         self.epoch = 0
         self.drawn = -1
         self.drawn_from = FROM_NONE
@@ -413,6 +411,10 @@ class FamilyGame(Game):
             )
 
     def _draw_from_deck(self) -> int:
+        """Take the deck's top card (reshuffling first where the rules say so); -1 if none.
+
+        The one place a card leaves the deck: deals, draws and penalties all come here.
+        """
         if not self.deck and self.rs.deck_end == "reshuffle":
             self._reshuffle()
         return self.deck.pop() if self.deck else -1
