@@ -25,8 +25,8 @@ from .helpers import (
     random_actor,
 )
 
-GAMES_PER_CONFIG = 60
-"""Playouts per (variant, players); 22 configurations → over a thousand games."""
+GAMES_PER_CONFIG = 100
+"""Playouts per (variant, players); 22 configurations → 2,200 games."""
 
 
 def _check_all_legal_apply(game: Any) -> None:
