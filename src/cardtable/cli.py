@@ -26,11 +26,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from . import variants
-from .errors import IllegalAction
-from .game import Game
+from . import Game, IllegalAction, new_game, variants
 from .rng import Rng
-from .variants import new_game
 
 __all__ = [
     "FACE_DOWN",
@@ -121,16 +118,34 @@ _NOTATION: dict[str, list[tuple[str, str]]] = {
 
 
 # ---------------------------------------------------------------------------- small pieces
+def _s(n: object) -> str:
+    return "" if n == 1 else "s"
+
+
 def _who(seat: int, me: int) -> str:
     return "you" if seat == me else f"seat {seat}"
 
 
 def _addr(addr: str, me: int) -> str:
-    """An absolute address ``S.P`` as the human reads it: ``your 2`` or ``1.3``."""
+    """An absolute address ``S.P`` as the human reads it: ``your card 2`` or ``1.3``."""
     seat, _, pos = addr.partition(".")
     if seat.isdigit() and int(seat) == me:
         return f"your card {pos}"
     return addr
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _addrs(addrs: Sequence[str], me: int) -> str:
+    """Several absolute addresses in words: ``your cards 0, 1 and 3`` or ``1.0 and 1.2``."""
+    mine = [a.partition(".")[2] for a in addrs if a.partition(".")[0] == str(me)]
+    if addrs and len(mine) == len(addrs):
+        return ("your card " if len(mine) == 1 else "your cards ") + _and(mine)
+    return _and([_addr(a, me) for a in addrs])
 
 
 def _card_style(code: str) -> str:
@@ -141,13 +156,17 @@ def _card_style(code: str) -> str:
     return "bold cyan"  # the Cabo deck's plain numbers
 
 
-def card_text(code: str | None, *, top: bool = False) -> Text:
-    """A card as the human sees it: ``[7H]`` if known, :data:`FACE_DOWN` if not (width 5)."""
+def card_text(code: str | None, *, top: bool = False, pad: bool = False) -> Text:
+    """A card as the human sees it: ``[7H]`` if known, :data:`FACE_DOWN` if not.
+
+    ``pad`` right-aligns it to the width of the face-down marker (for tables); ``top`` marks
+    the top of the discard pile.
+    """
     if code is None:
         return Text(FACE_DOWN, style="blue")
     style = _card_style(code) + (" reverse" if top else "")
     token = f"[{code}]"  # no space inside, so a line is never broken within a card
-    return Text.assemble(" " * (5 - len(token)), (token, style))
+    return Text.assemble(" " * (len(FACE_DOWN) - len(token)) if pad else "", (token, style))
 
 
 def _line(*parts: str | Text | None, style: str = "") -> Text:
@@ -181,35 +200,42 @@ def _seen(seen: Sequence[int], me: int, players: int) -> str:
 
 # ---------------------------------------------------------------------------- the table
 def _hand(view: dict[str, Any], seat: int, me: int) -> RenderableType:
+    """A hand as rows of cells (address, card, who has seen it), 8 cells a row.
+
+    Kaboo's four cards are drawn as its 2×2 square. Plain text lines are used instead of nested
+    tables because they render fast even for the long hands that penalties can build.
+    """
     hand: list[dict[str, Any] | None] = view["hands"][seat]
     players = int(view["players"])
     if not any(c is not None for c in hand):
         return Text("no cards", style="dim")
     per_row = 2 if view["game"] == "kaboo" and len(hand) <= 4 else 8
-    blocks: list[RenderableType] = []
+    lines: list[Text] = []
     for start in range(0, len(hand), per_row):
-        chunk = hand[start : start + per_row]
-        grid = Table.grid(padding=(0, 1))
-        for _ in chunk:
-            grid.add_column(justify="center", min_width=5)
-        heads: list[Text] = []
-        faces: list[Text] = []
-        seens: list[Text] = []
-        for i, cell in enumerate(chunk, start):
+        cells: list[tuple[Text, Text, Text]] = []
+        for i, cell in enumerate(hand[start : start + per_row], start):
             label = str(i) if seat == me else f"{seat}.{i}"
             if cell is None:
-                heads.append(Text(label, style="dim strike"))
-                faces.append(Text("  ·  ", style="dim"))
-                seens.append(Text(""))
-                continue
-            heads.append(Text(label, style="bold"))
-            faces.append(card_text(cell["card"]))
-            seens.append(Text(_seen(cell["seen"], me, players), style="dim"))
-        grid.add_row(*heads)
-        grid.add_row(*faces)
-        grid.add_row(*seens)
-        blocks.append(grid)
-    return Group(*blocks)
+                cells.append((Text(label, style="dim strike"), Text("·", style="dim"), Text("")))
+            else:
+                cells.append(
+                    (
+                        Text(label, style="bold"),
+                        card_text(cell["card"], pad=True),
+                        Text(_seen(cell["seen"], me, players), style="dim"),
+                    )
+                )
+        width = max(len(FACE_DOWN), *(len(t.plain) for trio in cells for t in trio))
+        for row in range(3):
+            line = Text(no_wrap=True, overflow="ellipsis")
+            for k, trio in enumerate(cells):
+                part = trio[row]
+                left = (width - len(part.plain) + 1) // 2
+                line.append(" " * (left + (1 if k else 0)))
+                line.append_text(part)
+                line.append(" " * (width - len(part.plain) - left))
+            lines.append(line)
+    return Group(*lines)
 
 
 def _seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
@@ -240,7 +266,7 @@ def _discard_pile(pile: Sequence[str]) -> Text:
         top = i == len(shown) - 1
         out.append_text(card_text(code, top=top))
         out.append(" ← top" if top else " ", style="dim" if not top else "yellow")
-    out.append(f"   {len(pile)} card{'s' if len(pile) != 1 else ''}", style="dim")
+    out.append(f"   {len(pile)} card{_s(len(pile))}", style="dim")
     return out
 
 
@@ -259,7 +285,8 @@ def _pending(view: dict[str, Any], me: int) -> Text | None:
     what = _POWER_WORDS.get(power, power)
     if power == "exchange" and pending.get("any"):
         what = "swap any two cards of two different seats, unseen (exchange A B)"
-    return _line(f"{who} uses the power of ", card_text(pending["card"]), f": {what}")
+    verb = "use" if who == "you" else "uses"
+    return _line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
 
 
 def _snap(view: dict[str, Any], me: int) -> Text | None:
@@ -268,12 +295,11 @@ def _snap(view: dict[str, Any], me: int) -> Text | None:
         return None
     passed = [int(s) for s in snap.get("passed", [])]
     deciding = [s for s in range(int(view["players"])) if s not in passed]
+    rank = str(snap["rank"]).lower() if snap["rank"] == "JOKER" else str(snap["rank"])
     return _line(
         "open for rank ",
-        Text(str(snap["rank"]), style="bold"),
-        " (opened by ",
-        card_text(snap.get("card")),
-        "); still snapping: ",
+        Text(rank, style="bold"),
+        " (drop N or pass); still snapping: ",
         ", ".join(_who(s, me) for s in deciding) or "nobody",
     )
 
@@ -302,13 +328,15 @@ def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTyp
             "Turn",
             f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)})",
         )
-    deck = f"{view['deck']} card{'s' if view['deck'] != 1 else ''}"
+    deck = f"{view['deck']} card{_s(view['deck'])}"
     if view.get("reshuffles"):
         deck += f" (reshuffled {view['reshuffles']}×)"
     status.add_row("Deck", deck)
     status.add_row("Discard", _discard_pile(view["discard"]))
     if view.get("drawer") is not None:
-        src = f" from the {view['drawn_from']}" if view.get("drawn_from") else ""
+        src = {"deck": " from the deck", "discard": " from the discard pile"}.get(
+            str(view.get("drawn_from")), ""
+        )
         status.add_row(
             "Drawn",
             _line(card_text(view.get("drawn")), f" held by {_who(int(view['drawer']), me)}{src}"),
@@ -324,7 +352,7 @@ def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTyp
         status.add_row(
             "Called",
             f"{_who(int(view['caller']), me)} called {view['call']}"
-            + (f" · {left} final turn{'s' if left != 1 else ''} left" if left else ""),
+            + (f" · {left} final turn{_s(left)} left" if left else ""),
         )
     else:
         status.add_row(
@@ -432,10 +460,10 @@ def describe_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
             return [_line(f"{who} drew ", card_text(ev["card"]), f" from {source}")]
         return [_line(f"{who} drew from {source}")]
     if kind == "replace":
-        at = ", ".join(_addr(a, me) for a in ev.get("at", []))
+        at = _addrs(ev.get("at", []), me)
         return [_line(f"{who} put the card in hand at {at} and discarded ", _cards(ev["out"]))]
     if kind == "claim":
-        at = " and ".join(_addr(a, me) for a in ev.get("at", []))
+        at = _addrs(ev.get("at", []), me)
         if ev.get("ok"):
             return [
                 _line(
@@ -517,7 +545,8 @@ def describe_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
             )
         ]
     if kind == "reshuffle":
-        return [_line(f"The discard pile was shuffled into a new deck ({ev.get('deck')} cards)")]
+        n = ev.get("deck")
+        return [_line(f"The discard pile was shuffled into a new deck of {n} card{_s(n)}")]
     if kind == "round_end":
         return [Text(f"Round {ev.get('round')} is over.", style="bold"), render_round_end(ev, me)]
     if kind == "game_over":
@@ -591,15 +620,26 @@ def _reader(source: Iterable[str] | InputFn, console: Console) -> InputFn:
     return read
 
 
-def _print_events(game: Game, me: int, console: Console, after: int) -> int:
-    """Print the events of ``view(me)`` newer than ``after``; return the last seq printed."""
-    events: list[dict[str, Any]] = game.view(me)["events"]
+def _print_events(game: Game, me: int, console: Console, after: int, rounds: set[int]) -> int:
+    """Print the events of ``view(me)`` newer than ``after``; return the last seq printed.
+
+    ``rounds`` collects the rounds whose results were shown; a round whose ``round_end``
+    event fell out of the view's recent events is shown from ``view["round_results"]``.
+    """
+    view = game.view(me)
+    events: list[dict[str, Any]] = view["events"]
     new = [e for e in events if int(e["seq"]) > after]
     if new and after and int(new[0]["seq"]) > after + 1:
         console.print(Text("(… earlier events not shown)", style="dim"))
     for ev in new:
+        if ev.get("type") == "round_end":
+            rounds.add(int(ev["round"]))
         for part in describe_event(ev, me):
             console.print(part)
+    for info in view.get("round_results") or []:
+        if int(info["round"]) not in rounds:
+            rounds.add(int(info["round"]))
+            console.print(render_round_end(info, me))
     return int(new[-1]["seq"]) if new else after
 
 
@@ -622,7 +662,8 @@ def play_loop(
     read = _reader(source, console)
     rng = Rng(bot_seed)
     title = variants.get(game.variant).title
-    last = _print_events(game, seat, console, 0)
+    rounds: set[int] = set()
+    last = _print_events(game, seat, console, 0, rounds)
     while not game.over:
         if seat in game.actors:
             view = game.view(seat)
@@ -666,7 +707,7 @@ def play_loop(
         else:
             bot = game.actors[0]
             game.play(bot, rng.pick(game.legal_actions(bot)))
-        last = _print_events(game, seat, console, last)
+        last = _print_events(game, seat, console, last, rounds)
     console.print(render_result(game.view(seat), seat))
     return True
 

@@ -35,7 +35,7 @@ def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
             "max_turns",
             (int,),
             30,
-            "turns per seat without a call after which the round ends unscored-by-call",
+            "turns per seat after which a round with no call ends (scored as if nobody called)",
             1,
         ),
     )

@@ -178,6 +178,7 @@ class FamilyGame(Game):
         self.give_to: tuple[int, int] | None = None
         self.resume = PH_TURN
         self.snap_key: Any = None
+        self.snap_card = -1
         self.snap_passed = 0
         self._emit(
             "round_start",
@@ -535,6 +536,7 @@ class FamilyGame(Game):
         if self.rs.drops == "snap":
             self.phase = PH_SNAP
             self.snap_key = self.keys[cid]
+            self.snap_card = cid
             self.snap_passed = 0
             self._emit("snap_open", {"card": self.codes[cid]})
         else:
@@ -822,7 +824,7 @@ class FamilyGame(Game):
         snap = None
         if ph == PH_SNAP:
             snap = {
-                "card": codes[self.discard[-1]] if self.discard else None,
+                "card": codes[self.snap_card],
                 "rank": self.snap_key if isinstance(self.snap_key, str) else str(self.snap_key),
                 "passed": [s for s in range(self.n) if self.snap_passed >> s & 1],
             }
@@ -853,6 +855,7 @@ class FamilyGame(Game):
             "totals": list(self.totals),
             "round": self.round_no,
             "target": self.target,
+            "target_rule": self.rs.target_reached,
             "round_results": [dict(r) for r in self.round_results],
             "events": self.recent_events(bit),
             "over": ph == PH_OVER,

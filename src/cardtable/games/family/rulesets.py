@@ -146,7 +146,7 @@ _GABO_OPTIONS = (
         "caller_penalty",
         (int,),
         20,
-        "points added to a caller who is not strictly lowest-or-tied, or above 5",
+        "points added to a caller whose sum is above 5 or beaten by another seat",
         0,
     ),
 )

@@ -1,0 +1,356 @@
+"""Tests of the terminal front end: commands, the play loop, and that it never leaks a card."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import cardtable
+from cardtable import variants
+from cardtable.cards import cabo_deck, standard_deck
+from cardtable.cli import (
+    FACE_DOWN,
+    app,
+    describe_event,
+    play_loop,
+    render_view,
+    rules_markdown,
+)
+
+FAMILY = ["cabo", "cabo-german", "gabo", "kaboo"]
+PLAYERS = {"cabo": 3, "cabo-german": 3, "gabo": 3, "kaboo": 2}
+DECKS = {
+    "cabo": set(cabo_deck()),
+    "cabo-german": set(standard_deck(jokers=True)),
+    "gabo": set(standard_deck(jokers=True)),
+    "kaboo": set(standard_deck()),
+}
+CARD = re.compile(r"\[([^\]\s]+)\]")
+"""A card as the front end draws it: ``[7H]``; the face-down marker never matches a code."""
+
+runner = CliRunner()
+
+
+def card_tokens(text: str) -> list[str]:
+    """Every card code drawn in ``text`` (face-down markers excluded)."""
+    return [t for t in CARD.findall(text) if "▒" not in t]
+
+
+def codes_in(obj: Any, deck: set[str]) -> set[str]:
+    """Every card code anywhere in a view (all that its seat may know)."""
+    if isinstance(obj, str):
+        return {obj} if obj in deck else set()
+    if isinstance(obj, dict):
+        return set().union(*(codes_in(v, deck) for v in obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*(codes_in(v, deck) for v in obj)) if obj else set()
+    return set()
+
+
+def plain_console(file: io.StringIO | None = None) -> tuple[Console, io.StringIO]:
+    """A console without colours that writes into a buffer (or ``file``)."""
+    buf = io.StringIO()
+    return Console(file=file or buf, width=110, color_system=None, force_terminal=False), buf
+
+
+class CheckedOutput(io.StringIO):
+    """Console file that checks each write: it may only show cards the human seat knows.
+
+    Every print of the play loop happens right after one action, so the human's view at write
+    time (plus every view before it) covers all codes the print may contain.
+    """
+
+    def __init__(self, game: cardtable.Game, seat: int) -> None:
+        super().__init__()
+        self.game = game
+        self.seat = seat
+        self.deck = DECKS[game.variant]
+        self.known: set[str] = set()
+
+    def write(self, s: str) -> int:
+        self.known |= codes_in(self.game.view(self.seat), self.deck)
+        leaked = set(card_tokens(s)) - self.known
+        assert not leaked, f"shown cards the seat does not know: {leaked}\n{s}"
+        return super().write(s)
+
+
+def random_answers(game: cardtable.Game, seat: int, seed: int) -> Callable[[str], str]:
+    """An input function answering with the number of a random legal action."""
+    rng = random.Random(seed)
+
+    def answer(prompt: str) -> str:
+        legal = game.view(seat)["legal"]
+        return str(rng.randrange(len(legal)) + 1)
+
+    return answer
+
+
+# ---------------------------------------------------------------------------- commands
+@pytest.mark.parametrize("name", FAMILY)
+def test_rules_command_prints_rules_for_every_variant(name: str) -> None:
+    result = runner.invoke(app, ["rules", name])
+    assert result.exit_code == 0, result.output
+    v = variants.get(name)
+    assert v.title in result.output
+    assert "What you type" in result.output
+    assert "Options" in result.output
+    for opt in v.options:
+        assert opt.name in result.output
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_rules_files_are_package_data_with_notation_and_true_options(name: str) -> None:
+    text = rules_markdown(name)
+    call = cardtable.new_game(name).view(0)["call"]
+    assert f"`{call}`" in text
+    for word in ("draw deck", "draw discard", "replace N", "discard", "pass"):
+        assert word in text
+    for opt in variants.get(name).options:
+        default = "none" if opt.default is None else str(opt.default).lower()
+        assert f"| `{opt.name}` | {default} |" in text
+
+
+def test_rules_accepts_an_alias() -> None:
+    result = runner.invoke(app, ["rules", "cabo_german"])
+    assert result.exit_code == 0
+    assert "Cabo (German rules)" in result.output
+
+
+def test_variants_lists_all_four() -> None:
+    result = runner.invoke(app, ["variants"])
+    assert result.exit_code == 0
+    for name in FAMILY:
+        assert name in result.output
+        assert variants.get(name).title in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "nosuch"],
+        ["rules", "nosuch"],
+        ["play", "kaboo", "--target", "abc"],
+        ["play", "kaboo", "--players", "99"],
+        ["play", "kaboo", "--seat", "5"],
+        ["play", "cabo", "-o", "nope=1"],
+        ["play", "cabo", "-o", "caller_penalty=lots"],
+        ["play", "cabo", "-o", "no-equals-sign"],
+    ],
+)
+def test_bad_variant_or_options_exit_with_code_2(args: list[str]) -> None:
+    result = runner.invoke(app, args, input="quit\n")
+    assert result.exit_code == 2
+    assert "error:" in result.output
+
+
+def test_unknown_variant_message_names_the_games() -> None:
+    result = runner.invoke(app, ["play", "nosuch"])
+    assert "unknown game 'nosuch'" in result.output
+    for name in FAMILY:
+        assert name in result.output
+
+
+def test_play_command_shows_the_table_and_quits() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "gabo", "--seed", "4", "--target", "none", "-o", "max_turns=5"],
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "You (seat 0)" in result.output
+    assert "Legal actions" in result.output
+    assert "single round" in result.output
+    assert "You left the game." in result.output
+
+
+@pytest.mark.parametrize("name", ["kaboo", "cabo"])
+def test_play_command_plays_a_game_answering_1(name: str) -> None:
+    result = runner.invoke(
+        app, ["play", name, "--seed", "2", "--seat", "1", "--target", "none"], input="1\n" * 400
+    )
+    assert result.exit_code == 0, result.output
+    assert "Final totals" in result.output
+    assert "You (seat 1)" in result.output
+
+
+def test_python_dash_m_help() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardtable", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for command in ("play", "rules", "variants"):
+        assert command in proc.stdout
+
+
+# ---------------------------------------------------------------------------- the loop
+@pytest.mark.parametrize("name", FAMILY)
+def test_whole_game_through_the_play_loop(name: str) -> None:
+    game = cardtable.new_game(name, players=PLAYERS[name], seed=11)
+    out = CheckedOutput(game, 1)
+    console, _ = plain_console(out)
+    finished = play_loop(game, 1, console, random_answers(game, 1, 5), bot_seed=3)
+    assert finished
+    assert game.over
+    text = out.getvalue()
+    assert "The game is over." in text
+    assert "Final totals" in text
+    assert "results" in text  # at least one round's results table
+    assert FACE_DOWN in text
+
+
+def test_always_answering_1_finishes_a_match_of_cabo() -> None:
+    game = cardtable.new_game("cabo", players=2, seed=3)
+    out = CheckedOutput(game, 0)
+    console, _ = plain_console(out)
+    assert play_loop(game, 0, console, iter(["1"] * 5000), bot_seed=1)
+    assert game.over
+    result = game.result
+    assert result is not None
+    assert max(result.totals) > 100
+
+
+def test_illegal_lines_show_the_error_and_the_game_goes_on() -> None:
+    game = cardtable.new_game("cabo-german", players=2, seed=1)
+    console, buf = plain_console()
+    answers = random_answers(game, 0, 1)
+    script = iter(["replace 9", "banana", "99", "peek 0", "peek 0", "", "draw discard"])
+
+    def read(prompt: str) -> str:
+        return next(script, None) or answers(prompt)
+
+    assert play_loop(game, 0, console, read, bot_seed=2)
+    text = buf.getvalue()
+    assert "you have no card at position 9" in text
+    assert "unknown action 'banana'" in text
+    assert "choose a number from 1 to 4" in text
+    assert "you have already looked at that card" in text
+    assert "you peeked at your card 0" in text
+    assert game.over
+    log = game.log["actions"]
+    assert [0, "peek 0"] in log
+
+
+def test_illegal_line_is_printed_in_red() -> None:
+    game = cardtable.new_game("kaboo", seed=1, options={"first": 0})
+    buf = io.StringIO()
+    console = Console(file=buf, width=100, force_terminal=True, color_system="standard")
+    play_loop(game, 0, console, ["replace 9"])
+    line = next(ln for ln in buf.getvalue().splitlines() if "no card at position 9" in ln)
+    assert "\x1b[31m" in line
+
+
+def test_numbers_pick_the_nth_legal_action() -> None:
+    game = cardtable.new_game("kaboo", seed=1, options={"first": 0})
+    legal = game.view(0)["legal"]
+    console, _ = plain_console()
+    play_loop(game, 0, console, ["2"] if len(legal) > 1 else ["1"])
+    assert game.log["actions"][0] == [0, legal[1] if len(legal) > 1 else legal[0]]
+
+
+def test_help_rules_table_and_quit() -> None:
+    game = cardtable.new_game("gabo", seed=2)
+    console, buf = plain_console()
+    finished = play_loop(game, 0, console, ["help", "rules", "table", "quit"])
+    text = buf.getvalue()
+    assert not finished
+    assert "What to type" in text
+    assert "Snapping" in text  # from the rules
+    assert text.count("Legal actions") == 2
+    assert "You left the game." in text
+
+
+def test_end_of_input_counts_as_quit() -> None:
+    game = cardtable.new_game("cabo", seed=2)
+    console, buf = plain_console()
+    assert not play_loop(game, 0, console, [])
+    assert "You left the game." in buf.getvalue()
+
+
+def test_bots_moves_are_announced() -> None:
+    game = cardtable.new_game("kaboo", seed=5, options={"first": 1})
+    console, buf = plain_console()
+    play_loop(game, 0, console, ["quit"])
+    text = buf.getvalue()
+    assert "seat 1 drew from the deck" in text or "seat 1 called knock" in text
+    assert "you peeked at your card 2" in text  # kaboo's automatic look at the bottom row
+
+
+# ---------------------------------------------------------------------------- secrecy
+def _walk(name: str, seed: int, steps: int = 200, every: int = 5) -> Iterator[cardtable.Game]:
+    """A random game, yielded every few actions (and at its end)."""
+    game = cardtable.new_game(name, players=PLAYERS[name], seed=seed)
+    rng = random.Random(seed)
+    for i in range(steps):
+        if game.over:
+            break
+        seat = game.actors[0]
+        game.play(seat, rng.choice(game.legal_actions(seat)))
+        if i % every == 0:
+            yield game
+    yield game
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_render_shows_known_cards_and_face_down_markers_for_the_rest(name: str) -> None:
+    deck = DECKS[name]
+    for game in _walk(name, seed=7, steps=160, every=8):
+        for seat in range(game.players):
+            view = game.view(seat)
+            console, buf = plain_console()
+            console.print(render_view(view, seat, "T"))
+            text = buf.getvalue()
+            # exactly one face-down marker per unknown card on the table
+            hidden = sum(1 for hand in view["hands"] for c in hand if c and c["card"] is None)
+            if view["drawer"] is not None and view["drawn"] is None:
+                hidden += 1
+            assert text.count(FACE_DOWN) == hidden
+            # and the cards drawn are exactly cards the view holds
+            shown = card_tokens(text)
+            assert set(shown) <= codes_in(view, deck)
+            known_in_hands = [c["card"] for hand in view["hands"] for c in hand if c and c["card"]]
+            for code in known_in_hands:
+                assert f"[{code}]" in text
+            # cards other seats know but this one doesn't never appear (unique-code decks)
+            if name != "cabo":
+                others: set[str] = set()
+                for other in range(game.players):
+                    if other != seat:
+                        others |= codes_in(game.view(other), deck)
+                secret = others - codes_in(view, deck)
+                assert not secret & set(shown)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_event_descriptions_only_name_cards_in_the_view(name: str) -> None:
+    deck = DECKS[name]
+    *_, game = _walk(name, seed=9, steps=400, every=1000)
+    for seat in range(game.players):
+        view = game.view(seat)
+        console, buf = plain_console()
+        for ev in view["events"]:
+            for part in describe_event(ev, seat):
+                console.print(part)
+        assert set(card_tokens(buf.getvalue())) <= codes_in(view, deck)
+
+
+def test_docs_rules_restates_every_decision() -> None:
+    root = Path(__file__).resolve().parents[1]
+    decisions = (root / "docs" / "decisions.md").read_text(encoding="utf-8")
+    rules = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    count = len(re.findall(r"^\d+\. ", decisions, flags=re.M))
+    section = rules.split("## Choices where the source rules are silent", 1)[1]
+    assert len(re.findall(r"^\d+\. ", section, flags=re.M)) == count
