@@ -7,7 +7,8 @@ Two paths are measured for each variant:
 * **fast path** — what agents do in search: ``clone()`` a dealt state, then
   ``legal_actions`` + ``apply`` (no parsing, no validation, no events) until the end.
 
-Both pick a uniformly random legal action for a uniformly random actor. Run:
+Both pick a uniformly random legal action for a uniformly random actor. Each figure is the
+median of five equal runs (shared machines are noisy). Run:
 
     .venv/bin/python benchmarks/engine.py [--seconds 3] [--players 2] [--variants kaboo,cabo]
 """
@@ -15,7 +16,9 @@ Both pick a uniformly random legal action for a uniformly random actor. Run:
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
+from typing import Any
 
 from cardtable import new_game, variants
 from cardtable.rng import Rng
@@ -59,6 +62,15 @@ def fast_path(name: str, players: int, seconds: float) -> tuple[float, float]:
     return rounds / elapsed, actions / elapsed
 
 
+def median_of(runs: int, fn: Any, *args: Any) -> tuple[float, float]:
+    """Median rounds/s and actions/s over ``runs`` runs of ``fn(*args)``."""
+    results = [fn(*args) for _ in range(runs)]
+    return (
+        statistics.median(r[0] for r in results),
+        statistics.median(r[1] for r in results),
+    )
+
+
 def main() -> None:
     """Print a table of figures for every variant."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -72,7 +84,7 @@ def main() -> None:
     print("-" * len(header))
     for name in args.variants.split(","):
         for label, fn in (("public API", public_api), ("fast path", fast_path)):
-            rps, aps = fn(name, args.players, args.seconds)
+            rps, aps = median_of(5, fn, name, args.players, args.seconds / 5)
             print(f"{name:<12} {label:<11} {rps:>10,.0f} {aps:>11,.0f}")
 
 

@@ -109,7 +109,7 @@ class FamilyGame(Game):
         self.totals = [0] * n
         self.rounds: list[list[int]] = []
         self.round_winners: list[list[int]] = []
-        self.round_results: list[dict[str, Any]] = []
+        self._round_log: list[tuple[Any, ...]] = []
         self.resets_used = 0
         self._result: Result | None = None
         self.round_no = 0
@@ -371,7 +371,7 @@ class FamilyGame(Game):
 
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal action without validation (fast path for agents and rollouts)."""
-        _HANDLERS[action.name](self, seat, action.args)
+        _HANDLERS[action[0]](self, seat, action[1])
 
     def _do_peek(self, seat: int, args: tuple[Any, ...]) -> None:
         pos = args[0]
@@ -754,21 +754,20 @@ class FamilyGame(Game):
             if self.reset_at_target and self.totals[s] == target and not self.resets_used >> s & 1:
                 self.totals[s] = target // 2
                 self.resets_used |= 1 << s
-        hands = [[self.codes[c] if c >= 0 else None for c in h] for h in self.hands]
         everyone = self.allmask | self.pub
         self.known = [[everyone] * len(h) for h in self.hands]
-        info = {
-            "round": self.round_no,
-            "scores": scores,
-            "sums": sums,
-            "winners": winners,
-            "caller": self.caller if self.caller >= 0 else None,
-            "hands": hands,
-            "totals": list(self.totals),
-        }
-        self.round_results.append(info)
+        record = (
+            self.round_no,
+            scores,
+            sums,
+            winners,
+            self.caller,
+            [list(h) for h in self.hands],
+            list(self.totals),
+        )
+        self._round_log.append(record)
         if self._events is not None:
-            self._emit("round_end", dict(info))
+            self._emit("round_end", self._round_info(record))
         if target is None:
             done = True
         elif self.rs.target_reached == "reaches":
@@ -779,10 +778,7 @@ class FamilyGame(Game):
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
             self._result = Result(
-                [list(r) for r in self.rounds],
-                list(self.totals),
-                winners_all,
-                [list(w) for w in self.round_winners],
+                list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
             )
             if self._events is not None:
                 self._emit("game_over", self._result.to_dict())
@@ -790,6 +786,24 @@ class FamilyGame(Game):
             self._start_round((self.first + 1) % self.n)
 
     # ------------------------------------------------------------------ views
+    def _round_info(self, record: tuple[Any, ...]) -> dict[str, Any]:
+        round_no, scores, sums, winners, caller, hands, totals = record
+        codes = self.codes
+        return {
+            "round": round_no,
+            "scores": list(scores),
+            "sums": list(sums),
+            "winners": list(winners),
+            "caller": caller if caller >= 0 else None,
+            "hands": [[codes[c] if c >= 0 else None for c in h] for h in hands],
+            "totals": list(totals),
+        }
+
+    @property
+    def round_results(self) -> list[dict[str, Any]]:
+        """Every finished round: scores, sums, winners, caller, all hands shown, totals."""
+        return [self._round_info(r) for r in self._round_log]
+
     def _card_view(self, cid: int, kn: int, bit: int) -> dict[str, Any] | None:
         if cid < 0:
             return None
@@ -856,7 +870,7 @@ class FamilyGame(Game):
             "round": self.round_no,
             "target": self.target,
             "target_rule": self.rs.target_reached,
-            "round_results": [dict(r) for r in self.round_results],
+            "round_results": self.round_results,
             "events": self.recent_events(bit),
             "over": ph == PH_OVER,
             "result": self._result.to_dict() if self._result is not None else None,
@@ -887,7 +901,7 @@ class FamilyGame(Game):
         d["totals"] = list(self.totals)
         d["rounds"] = list(self.rounds)
         d["round_winners"] = list(self.round_winners)
-        d["round_results"] = list(self.round_results)
+        d["_round_log"] = list(self._round_log)
         d["_rng"] = None
         d["_rng_state"] = self._rng_snapshot()
         d["_actions"] = None
