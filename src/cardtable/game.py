@@ -241,7 +241,3 @@ class Game(ABC):
     def recent_events(self, bit: int) -> list[dict[str, Any]]:
         """The last events as the holder of ``bit`` may see them."""
         return [e.visible(bit) for e in self._recent]
-
-    def random_action(self, seat: int, rng: Rng) -> Action:
-        """A uniformly random legal action for ``seat``."""
-        return rng.pick(self.legal_actions(seat))

@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeAlias
 from .cards import card
 from .errors import IllegalAction
 
-__all__ = ["Action", "Address", "address_text", "parse", "sort_addresses"]
+__all__ = ["Action", "Address", "parse", "sort_addresses"]
 
 Address: TypeAlias = int | tuple[int, int]
 """``N`` (own position) or ``(P, N)`` (seat P's position N)."""
@@ -47,11 +47,6 @@ def _arg_text(arg: Arg) -> str:
     if isinstance(arg, tuple):
         return f"{arg[0]}.{arg[1]}"
     return str(arg)
-
-
-def address_text(addr: Address) -> str:
-    """``3`` → ``"3"``; ``(1, 2)`` → ``"1.2"``."""
-    return _arg_text(addr)
 
 
 def _addr_key(addr: Address) -> tuple[int, int]:

@@ -238,11 +238,6 @@ class FamilyGame(Game):
     def _others(self, seat: int) -> tuple[tuple[int, int], ...]:
         return tuple((s, i) for s in range(self.n) if s != seat for i in self.occupied(s))
 
-    def hand_sum(self, seat: int) -> int:
-        """Sum of the values of ``seat``'s cards (omniscient; for scoring and tests)."""
-        v = self.values
-        return sum(v[c] for c in self.hands[seat] if c >= 0)
-
     def _drop_targets(self, seat: int) -> list[Action]:
         if not self.discard:
             return []
