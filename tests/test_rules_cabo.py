@@ -15,14 +15,18 @@ import pytest
 from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import cabo_deck
 
+from .scenario import (
+    deal_and_peek,
+    full_order,
+    hand,
+    last_round,
+    peek_all,
+    quick_turn,
+    seen,
+    stack,
+)
+
 # --------------------------------------------------------------------------- helpers
-
-
-def stack(hands: list[list[str]], top: str, deck: list[str] | None = None) -> list[str]:
-    """Deal order: position 0 of every seat, then position 1, …; then the discard starter;
-    then the deck, top first."""
-    order = [hands[s][p] for p in range(4) for s in range(len(hands))]
-    return [*order, top, *(deck or [])]
 
 
 def cabo(
@@ -30,31 +34,7 @@ def cabo(
 ) -> Game:
     """A cabo game dealt from `hands` (single round unless `target` is given), after every
     seat has peeked at its positions 0 and 1."""
-    opts: dict[str, Any] = {"target": None}
-    opts.update(options)
-    g = new_game("cabo", players=len(hands), seed=seed, options=opts, deck=stack(hands, top, deck))
-    peek_all(g)
-    return g
-
-
-def peek_all(g: Game) -> None:
-    for seat in range(g.players):
-        g.play(seat, "peek 0")
-        g.play(seat, "peek 1")
-
-
-def hand(view: dict[str, Any], seat: int) -> list[str | None]:
-    """The card codes the viewer sees: "?" for unknown, None for an empty position."""
-    return [None if c is None else (c["card"] or "?") for c in view["hands"][seat]]
-
-
-def seen(view: dict[str, Any], seat: int) -> list[list[int] | None]:
-    return [None if c is None else c["seen"] for c in view["hands"][seat]]
-
-
-def quick_turn(g: Game, seat: int, pos: int = 0) -> None:
-    g.play(seat, "draw deck")
-    g.play(seat, f"replace {pos}")
+    return deal_and_peek("cabo", hands, top, deck, seed=seed, **options)
 
 
 def idle_turn(g: Game, seat: int) -> None:
@@ -62,11 +42,6 @@ def idle_turn(g: Game, seat: int) -> None:
     g.play(seat, "draw deck")
     g.play(seat, "discard")
     assert g.view(seat)["phase"] != "power"
-
-
-def last_round(g: Game) -> dict[str, Any]:
-    result: dict[str, Any] = g.view(0)["round_results"][-1]
-    return result
 
 
 def called_round(hands: list[list[str]], caller: int = 0, **options: Any) -> dict[str, Any]:
@@ -391,8 +366,7 @@ def test_no_caller_means_plain_sums() -> None:
 
 def _full_order(prefix: list[str], tail: list[str]) -> list[str]:
     """Every card of the deck: `prefix` first, `tail` last, the rest in between."""
-    middle = Counter(cabo_deck()) - Counter(prefix) - Counter(tail)
-    return [*prefix, *sorted(middle.elements(), key=int), *tail]
+    return full_order(cabo_deck(), prefix, tail, key=int)
 
 
 def test_round_ends_after_the_turn_that_draws_the_last_card() -> None:

@@ -17,16 +17,13 @@ from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import card, standard_deck
 from cardtable.games.family import FamilyGame
 
+from .scenario import deal_and_peek, draw_turns, shown, stack
+from .scenario import seen_at as seen  # here: who knows one card, not a whole hand
+
 GAME = "cabo-german"
 
 
 # ---------------------------------------------------------------------------- helpers
-def stack(hands: Sequence[Sequence[str]], discard: str, deck: Sequence[str] = ()) -> list[str]:
-    """The stacked deck (top first) that deals ``hands`` (seat by seat), then ``discard``."""
-    order = [hand[pos] for pos in range(4) for hand in hands]
-    return [*order, discard, *deck]
-
-
 def start(
     hands: Sequence[Sequence[str]],
     discard: str,
@@ -37,38 +34,7 @@ def start(
     **options: Any,
 ) -> Game:
     """A game dealt from a stacked deck; every seat peeks (0, 1) unless ``peeks`` says."""
-    opts: dict[str, Any] = {"target": None, **options}
-    g = new_game(
-        GAME, players=len(hands), seed=seed, options=opts, deck=stack(hands, discard, deck)
-    )
-    chosen = peeks if peeks is not None else [(0, 1)] * len(hands)
-    for seat, (a, b) in enumerate(chosen):
-        g.play(seat, f"peek {a}")
-        g.play(seat, f"peek {b}")
-    return g
-
-
-def cell(g: Game, viewer: int | None, seat: int, pos: int) -> dict[str, Any] | None:
-    """One position of a hand as ``viewer`` sees it (``None`` viewer: a spectator)."""
-    view = g.spectator_view() if viewer is None else g.view(viewer)
-    result: dict[str, Any] | None = view["hands"][seat][pos]
-    return result
-
-
-def shown(g: Game, viewer: int | None, seat: int, pos: int) -> str | None:
-    """The code ``viewer`` sees at ``seat``'s position ``pos`` (``None`` if unknown)."""
-    c = cell(g, viewer, seat, pos)
-    assert c is not None, f"{seat}.{pos} is empty"
-    code: str | None = c["card"]
-    return code
-
-
-def seen(g: Game, seat: int, pos: int) -> list[int]:
-    """Seats that know the card at ``seat``'s position ``pos``."""
-    c = cell(g, 0, seat, pos)
-    assert c is not None, f"{seat}.{pos} is empty"
-    seats: list[int] = c["seen"]
-    return seats
+    return deal_and_peek(GAME, hands, discard, deck, peeks=peeks, seed=seed, **options)
 
 
 def finish_round(g: Game, caller: int, filler_turns: int) -> None:
@@ -674,16 +640,9 @@ def test_drop_of_a_looked_card_cancels_the_queen_exchange() -> None:
 
 
 # ---------------------------------------------------------------------------- deck end
-def _turns_draw_replace(g: Game, count: int) -> None:
-    for _ in range(count):
-        seat = g.view(0)["turn"]
-        g.play(seat, "draw deck")
-        g.play(seat, "replace 0")
-
-
 def test_empty_deck_is_refilled_from_the_discard_pile_at_turn_start() -> None:
     g = start(HANDS_2, "5D", max_turns=60)
-    _turns_draw_replace(g, 44)
+    draw_turns(g, 44)
     assert g.view(0)["deck"] == 1
     seat = g.view(0)["turn"]
     g.play(seat, "draw deck")
@@ -710,7 +669,7 @@ def test_empty_deck_is_refilled_from_the_discard_pile_at_turn_start() -> None:
 def test_reshuffle_order_comes_from_the_seed() -> None:
     def order_after_reshuffle() -> list[str]:
         g = start(HANDS_2, "5D", max_turns=60)
-        _turns_draw_replace(g, 45)
+        draw_turns(g, 45)
         assert g.view(0)["reshuffles"] == 1
         drawn = []
         for _ in range(10):
@@ -749,7 +708,7 @@ def test_round_ends_when_nothing_can_be_reshuffled() -> None:
 
 def test_penalty_mid_turn_reshuffles_the_pile() -> None:
     g = start(HANDS_2, "5D", max_turns=60)
-    _turns_draw_replace(g, 44)
+    draw_turns(g, 44)
     seat = g.view(0)["turn"]
     pile = g.view(0)["discard"]
     assert g.view(0)["deck"] == 1
@@ -772,7 +731,7 @@ def test_penalty_mid_turn_reshuffles_the_pile() -> None:
 
 def test_determinize_after_reshuffle_keeps_reshuffled_cards_in_the_deck() -> None:
     g = start(HANDS_2, "5D", max_turns=60)
-    _turns_draw_replace(g, 44)
+    draw_turns(g, 44)
     seat = g.view(0)["turn"]
     g.play(seat, "draw deck")
     went_in = Counter(g.view(0)["discard"])

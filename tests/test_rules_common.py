@@ -16,20 +16,11 @@ import pytest
 from cardtable import Action, Game, IllegalAction, new_game, parse
 from cardtable.cards import cabo_deck, standard_deck
 
+from .scenario import all_pass, draw_turn, hand, peek_all, quick_turn, seen, stack
+
 FAMILY = ("cabo", "cabo-german", "gabo", "kaboo")
 
 # --------------------------------------------------------------------------- helpers
-
-
-def stack(
-    hands: list[list[str]], top: str | None = None, deck: list[str] | None = None
-) -> list[str]:
-    """Stacked-deck order: hands dealt position by position round the table, then the
-    card that starts the discard pile (if given), then the deck top first."""
-    order = [hands[s][p] for p in range(4) for s in range(len(hands))]
-    if top is not None:
-        order.append(top)
-    return order + list(deck or [])
 
 
 def game(
@@ -45,35 +36,6 @@ def game(
         opts["first"] = 0
     opts.update(options)
     return new_game(variant, players=players, seed=seed, options=opts, deck=deck)
-
-
-def peek_all(g: Game, positions: tuple[int, int] = (0, 1)) -> None:
-    """Every seat peeks at the same two of its own positions."""
-    for seat in range(g.players):
-        for pos in positions:
-            g.play(seat, f"peek {pos}")
-
-
-def hand(view: dict[str, Any], seat: int) -> list[str | None]:
-    """A hand as the viewer sees it: the code, "?" for an unknown card, None for empty."""
-    return [None if c is None else (c["card"] or "?") for c in view["hands"][seat]]
-
-
-def seen(view: dict[str, Any], seat: int) -> list[list[int] | None]:
-    """Who has seen each card of a hand (None for an empty position)."""
-    return [None if c is None else c["seen"] for c in view["hands"][seat]]
-
-
-def quick_turn(g: Game, seat: int, pos: int = 0) -> None:
-    """Draw from the deck and replace own card `pos` (never triggers a power)."""
-    g.play(seat, "draw deck")
-    g.play(seat, f"replace {pos}")
-
-
-def finish_gabo_window(g: Game) -> None:
-    """Every seat passes in an open gabo snap window."""
-    for seat in list(g.actors):
-        g.play(seat, "pass")
 
 
 def full_deck(variant: str) -> list[str]:
@@ -661,22 +623,11 @@ def test_gabo_call_ends_the_round_at_once() -> None:
     peek_all(g)
     g.play(0, "draw deck")
     g.play(0, "replace 0")
-    finish_gabo_window(g)
+    all_pass(g)
     g.play(1, "gabo")
     assert g.over
     assert g.actors == []
     assert g.view(0)["round_results"][-1]["caller"] == 1
-
-
-def _draw_turn(g: Game, seat: int) -> str:
-    """Draw from the deck, note the card, replace own card 0 (gabo: everyone passes)."""
-    g.play(seat, "draw deck")
-    card = g.view(seat)["drawn"]
-    g.play(seat, "replace 0")
-    if g.variant == "gabo":
-        finish_gabo_window(g)
-    assert isinstance(card, str)
-    return card
 
 
 @pytest.mark.parametrize("variant", ["cabo-german", "gabo"])
@@ -687,14 +638,14 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_but_its_top(variant: st
     assert deck == 54 - 9
     for _ in range(deck - 1):
         (seat,) = g.actors
-        _draw_turn(g, seat)
+        draw_turn(g, seat)
     (seat,) = g.actors
     g.play(seat, "draw deck")  # the last card of the deck
     pile = list(g.view(seat)["discard"])
     assert g.view(seat)["deck"] == 0
     g.play(seat, "replace 0")
     if variant == "gabo":
-        finish_gabo_window(g)
+        all_pass(g)
     v = g.view(0)
     assert not g.over
     assert v["phase"] == "turn"
@@ -705,7 +656,7 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_but_its_top(variant: st
     refilled = []
     for _ in range(len(pile)):
         (seat,) = g.actors
-        refilled.append(_draw_turn(g, seat))
+        refilled.append(draw_turn(g, seat))
     assert Counter(refilled) == Counter(pile)
     assert refilled not in (pile, pile[::-1])  # shuffled, not just turned over
     # the same seed refills in the same order
@@ -714,7 +665,7 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_but_its_top(variant: st
     again = []
     for _ in range(deck + len(pile)):
         (seat,) = h.actors
-        again.append(_draw_turn(h, seat))
+        again.append(draw_turn(h, seat))
     assert again[deck:] == refilled
 
 
@@ -821,7 +772,7 @@ def test_target_none_plays_a_single_round(variant: str) -> None:
         g.play(1, "draw deck")
         g.play(1, "replace 0")
         if g.view(1)["phase"] == "snap":
-            finish_gabo_window(g)
+            all_pass(g)
     assert g.over
     assert g.result is not None
     assert len(g.result.rounds) == 1
@@ -1048,7 +999,7 @@ def test_gabo_exchange_swaps_any_two_cards_of_two_different_seats() -> None:
     assert "exchange 1.0 1.1" not in legal
     assert "exchange 0 1" not in legal
     g.play(0, "exchange 1.0 2.3")
-    finish_gabo_window(g)
+    all_pass(g)
     g.play(1, "gabo")
     hands_end = g.view(0)["round_results"][-1]["hands"]
     assert hands_end[1] == ["4H", "2D", "3D", "4D"]
@@ -1122,7 +1073,7 @@ def test_gabo_snap_window_opens_for_every_seat() -> None:
     g.play(1, "drop 1")  # the 9D matches the 9S
     assert g.view(0)["discard"] == ["5C", "9S", "9D"]
     assert g.view(0)["hands"][1][1] is None
-    finish_gabo_window(g)
+    all_pass(g)
     assert g.actors == [1]
     assert g.view(1)["phase"] == "turn"
 

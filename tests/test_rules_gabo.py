@@ -17,16 +17,13 @@ from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import standard_deck
 from cardtable.games.family import FamilyGame
 
+from .scenario import all_pass, deal_and_peek, draw_turns, peek_all, shown
+from .scenario import seen_at as seen  # here: who knows one card, not a whole hand
+
 GAME = "gabo"
 
 
 # ---------------------------------------------------------------------------- helpers
-def stack(hands: Sequence[Sequence[str]], discard: str, deck: Sequence[str] = ()) -> list[str]:
-    """The stacked deck (top first) that deals ``hands`` (seat by seat), then ``discard``."""
-    order = [hand[pos] for pos in range(4) for hand in hands]
-    return [*order, discard, *deck]
-
-
 def start(
     hands: Sequence[Sequence[str]],
     discard: str,
@@ -37,49 +34,7 @@ def start(
     **options: Any,
 ) -> Game:
     """A game dealt from a stacked deck; every seat peeks (0, 1) unless ``peeks`` says."""
-    opts: dict[str, Any] = {"target": None, **options}
-    g = new_game(
-        GAME, players=len(hands), seed=seed, options=opts, deck=stack(hands, discard, deck)
-    )
-    peek_all(g, peeks)
-    return g
-
-
-def peek_all(g: Game, peeks: Sequence[tuple[int, int]] | None = None) -> None:
-    """Every seat looks at two of its cards (default positions 0 and 1)."""
-    chosen = peeks if peeks is not None else [(0, 1)] * g.players
-    for seat, (a, b) in enumerate(chosen):
-        g.play(seat, f"peek {a}")
-        g.play(seat, f"peek {b}")
-
-
-def cell(g: Game, viewer: int | None, seat: int, pos: int) -> dict[str, Any] | None:
-    """One position of a hand as ``viewer`` sees it (``None`` viewer: a spectator)."""
-    view = g.spectator_view() if viewer is None else g.view(viewer)
-    result: dict[str, Any] | None = view["hands"][seat][pos]
-    return result
-
-
-def shown(g: Game, viewer: int | None, seat: int, pos: int) -> str | None:
-    """The code ``viewer`` sees at ``seat``'s position ``pos`` (``None`` if unknown)."""
-    c = cell(g, viewer, seat, pos)
-    assert c is not None, f"{seat}.{pos} is empty"
-    code: str | None = c["card"]
-    return code
-
-
-def seen(g: Game, seat: int, pos: int) -> list[int]:
-    """Seats that know the card at ``seat``'s position ``pos``."""
-    c = cell(g, 0, seat, pos)
-    assert c is not None, f"{seat}.{pos} is empty"
-    seats: list[int] = c["seen"]
-    return seats
-
-
-def all_pass(g: Game) -> None:
-    """Every seat still in the snap window passes, in seat order."""
-    for seat in list(g.actors):
-        g.play(seat, "pass")
+    return deal_and_peek(GAME, hands, discard, deck, peeks=peeks, seed=seed, **options)
 
 
 # Three seats: seat 0 peeks 5S, 9H; seat 1 peeks 4C, 3C; seat 2 peeks 6C, 5C.
@@ -669,17 +624,9 @@ def test_tie_without_the_caller_is_shared() -> None:
 
 
 # ---------------------------------------------------------------------------- deck end
-def _turns_draw_replace(g: Game, count: int) -> None:
-    for _ in range(count):
-        seat = g.view(0)["turn"]
-        g.play(seat, "draw deck")
-        g.play(seat, "replace 0")
-        all_pass(g)
-
-
 def test_empty_deck_is_refilled_from_the_discard_pile_at_turn_start() -> None:
     g = start(HANDS_3, "5D")
-    _turns_draw_replace(g, 40)
+    draw_turns(g, 40)
     seat = g.view(0)["turn"]
     g.play(seat, "draw deck")
     g.play(seat, "replace 0")
@@ -706,7 +653,7 @@ def test_empty_deck_is_refilled_from_the_discard_pile_at_turn_start() -> None:
 
 def test_determinize_after_reshuffle_keeps_reshuffled_cards_in_the_deck() -> None:
     g = start(HANDS_3, "5D")
-    _turns_draw_replace(g, 40)
+    draw_turns(g, 40)
     seat = g.view(0)["turn"]
     g.play(seat, "draw deck")
     g.play(seat, "replace 0")

@@ -8,13 +8,14 @@ single round ends after the turn that draws the last deck card.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from typing import Any
 
 import pytest
 
 from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import standard_deck
+
+from .scenario import deal, full_order, hand, last_round, quick_turn, seen, stack
 
 # --------------------------------------------------------------------------- helpers
 
@@ -24,37 +25,12 @@ H2 = ["AH", "2H", "3H", "4H"]
 H3 = ["AS", "2S", "3S", "4S"]
 
 
-def stack(hands: list[list[str]], deck: list[str] | None = None) -> list[str]:
-    """Deal order (no discard starter in kaboo), then the deck top first."""
-    order = [hands[s][p] for p in range(4) for s in range(len(hands))]
-    return [*order, *(deck or [])]
-
-
 def kaboo(
     hands: list[list[str]], deck: list[str] | None = None, seed: int = 0, **options: Any
 ) -> Game:
-    opts: dict[str, Any] = {"first": 0}
-    opts.update(options)
-    return new_game("kaboo", players=len(hands), seed=seed, options=opts, deck=stack(hands, deck))
-
-
-def hand(view: dict[str, Any], seat: int) -> list[str | None]:
-    """The codes the viewer sees: "?" for unknown, None for an empty position."""
-    return [None if c is None else (c["card"] or "?") for c in view["hands"][seat]]
-
-
-def seen(view: dict[str, Any], seat: int) -> list[list[int] | None]:
-    return [None if c is None else c["seen"] for c in view["hands"][seat]]
-
-
-def quick_turn(g: Game, seat: int, pos: int = 0) -> None:
-    g.play(seat, "draw deck")
-    g.play(seat, f"replace {pos}")
-
-
-def last_round(g: Game) -> dict[str, Any]:
-    result: dict[str, Any] = g.view(0)["round_results"][-1]
-    return result
+    """A kaboo game dealt from `hands` (no discard starter); seat 0 starts unless `first`
+    says otherwise."""
+    return deal("kaboo", hands, None, deck, seed=seed, options={"first": 0, **options})
 
 
 # --------------------------------------------------------------------------- the square
@@ -390,9 +366,7 @@ def test_the_knocker_does_not_play_again() -> None:
 
 
 def _order_with_last(hands: list[list[str]], last: str) -> list[str]:
-    prefix = stack(hands)
-    middle = Counter(standard_deck()) - Counter(prefix) - Counter([last])
-    return [*prefix, *sorted(middle.elements()), last]
+    return full_order(standard_deck(), stack(hands), [last])
 
 
 def test_game_ends_after_the_turn_that_draws_the_last_card() -> None:
