@@ -69,21 +69,15 @@ def codes_of(game: Game) -> list[str]:
 
 
 def cards_in_play(game: Game) -> Counter[str]:
-    """Multiset of card codes over hands, deck, discard pile and the drawn card."""
+    """Multiset of card codes over every place a card can be."""
     g: Any = game
-    ids = [c for h in g.hands for c in h if c >= 0] + list(g.deck) + list(g.discard)
-    if g.drawn >= 0:
-        ids.append(g.drawn)
-    return Counter(g.codes[c] for c in ids)
+    return Counter(g.codes[c] for c in g._all_cards())
 
 
 def assert_conserved(game: Game) -> None:
-    """Hands + deck + discard + drawn hold exactly the variant's deck."""
+    """The cards in play are exactly the variant's deck: nothing lost, nothing doubled."""
     g: Any = game
-    ids = [c for h in g.hands for c in h if c >= 0] + list(g.deck) + list(g.discard)
-    if g.drawn >= 0:
-        ids.append(g.drawn)
-    assert sorted(ids) == list(range(len(g.codes))), "cards were lost or duplicated"
+    assert sorted(g._all_cards()) == list(range(len(g.codes))), "cards lost or duplicated"
 
 
 def canonical_json(obj: Any) -> str:
@@ -146,16 +140,19 @@ def strings_in(obj: Any) -> list[str]:
 
 
 def known_codes(game: Game, seat: int) -> set[str]:
-    """Codes of the cards ``seat`` knows right now, per the engine's knowledge masks."""
+    """Codes of the cards ``seat`` may know right now, from the engine's own bookkeeping."""
     g: Any = game
-    bit = 1 << seat
-    out = {g.codes[c] for c in g.discard}
-    for hand, kn in zip(g.hands, g.known, strict=True):
-        for c, k in zip(hand, kn, strict=True):
-            if c >= 0 and k & bit:
-                out.add(g.codes[c])
-    if g.drawn >= 0 and g.drawn_known & bit:
-        out.add(g.codes[g.drawn])
+    if g.variant == "qute":
+        out = {g.codes[c] for c in g.hands[seat]} | {g.codes[c] for c in g.stack}
+    else:
+        bit = 1 << seat
+        out = {g.codes[c] for c in g.discard}
+        for hand, kn in zip(g.hands, g.known, strict=True):
+            for c, k in zip(hand, kn, strict=True):
+                if c >= 0 and k & bit:
+                    out.add(g.codes[c])
+        if g.drawn >= 0 and g.drawn_known & bit:
+            out.add(g.codes[g.drawn])
     if g.over:
         out |= set(cards_in_play(game))
     return out

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from cardtable import new_game
+from cardtable.games.qute.engine import _breaks
 from cardtable.rng import Rng
 
 from .helpers import (
@@ -38,12 +39,19 @@ def _check_determinize(game: Any, seat: int, rng: random.Random) -> None:
     assert_conserved(world)
     assert cards_in_play(world) == cards_in_play(game)
     # What the seat knows stays exactly where it is.
-    bit = 1 << seat
-    for s in range(game.players):
-        for i, (c, k) in enumerate(zip(game.hands[s], game.known[s], strict=True)):
-            if c >= 0 and k & bit:
-                assert world.hands[s][i] == c
-    assert world.discard == game.discard
+    if game.variant == "qute":
+        assert world.hands[seat] == game.hands[seat]
+        assert world.stack == game.stack
+        for s in range(game.players):
+            for c, cons in zip(world.hands[s], world.cons[s], strict=True):
+                assert not any(_breaks(c, con) for con in cons), "an inference was ignored"
+    else:
+        bit = 1 << seat
+        for s in range(game.players):
+            for i, (c, k) in enumerate(zip(game.hands[s], game.known[s], strict=True)):
+                if c >= 0 and k & bit:
+                    assert world.hands[s][i] == c
+        assert world.discard == game.discard
     # The re-dealt world is a real game: it plays on with legal actions.
     wrng = Rng(rng.randrange(1 << 30))
     for _ in range(5):
@@ -93,7 +101,8 @@ def test_views_survive_redeal(name: str, players: int) -> None:
             game.play(seat, kind_first_choice(game, seat, rng))
             if game.epoch != epoch:
                 # a reshuffle within the action: those cards had all been face up
-                public = Counter(game.codes[c] for c in game.deck)
+                pile = game.blind if game.variant == "qute" else game.deck
+                public = Counter(game.codes[c] for c in pile)
                 for s in ever:
                     s |= set(public)
                 for hand, tags in zip(game.hands, game.tags, strict=True):

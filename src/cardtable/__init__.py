@@ -12,6 +12,7 @@ from . import variants
 from .errors import IllegalAction
 from .game import Event, Game
 from .games import family as _family  # noqa: F401  (registers the Cabo family)
+from .games import qute as _qute  # noqa: F401  (registers Qute)
 from .match import Result
 from .notation import Action, parse
 from .variants import new_game, replay

@@ -954,6 +954,13 @@ class FamilyGame(Game):
         else:
             self.hands[s][i] = cid
 
+    def _all_cards(self) -> list[int]:
+        """Every card id in play (hands, deck, discard pile, drawn card), for conservation."""
+        ids = [c for h in self.hands for c in h if c >= 0] + self.deck + self.discard
+        if self.drawn >= 0:
+            ids.append(self.drawn)
+        return ids
+
     def _dump(self) -> dict[str, Any]:
         """The complete state, hidden cards included (tests and debugging only)."""
         return {

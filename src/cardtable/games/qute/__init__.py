@@ -1,0 +1,41 @@
+"""Qute: a Mau-Mau–like shedding game on 36 cards (RULES.md §3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...variants import OptionSpec, Variant, register
+from .engine import POINTS, QuteGame
+
+__all__ = ["POINTS", "QuteGame"]
+
+
+def _build(players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> QuteGame:
+    return QuteGame(players, seed, options, deck)
+
+
+register(
+    Variant(
+        name="qute",
+        title="Qute",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        options=(
+            OptionSpec(
+                "target",
+                (int, type(None)),
+                125,
+                "None plays one round; a number plays until a total exceeds it",
+                1,
+            ),
+            OptionSpec("first", (int, type(None)), None, "seat that starts round 1 (seat 0)", 0),
+            OptionSpec(
+                "max_turns", (int,), 200, "turns after which a round with no end is stopped", 1
+            ),
+        ),
+        factory=_build,
+        summary="Qute: shed your cards on 36 cards; 6s must be covered, 7s and 8s make others "
+        "draw, aces skip, Js choose the suit, four in a row may end the round",
+    )
+)

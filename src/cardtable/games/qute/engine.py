@@ -1,0 +1,696 @@
+"""The Qute engine: a Mau-Mau–like shedding game on the 36-card short deck (RULES.md §3).
+
+Cards are ints (index into the short deck). Hands are lists of card ids in arrival order; the
+stack is bottom first, top last; the blind (draw pile) has its top at the end of the list.
+Every card in a hand carries an origin tag (which shuffle it came from) and the "no-fit"
+constraints its holder revealed by drawing, so :meth:`QuteGame.determinize` re-deals hidden
+cards consistently with everything a seat can infer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import Any
+
+from ...cards import short_deck
+from ...game import Game
+from ...match import Result, lowest
+from ...notation import Action
+from ...rng import Rng
+
+__all__ = ["POINTS", "QuteGame"]
+
+POINTS = {"6": 0, "7": 0, "8": 0, "9": 0, "10": 10, "Q": 10, "K": 10, "A": 15, "J": 20}
+"""Points of a card left in hand at the end of a round."""
+
+J_POINTS = 20
+"""Points per J laid in the finishing turn (``jpoints minus`` / ``jpoints plus``)."""
+
+RESET_TOTAL = 125
+"""A total of exactly this after a round becomes 0."""
+
+SUITS = "CDHS"
+PH_PLAY, PH_DECIDE, PH_OVER = 0, 1, 2
+_DECISIONS = {
+    "qute": (Action("qute"), Action("continue")),
+    "suit": tuple(Action("suit", (s,)) for s in SUITS),
+    "eights": (Action("eights", ("all",)), Action("eights", ("next",))),
+    "jpoints": (Action("jpoints", ("minus",)), Action("jpoints", ("plus",))),
+}
+_A_DRAW = Action("draw")
+
+_CODES = tuple(short_deck())
+_RANK = tuple(c[:-1] for c in _CODES)
+_SUIT = tuple(c[-1] for c in _CODES)
+_ID = {c: i for i, c in enumerate(_CODES)}
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+
+Constraint = tuple[str | None, str]
+"""A revealed "this card does not fit": ``(rank, suit)`` of a plain top card, or ``(None,
+suit)`` when a J with that chosen suit was on top."""
+
+
+def _breaks(cid: int, cons: Constraint) -> bool:
+    """Whether card ``cid`` would have fitted the situation ``cons`` (so cannot be there)."""
+    rank = _RANK[cid]
+    if rank == "J":
+        return True
+    top_rank, suit = cons
+    if top_rank is None:
+        return _SUIT[cid] == suit
+    return _SUIT[cid] == suit or rank == top_rank
+
+
+class QuteGame(Game):
+    """A game of Qute: rounds until a total exceeds the target (125), or one round."""
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, Any], deck: list[str] | None = None
+    ) -> None:
+        self._init_base("qute", players, seed, options, deck)
+        self.n = players
+        self.codes = _CODES
+        self.target: int | None = options["target"]
+        self.max_turns: int = options["max_turns"]
+        self._stacked_ids = self._stack(deck) if deck is not None else None
+        self.totals = [0] * players
+        self.rounds: list[list[int]] = []
+        self.round_winners: list[list[int]] = []
+        self._round_log: list[dict[str, Any]] = []
+        self._result: Result | None = None
+        self.round_no = 0
+        self._events = []
+        first = options["first"]
+        if first is not None and not 0 <= first < players:
+            raise ValueError(f"option 'first' must be a seat from 0 to {players - 1}, got {first}")
+        self._start_round(0 if first is None else first)
+        self._recent.extend(self._events)
+        self._events = None
+
+    # ------------------------------------------------------------------ setup
+    def _stack(self, deck: list[str]) -> list[int]:
+        ids: list[int] = []
+        for code in deck:
+            if not isinstance(code, str) or code not in _ID:
+                raise ValueError(f"{code!r} is not a card of the qute deck")
+            if _ID[code] in ids:
+                raise ValueError(f"the stacked deck has too many {code!r} cards")
+            ids.append(_ID[code])
+        return ids
+
+    def _start_round(self, first: int) -> None:
+        n = self.n
+        self.round_no += 1
+        stacked = self._stacked_ids if self.round_no == 1 else None
+        if stacked is not None:
+            taken = set(stacked)
+            rest = [c for c in range(len(_CODES)) if c not in taken]
+            self.random.shuffle_stable(rest)
+            order = list(stacked) + rest
+        else:
+            order = list(range(len(_CODES)))
+            self.random.shuffle_stable(order)
+        self.blind = order[::-1]  # top of the blind is the end of the list
+        self.stack: list[int] = []
+        self.epoch = 0
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.tags: list[list[int]] = [[] for _ in range(n)]
+        self.cons: list[list[tuple[Constraint, ...]]] = [[] for _ in range(n)]
+        for _ in range(5):
+            for s in range(n):
+                self._give(s, self._draw_from_blind())
+        self.first = first
+        self.turns = 0
+        self.suit: str | None = None
+        self.penalty: list[list[int]] = [[] for _ in range(n)]
+        self._emit("round_start", {"round": self.round_no, "first": first})
+        self._begin_turn(first)
+
+    def _give(self, seat: int, cid: int) -> None:
+        self.hands[seat].append(cid)
+        self.tags[seat].append(self.epoch)
+        self.cons[seat].append(())
+
+    def _draw_from_blind(self) -> int:
+        """Take the blind's top card, refilling it from the stack first if empty; -1 if none.
+
+        The one place a card leaves the blind: deals, draws and 7/8 draws all come here.
+        """
+        if not self.blind and len(self.stack) > 1:
+            top = self.stack.pop()
+            rest = self.stack
+            self.random.shuffle_stable(rest)
+            self.blind = rest
+            self.stack = [top]
+            self.epoch += 1
+            self._emit("refill", {"blind": len(rest), "refills": self.epoch})
+        return self.blind.pop() if self.blind else -1
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = PH_PLAY
+        self.laid: list[int] = []
+        self.drew = -1  # card drawn this turn by a normal draw (visible to the drawer)
+        self.must_cover = False
+        self.decision: str | None = None
+        self.qute_done = False
+        self.ending = False
+        self.last_js = False
+        self._emit("turn", {"seat": seat})
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def actors(self) -> list[int]:
+        """Seats that may act now (one at a time in Qute)."""
+        return [] if self.phase == PH_OVER else [self.turn]
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase == PH_OVER
+
+    @property
+    def result(self) -> Result | None:
+        """Round scores, totals and winners once over."""
+        return self._result
+
+    def fits(self, cid: int) -> bool:
+        """Whether card ``cid`` may be laid first on the current stack."""
+        if not self.stack or _RANK[cid] == "J":
+            return True
+        top = self.stack[-1]
+        if _RANK[top] == "J":
+            return _SUIT[cid] == self.suit
+        return _SUIT[cid] == _SUIT[top] or _RANK[cid] == _RANK[top]
+
+    def _situation(self) -> Constraint:
+        top = self.stack[-1]
+        if _RANK[top] == "J":
+            assert self.suit is not None
+            return (None, self.suit)
+        return (_RANK[top], _SUIT[top])
+
+    def _plays(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        by_rank: dict[str, list[int]] = {}
+        for c in hand:
+            by_rank.setdefault(_RANK[c], []).append(c)
+        acts: list[Action] = []
+        for group in by_rank.values():
+            firsts = [c for c in group if self.fits(c)]
+            for f in firsts:
+                rest = sorted((c for c in group if c != f), key=lambda c: _SUIT_ORDER[_SUIT[c]])
+                acts.append(Action("play", (_CODES[f],)))
+                for last in rest:
+                    others = [c for c in rest if c != last]
+                    for k in range(len(others) + 1):
+                        for middle in itertools.combinations(others, k):
+                            acts.append(
+                                Action(
+                                    "play",
+                                    (_CODES[f], *(_CODES[m] for m in middle), _CODES[last]),
+                                )
+                            )
+        return acts
+
+    def _can_draw(self) -> bool:
+        return bool(self.blind) or len(self.stack) > 1
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may play now, in canonical form."""
+        if self.phase == PH_OVER or seat != self.turn:
+            return []
+        if self.phase == PH_DECIDE:
+            assert self.decision is not None
+            return list(_DECISIONS[self.decision])
+        plays = self._plays(seat)
+        if plays:
+            return plays
+        if self.must_cover or self.drew < 0:
+            return [_A_DRAW]
+        return []  # pragma: no cover - a non-fitting draw passes the turn at once
+
+    # ------------------------------------------------------------------ playing
+    def _normalize(self, seat: int, action: Action) -> Action:
+        """Cards between the first and the last of a play are laid in suit order."""
+        if action.name == "play" and len(action.args) > 3:
+            middle = sorted(action.args[1:-1], key=lambda c: _SUIT_ORDER.get(str(c)[-1], 9))
+            return Action("play", (action.args[0], *middle, action.args[-1]))
+        return action
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Play a legal action without validation (fast path for agents and rollouts)."""
+        name = action[0]
+        if name == "play":
+            self._do_play(seat, action[1])
+        elif name == "draw":
+            self._do_draw(seat)
+        elif name == "qute":
+            self._emit("qute", {"seat": seat})
+            self.qute_done = True
+            self.decision = None
+            self._finish_turn(ending=True)
+        elif name == "continue":
+            self._emit("continue", {"seat": seat})
+            self.decision = None
+            self._after_qute()
+        elif name == "suit":
+            self.suit = str(action[1][0])
+            self._emit("suit", {"seat": seat, "suit": self.suit})
+            self.decision = None
+            self._after_suit()
+        elif name == "eights":
+            self._emit("eights", {"seat": seat, "mode": action[1][0]})
+            self.decision = None
+            self._resolve_effects(all_eights=action[1][0] == "all")
+        elif name == "jpoints":
+            self._emit("jpoints", {"seat": seat, "mode": action[1][0]})
+            self.decision = None
+            self._end_round(str(action[1][0]))
+        else:  # pragma: no cover - only legal actions reach apply
+            raise ValueError(f"unknown action {action}")
+
+    def _do_play(self, seat: int, codes: tuple[Any, ...]) -> None:
+        hand = self.hands[seat]
+        for code in codes:
+            cid = _ID[code]
+            i = hand.index(cid)
+            del hand[i]
+            del self.tags[seat][i]
+            del self.cons[seat][i]
+            self.stack.append(cid)
+            self.laid.append(cid)
+        self.must_cover = False
+        self.last_js = _RANK[self.stack[-1]] == "J"
+        self._emit("play", {"seat": seat, "cards": list(codes), "left": len(hand)})
+        # Qute: a run of four on top, at least one of them laid this turn.
+        stack = self.stack
+        if len(stack) >= 4:
+            rank = _RANK[stack[-1]]
+            run = stack[-4:]
+            if all(_RANK[c] == rank for c in run) and any(c in self.laid for c in run):
+                self.phase = PH_DECIDE
+                self.decision = "qute"
+                return
+        self._after_qute()
+
+    def _after_qute(self) -> None:
+        self.phase = PH_PLAY
+        if self.last_js and self.hands[self.turn]:
+            self.phase = PH_DECIDE
+            self.decision = "suit"
+            return
+        self._after_suit()
+
+    def _after_suit(self) -> None:
+        self.phase = PH_PLAY
+        seat = self.turn
+        if _RANK[self.stack[-1]] == "6":
+            self.must_cover = True
+            if not self._plays(seat) and not self._can_draw():
+                self._emit("dead_end", {"seat": seat})
+                self._finish_turn(ending=True)
+            return
+        self._finish_turn(ending=not self.hands[seat])
+
+    def _do_draw(self, seat: int) -> None:
+        situation = self._situation()
+        cons = self.cons[seat]
+        for i in range(len(cons)):
+            if situation not in cons[i]:
+                cons[i] = (*cons[i], situation)
+        cid = self._draw_from_blind()
+        if cid < 0:
+            self._emit("draw", {"seat": seat, "card": False})
+            if self.must_cover:
+                self._emit("dead_end", {"seat": seat})
+                self._finish_turn(ending=True)
+            else:
+                self._finish_turn(ending=False)
+            return
+        self._give(seat, cid)
+        self.drew = cid
+        if self._events is not None:
+            self._emit("draw", {"seat": seat, "card": True}, {"drawn": _CODES[cid]}, 1 << seat)
+        if self.fits(cid):
+            return
+        if self.must_cover:
+            # Whether this card fits becomes public only with the seat's next move (another
+            # draw adds the constraint then), so nothing is recorded yet.
+            if not self._can_draw():
+                self._emit("dead_end", {"seat": seat})
+                self._finish_turn(ending=True)
+            return
+        self.cons[seat][-1] = (situation,)  # the turn passes: everyone sees it did not fit
+        self._finish_turn(ending=False)
+
+    def _count(self, rank: str) -> int:
+        return sum(1 for c in self.laid if _RANK[c] == rank)
+
+    def _finish_turn(self, ending: bool) -> None:
+        self.ending = ending
+        if self._count("8") >= 2 and self.n >= 3:
+            self.phase = PH_DECIDE
+            self.decision = "eights"
+            return
+        self._resolve_effects(all_eights=False)
+
+    def _penalty_draw(self, seat: int, count: int, reason: str) -> None:
+        got = []
+        for _ in range(count):
+            cid = self._draw_from_blind()
+            if cid < 0:
+                break
+            self._give(seat, cid)
+            got.append(cid)
+        self.penalty[seat].extend(got)
+        if self._events is not None:
+            self._emit(
+                "penalty",
+                {"seat": seat, "count": len(got), "for": reason},
+                {"cards": [_CODES[c] for c in got]},
+                1 << seat,
+            )
+
+    def _resolve_effects(self, all_eights: bool) -> None:
+        n, s = self.n, self.turn
+        self.penalty = [[] for _ in range(n)]
+        sevens, eights, aces = self._count("7"), self._count("8"), self._count("A")
+        others = [(s + k) % n for k in range(1, n)]
+        nxt = (s + 1) % n
+        if sevens:
+            self._penalty_draw(nxt, sevens, "7")
+        elif eights and all_eights:
+            last = s
+            for i in range(eights):
+                last = others[i % (n - 1)]
+                self._penalty_draw(last, 2, "8")
+            nxt = (last + 1) % n
+        elif eights:
+            self._penalty_draw(nxt, 2 * eights, "8")
+            nxt = (nxt + 1) % n
+        elif aces and not self.ending:
+            last = others[(aces - 1) % (n - 1)]
+            self._emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)]})
+            nxt = (last + 1) % n
+        if self.ending:
+            if self._count("J"):
+                self.phase = PH_DECIDE
+                self.decision = "jpoints"
+                return
+            self._end_round(None)
+            return
+        self.turns += 1
+        if self.turns >= self.max_turns:
+            self._emit("max_turns", {"turns": self.turns})
+            self._end_round(None)
+            return
+        self._begin_turn(nxt)
+
+    # ------------------------------------------------------------------ scoring
+    def _end_round(self, jmode: str | None) -> None:
+        n, s = self.n, self.turn
+        hand_points = [sum(POINTS[_RANK[c]] for c in h) for h in self.hands]
+        jpoints = [0] * n
+        if jmode is not None:
+            js = self._count("J")
+            for t in range(n):
+                if jmode == "minus" and t == s:
+                    jpoints[t] = -J_POINTS * js
+                elif jmode == "plus" and t != s:
+                    jpoints[t] = J_POINTS * js
+        mult = 1 + self.epoch
+        scores = [(hand_points[t] + jpoints[t]) * mult for t in range(n)]
+        winners = lowest(scores)
+        self.rounds.append(scores)
+        self.round_winners.append(winners)
+        for t in range(n):
+            self.totals[t] += scores[t]
+            if self.totals[t] == RESET_TOTAL:
+                self.totals[t] = 0
+        info = {
+            "round": self.round_no,
+            "scores": scores,
+            "hand_points": hand_points,
+            "jpoints": jpoints,
+            "multiplier": mult,
+            "winners": winners,
+            "finisher": s,
+            "qute": self.qute_done,
+            "hands": [[_CODES[c] for c in h] for h in self.hands],
+            "totals": list(self.totals),
+        }
+        self._round_log.append(info)
+        self._emit("round_end", info)
+        target = self.target
+        if target is None or max(self.totals) > target:
+            self.phase = PH_OVER
+            winners_all = winners if target is None else lowest(self.totals)
+            self._result = Result(
+                list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
+            )
+            self._emit("game_over", self._result.to_dict())
+            return
+        high = max(self.totals)
+        self._start_round(self.totals.index(high))
+
+    # ------------------------------------------------------------------ views
+    def _run(self) -> list[int]:
+        stack = self.stack
+        if not stack:
+            return []
+        rank = _RANK[stack[-1]]
+        k = 1
+        while k < len(stack) and _RANK[stack[-1 - k]] == rank:
+            k += 1
+        return stack[-k:]
+
+    @property
+    def round_results(self) -> list[dict[str, Any]]:
+        """Every finished round: scores, points, multiplier, winners, all hands, totals."""
+        return [dict(r) for r in self._round_log]
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        bit = (1 << self.n) if seat is None else 1 << seat
+        phase = ("play", "decide", "over")[self.phase]
+        if self.phase == PH_PLAY and self.must_cover:
+            phase = "cover"
+        over = self.phase == PH_OVER
+        hands = [
+            [{"card": _CODES[c] if (s == seat or over) else None} for c in h]
+            for s, h in enumerate(self.hands)
+        ]
+        run = self._run()
+        return {
+            "game": "qute",
+            "seat": seat,
+            "players": self.n,
+            "phase": phase,
+            "actors": self.actors,
+            "turn": self.turn,
+            "first": self.first,
+            "hand": [_CODES[c] for c in self.hands[seat]] if seat is not None else None,
+            "hands": hands,
+            "counts": [len(h) for h in self.hands],
+            "stack": [_CODES[c] for c in self.stack],
+            "top": _CODES[self.stack[-1]] if self.stack else None,
+            "suit": self.suit if self.stack and _RANK[self.stack[-1]] == "J" else None,
+            "run": {"rank": _RANK[run[-1]] if run else None, "cards": [_CODES[c] for c in run]},
+            "blind": len(self.blind),
+            "refills": self.epoch,
+            "multiplier": 1 + self.epoch,
+            "laid": [_CODES[c] for c in self.laid],
+            "drawn": _CODES[self.drew] if seat == self.turn and self.drew >= 0 else None,
+            "penalty_drawn": [_CODES[c] for c in self.penalty[seat]] if seat is not None else [],
+            "penalty_counts": [len(p) for p in self.penalty],
+            "must_cover": self.must_cover,
+            "pending": self.decision,
+            "turns": self.turns,
+            "max_turns": self.max_turns,
+            "totals": list(self.totals),
+            "round": self.round_no,
+            "target": self.target,
+            "round_results": self.round_results,
+            "events": self.recent_events(bit),
+            "over": over,
+            "result": self._result.to_dict() if self._result is not None else None,
+            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+        }
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know: its own hand, counts of the others, the stack …"""
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        return self._view(seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        """Public information only: the stack, hand sizes, scores."""
+        return self._view(None)
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> QuteGame:
+        """An independent copy without log or events (for search and rollouts)."""
+        g = object.__new__(QuteGame)
+        d = self.__dict__.copy()
+        d["hands"] = [list(h) for h in self.hands]
+        d["tags"] = [list(t) for t in self.tags]
+        d["cons"] = [list(c) for c in self.cons]
+        d["penalty"] = [list(p) for p in self.penalty]
+        d["blind"] = list(self.blind)
+        d["stack"] = list(self.stack)
+        d["laid"] = list(self.laid)
+        d["totals"] = list(self.totals)
+        d["rounds"] = list(self.rounds)
+        d["round_winners"] = list(self.round_winners)
+        d["_round_log"] = list(self._round_log)
+        d["_rng"] = None
+        d["_rng_state"] = self._rng_snapshot()
+        d["_actions"] = None
+        d["_events"] = None
+        d["_recent"] = deque(maxlen=self._recent.maxlen)
+        g.__dict__ = d
+        return g
+
+    def determinize(self, seat: int, rng: Any) -> QuteGame:
+        """A copy where every card ``seat`` cannot see is re-dealt, consistent with inferences.
+
+        Other hands and the blind are re-dealt among places of the same origin (initial
+        shuffle or a given refill), and a card a seat was seen to lack when it drew (it had
+        nothing that fitted) is never dealt to it.
+        """
+        if not isinstance(rng, Rng):
+            rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
+        g = self.clone()
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for s in range(self.n):
+            if s == seat or self.phase == PH_OVER:  # at the end every hand is shown
+                continue
+            for i, tag in enumerate(g.tags[s]):
+                groups.setdefault(tag, []).append((s, i))
+        if g.blind and self.phase != PH_OVER:
+            groups.setdefault(g.epoch, []).extend((-1, i) for i in range(len(g.blind)))
+        # A seat that drew a fitting card and has not yet played it is known to hold a card
+        # that fits: the drawn card is always the last of its hand at that moment.
+        must_fit = None
+        hand = self.hands[self.turn]
+        if self.phase == PH_PLAY and not self.must_cover and self.drew in hand:
+            must_fit = (self.turn, hand.index(self.drew))
+        moved: dict[int, int] = {}
+        for places in groups.values():
+            cards = [g.blind[i] if s < 0 else g.hands[s][i] for s, i in places]
+            limits = [() if s < 0 else g.cons[s][i] for s, i in places]
+            fit = [p == must_fit for p in places]
+            assigned = _constrained_deal(cards, limits, fit, g.fits, rng)
+            for (s, i), old, c in zip(places, cards, assigned, strict=True):
+                moved[old] = c
+                if s < 0:
+                    g.blind[i] = c
+                else:
+                    g.hands[s][i] = c
+        g.penalty = [[moved.get(c, c) for c in pen] for pen in g.penalty]
+        if g.drew >= 0:
+            g.drew = moved.get(g.drew, g.drew)
+        g.random = rng.fork()
+        bit = 1 << seat
+        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
+        return g
+
+    def _all_cards(self) -> list[int]:
+        """Every card id in play (hands, blind, stack), for conservation checks."""
+        return [c for h in self.hands for c in h] + list(self.blind) + list(self.stack)
+
+    def _dump(self) -> dict[str, Any]:
+        """The complete state, hidden cards included (tests and debugging only)."""
+        skip = ("codes", "_rng", "_rng_state", "_recent", "_events", "_actions")
+        return {k: v for k, v in self.__dict__.items() if k not in skip} | {
+            "rng": self.random.getstate()
+        }
+
+    # ------------------------------------------------------------------ messages
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """A plain-words reason that mentions only public facts and the seat's own hand."""
+        name = action.name
+        if self.phase == PH_DECIDE:
+            words = " or ".join(f"'{a}'" for a in _DECISIONS[self.decision or "qute"])
+            return f"first decide: {words}"
+        if name in ("qute", "continue", "suit", "eights", "jpoints"):
+            return f"there is no '{name}' decision to take now"
+        if name == "play":
+            codes = [str(c) for c in action.args]
+            hand = [_CODES[c] for c in self.hands[seat]]
+            missing = [c for c in codes if c not in hand]
+            if missing:
+                return f"you do not hold {', '.join(missing)}"
+            if len({c[:-1] for c in codes}) > 1:
+                return "all cards of one play must have the same rank"
+            if len(set(codes)) != len(codes):
+                return "a card is named twice"
+            if self.drew >= 0 and not self.must_cover:
+                return f"the card you drew ({_CODES[self.drew]}) fits and must be played first"
+            top = _CODES[self.stack[-1]] if self.stack else None
+            if top is not None and top.startswith("J"):
+                return f"{codes[0]} does not fit: on a J only {self.suit} or another J"
+            return f"{codes[0]} does not fit on {top}"
+        if name == "draw":
+            if self._plays(seat):
+                return "you hold a card that fits, so you must play"
+            return "you have already drawn this turn"
+        return f"'{action}' is not a qute action now"
+
+
+def _constrained_deal(
+    cards: list[int],
+    limits: list[tuple[Constraint, ...]],
+    fit: list[bool],
+    fits: Any,
+    rng: Rng,
+) -> list[int]:
+    """A random assignment of ``cards`` to places: each place avoids its constraints, and a
+    place marked in ``fit`` gets a card that ``fits`` the stack."""
+    if not any(limits) and not any(fit):
+        cards = list(cards)
+        rng.shuffle_stable(cards)
+        return cards
+
+    def ok(c: int, i: int) -> bool:
+        if fit[i] and not fits(c):
+            return False
+        return not any(_breaks(c, con) for con in limits[i])
+
+    for _ in range(30):
+        trial = list(cards)
+        rng.shuffle_stable(trial)
+        if all(ok(c, i) for i, c in enumerate(trial)):
+            return trial
+    # Random bipartite matching (Kuhn's augmenting paths, random order), then random valid
+    # swaps to mix; a solution always exists: the true deal.
+    n = len(cards)
+    allowed = [[c for c in cards if ok(c, i)] for i in range(n)]
+    for options in allowed:
+        rng.shuffle_stable(options)
+    holder: dict[int, int] = {}  # card -> place
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for c in allowed[i]:
+            if c in seen:
+                continue
+            seen.add(c)
+            if c not in holder or augment(holder[c], seen):
+                holder[c] = i
+                return True
+        return False
+
+    order = list(range(n))
+    rng.shuffle_stable(order)
+    for i in order:
+        if not augment(i, set()):  # pragma: no cover - impossible for a consistent state
+            raise RuntimeError("no deal is consistent with the recorded constraints")
+    out = [-1] * n
+    for c, i in holder.items():
+        out[i] = c
+    for _ in range(4 * n):
+        x, y = rng.below(n), rng.below(n)
+        if ok(out[y], x) and ok(out[x], y):
+            out[x], out[y] = out[y], out[x]
+    return out
