@@ -171,6 +171,10 @@ class Game(ABC):
         """Engine hook: bring an action into canonical form for ``seat``."""
         return action
 
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Engine hook: whether ``action`` is legal for ``seat`` (may be faster than a list)."""
+        return action in self.legal_actions(seat)
+
     def _why_illegal(self, seat: int, action: Action) -> str:
         """Engine hook: explain in plain words why a non-legal action is refused."""
         return f"'{action}' is not allowed now"
@@ -192,7 +196,7 @@ class Game(ABC):
         act = self._normalize(seat, act)
         if seat not in self.actors:
             raise IllegalAction(self._not_your_turn(seat))
-        if act not in self.legal_actions(seat):
+        if not self._is_legal(seat, act):
             raise IllegalAction(self._why_illegal(seat, act))
         events: list[Event] = []
         self._events = events

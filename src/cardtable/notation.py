@@ -33,14 +33,25 @@ class Action(NamedTuple):
     """Positions (``int``), other seats' addresses (``(P, N)``) or words/card codes (``str``)."""
 
     def __str__(self) -> str:
-        if not self.args:
-            return self.name
-        return self.name + " " + " ".join(_arg_text(a) for a in self.args)
+        text = _TEXTS.get(self)
+        if text is None:
+            if not self.args:
+                text = self.name
+            else:
+                text = self.name + " " + " ".join(_arg_text(a) for a in self.args)
+            if len(_TEXTS) > 100_000:
+                _TEXTS.clear()
+            _TEXTS[self] = text
+        return text
 
     @classmethod
     def from_text(cls, text: str) -> Action:
         """Parse canonical or lenient text (alias of :func:`parse`)."""
         return parse(text)
+
+
+_TEXTS: dict[Action, str] = {}
+"""Canonical texts already computed (actions are few and immutable)."""
 
 
 def _arg_text(arg: Arg) -> str:

@@ -45,6 +45,29 @@ _RANK = tuple(c[:-1] for c in _CODES)
 _SUIT = tuple(c[-1] for c in _CODES)
 _ID = {c: i for i, c in enumerate(_CODES)}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+# A card id % 9 is its rank index, card id // 9 its suit index.
+_J = _RANK.index("J")
+_SEVEN, _EIGHT, _ACE = _RANK.index("7"), _RANK.index("8"), _RANK.index("A")
+_PLAYS_CACHE: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
+_SINGLE = [Action("play", (code,)) for code in _CODES]
+
+
+def _plays_from(first: int, rest: tuple[int, ...]) -> list[Action]:
+    """Every canonical play starting with ``first`` and adding any of ``rest`` (same rank):
+    the last card is free, the cards in between are laid in suit order."""
+    key = (first, rest)
+    acts = _PLAYS_CACHE.get(key)
+    if acts is None:
+        acts = [_SINGLE[first]]
+        for last in rest:
+            others = [c for c in rest if c != last]
+            for k in range(len(others) + 1):
+                for middle in itertools.combinations(others, k):
+                    codes = (_CODES[first], *(_CODES[m] for m in middle), _CODES[last])
+                    acts.append(Action("play", codes))
+        _PLAYS_CACHE[key] = acts
+    return acts
+
 
 Constraint = tuple[str | None, str]
 """A revealed "this card does not fit": ``(rank, suit)`` of a plain top card, or ``(None,
@@ -157,7 +180,8 @@ class QuteGame(Game):
         self.qute_done = False
         self.ending = False
         self.last_js = False
-        self._emit("turn", {"seat": seat})
+        if self._events is not None:
+            self._emit("turn", {"seat": seat})
 
     # ------------------------------------------------------------------ queries
     @property
@@ -191,28 +215,72 @@ class QuteGame(Game):
             return (None, self.suit)
         return (_RANK[top], _SUIT[top])
 
+    def _fit_test(self) -> tuple[int, int, int]:
+        """(mode, rank, suit) of the top: mode 0 empty stack, 1 a J (suit only), 2 plain."""
+        stack = self.stack
+        if not stack:
+            return 0, -1, -1
+        top = stack[-1]
+        if top % 9 == _J:
+            return 1, -1, SUITS.index(self.suit or "C")
+        return 2, top % 9, top // 9
+
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        by_rank: dict[str, list[int]] = {}
-        for c in hand:
-            by_rank.setdefault(_RANK[c], []).append(c)
+        mode, top_rank, top_suit = self._fit_test()
+        ranks = [c % 9 for c in hand]
+        if len(set(ranks)) == len(ranks):  # the common case: no two cards of one rank
+            if mode == 0:
+                return [_SINGLE[c] for c in hand]
+            if mode == 1:
+                return [_SINGLE[c] for c in hand if c % 9 == _J or c // 9 == top_suit]
+            return [
+                _SINGLE[c] for c in hand if c % 9 == _J or c // 9 == top_suit or c % 9 == top_rank
+            ]
         acts: list[Action] = []
-        for group in by_rank.values():
-            firsts = [c for c in group if self.fits(c)]
-            for f in firsts:
-                rest = sorted((c for c in group if c != f), key=lambda c: _SUIT_ORDER[_SUIT[c]])
-                acts.append(Action("play", (_CODES[f],)))
-                for last in rest:
-                    others = [c for c in rest if c != last]
-                    for k in range(len(others) + 1):
-                        for middle in itertools.combinations(others, k):
-                            acts.append(
-                                Action(
-                                    "play",
-                                    (_CODES[f], *(_CODES[m] for m in middle), _CODES[last]),
-                                )
-                            )
+        done: set[int] = set()
+        for rank in ranks:
+            if rank in done:
+                continue
+            done.add(rank)
+            group = [x for x in hand if x % 9 == rank]
+            for f in group:
+                if (
+                    mode == 0
+                    or rank == _J
+                    or (f // 9 == top_suit if mode == 1 else f // 9 == top_suit or rank == top_rank)
+                ):
+                    acts.extend(_plays_from(f, tuple(sorted(x for x in group if x != f))))
         return acts
+
+    def _any_fits(self, seat: int) -> bool:
+        mode, top_rank, top_suit = self._fit_test()
+        if mode == 0:
+            return bool(self.hands[seat])
+        for c in self.hands[seat]:
+            if c % 9 == _J or c // 9 == top_suit or (mode == 2 and c % 9 == top_rank):
+                return True
+        return False
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Same answer as ``action in legal_actions(seat)``, without building the list."""
+        if self.phase == PH_OVER or seat != self.turn:
+            return False
+        if self.phase == PH_DECIDE:
+            return action in _DECISIONS[self.decision or "qute"]
+        name, args = action
+        if name == "draw":
+            return not args and not self._any_fits(seat) and (self.must_cover or self.drew < 0)
+        if name != "play":
+            return False
+        ids = [_ID.get(str(c), -1) for c in args]
+        hand = self.hands[seat]
+        if -1 in ids or len(set(ids)) != len(ids) or any(c not in hand for c in ids):
+            return False
+        rank = ids[0] % 9
+        if any(c % 9 != rank for c in ids) or ids[1:-1] != sorted(ids[1:-1]):
+            return False
+        return self.fits(ids[0])
 
     def _can_draw(self) -> bool:
         return bool(self.blind) or len(self.stack) > 1
@@ -227,7 +295,7 @@ class QuteGame(Game):
         plays = self._plays(seat)
         if plays:
             return plays
-        if self.must_cover or self.drew < 0:
+        if self.must_cover or self.drew < 0:  # nothing fits: draw
             return [_A_DRAW]
         return []  # pragma: no cover - a non-fitting draw passes the turn at once
 
@@ -283,7 +351,8 @@ class QuteGame(Game):
             self.laid.append(cid)
         self.must_cover = False
         self.last_js = _RANK[self.stack[-1]] == "J"
-        self._emit("play", {"seat": seat, "cards": list(codes), "left": len(hand)})
+        if self._events is not None:
+            self._emit("play", {"seat": seat, "cards": list(codes), "left": len(hand)})
         # Qute: a run of four on top, at least one of them laid this turn.
         stack = self.stack
         if len(stack) >= 4:
@@ -346,11 +415,12 @@ class QuteGame(Game):
         self._finish_turn(ending=False)
 
     def _count(self, rank: str) -> int:
-        return sum(1 for c in self.laid if _RANK[c] == rank)
+        r = _RANK.index(rank)
+        return sum(1 for c in self.laid if c % 9 == r)
 
     def _finish_turn(self, ending: bool) -> None:
         self.ending = ending
-        if self._count("8") >= 2 and self.n >= 3:
+        if self.n >= 3 and self.laid and self._count("8") >= 2:
             self.phase = PH_DECIDE
             self.decision = "eights"
             return
@@ -375,13 +445,24 @@ class QuteGame(Game):
 
     def _resolve_effects(self, all_eights: bool) -> None:
         n, s = self.n, self.turn
-        self.penalty = [[] for _ in range(n)]
-        sevens, eights, aces = self._count("7"), self._count("8"), self._count("A")
-        others = [(s + k) % n for k in range(1, n)]
+        if any(self.penalty):
+            self.penalty = [[] for _ in range(n)]
+        laid = self.laid
+        sevens = eights = aces = 0
+        if laid:
+            rank = laid[-1] % 9  # one rank besides 6s per turn: the last laid
+            count = sum(1 for c in laid if c % 9 == rank)
+            if rank == _SEVEN:
+                sevens = count
+            elif rank == _EIGHT:
+                eights = count
+            elif rank == _ACE:
+                aces = count
         nxt = (s + 1) % n
         if sevens:
             self._penalty_draw(nxt, sevens, "7")
         elif eights and all_eights:
+            others = [(s + k) % n for k in range(1, n)]
             last = s
             for i in range(eights):
                 last = others[i % (n - 1)]
@@ -391,11 +472,12 @@ class QuteGame(Game):
             self._penalty_draw(nxt, 2 * eights, "8")
             nxt = (nxt + 1) % n
         elif aces and not self.ending:
+            others = [(s + k) % n for k in range(1, n)]
             last = others[(aces - 1) % (n - 1)]
             self._emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)]})
             nxt = (last + 1) % n
         if self.ending:
-            if self._count("J"):
+            if laid and laid[-1] % 9 == _J:
                 self.phase = PH_DECIDE
                 self.decision = "jpoints"
                 return
