@@ -273,6 +273,9 @@ class QuteGame(Game):
             return not args and not self._any_fits(seat) and (self.must_cover or self.drew < 0)
         if name != "play":
             return False
+        if len(args) == 1:  # the common case
+            cid = _ID.get(str(args[0]), -1)
+            return cid >= 0 and cid in self.hands[seat] and self.fits(cid)
         ids = [_ID.get(str(c), -1) for c in args]
         hand = self.hands[seat]
         if -1 in ids or len(set(ids)) != len(ids) or any(c not in hand for c in ids):
