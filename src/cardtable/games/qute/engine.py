@@ -222,7 +222,7 @@ class QuteGame(Game):
             return 0, -1, -1
         top = stack[-1]
         if top % 9 == _J:
-            return 1, -1, SUITS.index(self.suit or "C")
+            return 1, -1, SUITS.index(self.suit) if self.suit else -1
         return 2, top % 9, top // 9
 
     def _plays(self, seat: int) -> list[Action]:
@@ -354,6 +354,8 @@ class QuteGame(Game):
             self.laid.append(cid)
         self.must_cover = False
         self.last_js = _RANK[self.stack[-1]] == "J"
+        if self.last_js:
+            self.suit = None  # until chosen for the new J
         if self._events is not None:
             self._emit("play", {"seat": seat, "cards": list(codes), "left": len(hand)})
         # Qute: a run of four on top, at least one of them laid this turn.
