@@ -964,6 +964,20 @@ def test_j_points_count_only_the_js_of_the_finishing_turn() -> None:
     assert res["scores"] == [-20, 0]
 
 
+def test_a_new_j_shows_no_suit_until_one_is_chosen() -> None:
+    hands = [["JC", "JD", "9H", "9C", "9D"], ["QH", "QD", "7C", "8C", "6S"]]
+    g = start(hands)
+    g.play(0, "play JC")
+    assert g.view(1)["suit"] is None and g.view(0)["pending"] == "suit"
+    g.play(0, "suit H")
+    assert g.view(1)["suit"] == "H"
+    g.play(1, "play QH")
+    g.play(0, "play 9H 9C 9D")
+    g.play(1, "play QD")
+    g.play(0, "play JD")  # the last card: the round ends, no suit is asked for this J
+    assert g.view(1)["top"] == "JD" and g.view(1)["suit"] is None
+
+
 def test_js_laid_before_the_finishing_turn_give_no_jpoints() -> None:
     hands = [["JC", "KH", "KC", "KD", "KS"], ["9H", "QD", "7C", "7D", "8C"]]
     g = start(hands)
