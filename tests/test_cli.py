@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 import subprocess
@@ -17,24 +18,34 @@ from typer.testing import CliRunner
 
 import cardtable
 from cardtable import variants
-from cardtable.cards import cabo_deck, standard_deck
+from cardtable.cards import cabo_deck, short_deck, standard_deck
 from cardtable.cli import (
     FACE_DOWN,
+    HAND_ROW,
+    PLAYABLE_MARK,
     app,
     describe_event,
     play_loop,
+    playable_cards,
     render_view,
     rules_markdown,
 )
 
 FAMILY = ["cabo", "cabo-german", "gabo", "kaboo"]
-PLAYERS = {"cabo": 3, "cabo-german": 3, "gabo": 3, "kaboo": 2}
+GAMES = [*FAMILY, "qute"]
+PLAYERS = {"cabo": 3, "cabo-german": 3, "gabo": 3, "kaboo": 2, "qute": 3}
 DECKS = {
     "cabo": set(cabo_deck()),
     "cabo-german": set(standard_deck(jokers=True)),
     "gabo": set(standard_deck(jokers=True)),
     "kaboo": set(standard_deck()),
+    "qute": set(short_deck()),
 }
+QUTE_EVENTS = (
+    *("round_start", "turn", "play", "draw", "penalty", "refill", "skip", "qute", "continue"),
+    *("suit", "eights", "jpoints", "dead_end", "max_turns", "round_end", "game_over"),
+)
+"""Every event type the qute engine emits."""
 CARD = re.compile(r"\[([^\]\s]+)\]")
 """A card as the front end draws it: ``[7H]``; the face-down marker never matches a code."""
 
@@ -96,7 +107,7 @@ def random_answers(game: cardtable.Game, seat: int, seed: int) -> Callable[[str]
 
 
 # ---------------------------------------------------------------------------- commands
-@pytest.mark.parametrize("name", FAMILY)
+@pytest.mark.parametrize("name", GAMES)
 def test_rules_command_prints_rules_for_every_variant(name: str) -> None:
     result = runner.invoke(app, ["rules", name])
     assert result.exit_code == 0, result.output
@@ -126,10 +137,10 @@ def test_rules_accepts_an_alias() -> None:
     assert "Cabo (German rules)" in result.output
 
 
-def test_variants_lists_all_four() -> None:
+def test_variants_lists_every_game() -> None:
     result = runner.invoke(app, ["variants"])
     assert result.exit_code == 0
-    for name in FAMILY:
+    for name in GAMES:
         assert name in result.output
         assert variants.get(name).title in result.output
 
@@ -351,6 +362,300 @@ def test_docs_rules_restates_every_decision() -> None:
     root = Path(__file__).resolve().parents[1]
     decisions = (root / "docs" / "decisions.md").read_text(encoding="utf-8")
     rules = (root / "docs" / "rules.md").read_text(encoding="utf-8")
-    count = len(re.findall(r"^\d+\. ", decisions, flags=re.M))
+    family = decisions.split("\n# ", 1)[0]  # the Cabo family's list comes first
+    count = len(re.findall(r"^\d+\. ", family, flags=re.M))
     section = rules.split("## Choices where the source rules are silent", 1)[1]
+    section = section.split("\n## ", 1)[0]  # the Qute section follows
     assert len(re.findall(r"^\d+\. ", section, flags=re.M)) == count
+
+
+# ---------------------------------------------------------------------------- qute
+QUTE_WORDS = (
+    "play C",
+    "`draw`",
+    "suit S",
+    "eights all",
+    "eights next",
+    "`qute`",
+    "`continue`",
+    "jpoints minus",
+    "jpoints plus",
+)
+QUTE_CHOICES = (
+    "bottom first, top last",
+    "suit order C, D, H, S",
+    "no `suit` question when the round ends",
+    "Aces do nothing when the round ends",
+    "lowest round score",
+    "`draw` gives you nothing and your turn passes",
+    "every jack laid in the finishing turn",
+)
+
+
+def _qute_walk(players: int, seed: int, steps: int = 400) -> Iterator[cardtable.Game]:
+    """A random one-round qute game, yielded after every action (and at the start)."""
+    game = cardtable.new_game("qute", players=players, seed=seed, options={"target": None})
+    rng = random.Random(seed)
+    yield game
+    for _ in range(steps):
+        if game.over:
+            break
+        seat = game.actors[0]
+        game.play(seat, rng.choice(game.legal_actions(seat)))
+        yield game
+
+
+def _secret_cards(game: cardtable.Game, seat: int) -> set[str]:
+    """Cards ``seat`` cannot see now: the other hands (with the cards they drew, for 7s and 8s
+    too) and the blind. Built from the seats' own views only."""
+    views = [game.view(s) for s in range(game.players)]
+    if views[seat]["over"]:
+        return set()
+    held = {c for s, v in enumerate(views) if s != seat for c in v["hand"]}
+    for s, v in enumerate(views):
+        if s != seat:
+            drawn = set(v["penalty_drawn"]) | ({v["drawn"]} if v["drawn"] else set())
+            assert drawn - set(v["stack"]) <= held  # drawn cards are held until laid
+    blind = DECKS["qute"] - set(views[seat]["hand"]) - set(views[seat]["stack"]) - held
+    assert len(blind) == views[seat]["blind"]
+    return held | blind
+
+
+def test_qute_rules_explain_notation_options_and_choices() -> None:
+    text = rules_markdown("qute")
+    for word in (*QUTE_WORDS, *QUTE_CHOICES):
+        assert word in text, word
+    for opt in variants.get("qute").options:
+        default = "none" if opt.default is None else str(opt.default).lower()
+        assert f"| `{opt.name}` | {default} |" in text
+
+
+def test_docs_rules_has_a_qute_section_with_its_choices() -> None:
+    root = Path(__file__).resolve().parents[1]
+    rules = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    family, qute = rules.split("\n## Qute\n", 1)
+    assert "## Choices where the source rules are silent" in family
+    choices = qute.split("### Qute: choices where the source rules are silent", 1)[1]
+    choices = choices.split("\n#", 1)[0]
+    packaged = rules_markdown("qute").split("## How cardtable settles the open questions", 1)[1]
+    packaged = packaged.split("\n#", 1)[0]
+    assert len(re.findall(r"^\d+\. ", choices, flags=re.M)) == packaged.count("\n- ")
+    for word in (*QUTE_WORDS, *QUTE_CHOICES):
+        assert word in qute, word
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_qute_game_through_the_play_loop(players: int) -> None:
+    game = cardtable.new_game("qute", players=players, seed=11)
+    seat = players - 1
+    out = CheckedOutput(game, seat)
+    console, _ = plain_console(out)
+    assert play_loop(game, seat, console, random_answers(game, seat, 5), bot_seed=3)
+    assert game.over
+    result = game.result
+    assert result is not None
+    assert max(result.totals) > 125  # a whole match to the default target
+    text = out.getvalue()
+    assert "Qute" in text
+    assert f"You (seat {seat})" in text
+    assert "Round 1 results" in text
+    assert f"Round {len(result.rounds)} results" in text
+    assert "The game is over." in text
+    assert "Final totals" in text
+    assert FACE_DOWN in text
+    assert PLAYABLE_MARK in text
+    assert "{" not in text  # every event was put into words (no raw fallback)
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 1), (3, 0), (4, 2)])
+def test_play_command_plays_qute(players: int, seat: int) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "qute",
+            "--players",
+            str(players),
+            "--seed",
+            "3",
+            "--seat",
+            str(seat),
+            "-t",
+            "none",
+        ],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert f"Qute · round 1 · single round · {players} players" in result.output
+    assert f"You (seat {seat})" in result.output
+    assert "Round 1 results" in result.output
+    assert "Final totals" in result.output
+
+
+def test_play_command_qute_target_and_quit() -> None:
+    result = runner.invoke(app, ["play", "qute", "--target", "40"], input="help\nrules\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "match: ends when a total goes over 40" in result.output
+    assert "jpoints minus|plus" in result.output  # help shows qute's notation
+    assert "Qute!" in result.output  # the rules
+    assert "You left the game." in result.output
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 21), (3, 22), (4, 23)])
+def test_qute_table_never_shows_a_card_the_seat_cannot_see(players: int, seed: int) -> None:
+    deck = DECKS["qute"]
+    for game in _qute_walk(players, seed):
+        for seat in range(players):
+            view = game.view(seat)
+            console, buf = plain_console()
+            console.print(render_view(view, seat, "Qute"))
+            text = buf.getvalue()
+            shown = set(card_tokens(text))
+            assert shown <= codes_in(view, deck)
+            assert not shown & _secret_cards(game, seat)
+            assert set(view["hand"]) <= shown  # your own hand is always shown
+            if view["over"]:
+                continue
+            backs = sum(min(c, HAND_ROW) for s, c in enumerate(view["counts"]) if s != seat)
+            assert text.count(FACE_DOWN) == backs
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 31), (3, 32), (4, 33)])
+def test_qute_events_only_name_cards_the_seat_may_know(players: int, seed: int) -> None:
+    deck = DECKS["qute"]
+    known: list[set[str]] = [set() for _ in range(players)]
+    printed: list[set[int]] = [set() for _ in range(players)]
+    for game in _qute_walk(players, seed):
+        for seat in range(players):
+            view = game.view(seat)
+            known[seat] |= codes_in(view, deck)
+            for ev in view["events"]:
+                if ev["seq"] in printed[seat]:
+                    continue
+                printed[seat].add(ev["seq"])
+                console, buf = plain_console()
+                for part in describe_event(ev, seat, "qute"):
+                    console.print(part)
+                shown = set(card_tokens(buf.getvalue()))
+                assert shown <= known[seat]
+                assert shown <= codes_in(ev, deck)
+                if ev["type"] in ("draw", "penalty") and ev["seat"] != seat:
+                    assert not shown  # someone else's draw, also for a 7 or 8: no card named
+                if ev["type"] not in ("draw", "penalty", "play", "round_end", "game_over"):
+                    assert not shown
+
+
+def test_qute_events_are_described_in_words() -> None:
+    seen: dict[str, dict[str, Any]] = {}
+    for seed in range(60):
+        for game in _qute_walk(2 + seed % 3, seed):
+            for ev in game.view(0)["events"]:
+                seen.setdefault(ev["type"], ev)
+    # rare ends, forced: nothing to draw, a dead end, the safety net
+    seen.setdefault("dead_end", {"seq": 1, "type": "dead_end", "seat": 1})
+    seen.setdefault("max_turns", {"seq": 1, "type": "max_turns", "turns": 200})
+    extra = [
+        {"seq": 1, "type": "draw", "seat": 0, "card": False},
+        {"seq": 1, "type": "penalty", "seat": 1, "count": 0, "for": "8"},
+        {"seq": 1, "type": "skip", "seats": [1, 1]},
+        {"seq": 1, "type": "jpoints", "seat": 0, "mode": "plus"},
+        {"seq": 1, "type": "eights", "seat": 0, "mode": "next"},
+    ]
+    assert set(QUTE_EVENTS) <= set(seen)
+    for ev in [*seen.values(), *extra]:
+        console, buf = plain_console()
+        for part in describe_event(ev, 0, "qute"):
+            console.print(part)
+        text = buf.getvalue()
+        assert text.strip(), ev
+        assert "{" not in text and not text.startswith(f"{ev['type']}: "), text
+
+
+def test_qute_event_wording() -> None:
+    def words(ev: dict[str, Any], me: int = 0) -> str:
+        console, buf = plain_console()
+        for part in describe_event({"seq": 1, **ev}, me, "qute"):
+            console.print(part)
+        return " ".join(buf.getvalue().split())
+
+    assert words({"type": "draw", "seat": 0, "card": True, "drawn": "7S"}) == (
+        "you draw [7S] from the blind"
+    )
+    assert words({"type": "draw", "seat": 1, "card": True}) == "seat 1 draws a card from the blind"
+    assert "7S" not in words({"type": "draw", "seat": 1, "card": True}, me=0)
+    assert words({"type": "penalty", "seat": 1, "count": 2, "for": "8"}) == (
+        "seat 1 draws 2 cards for the 8 and is skipped"
+    )
+    assert words({"type": "penalty", "seat": 0, "count": 1, "for": "7", "cards": ["KS"]}) == (
+        "you draw 1 card for the 7: [KS]"
+    )
+    assert words({"type": "skip", "seats": [1, 2]}) == "the aces skip seat 1 and seat 2"
+    assert words({"type": "skip", "seats": [0, 0]}, me=1) == "the aces skip seat 0 twice"
+    assert words({"type": "play", "seat": 2, "cards": ["9H", "9C"], "left": 0}) == (
+        "seat 2 lays [9H] [9C] — no cards left!"
+    )
+    assert words({"type": "suit", "seat": 0, "suit": "H"}) == "you choose hearts ♥ (H)"
+    assert "×2" in words({"type": "refill", "blind": 20, "refills": 1})
+    assert "Qute!" in words({"type": "qute", "seat": 1})
+
+
+def test_qute_marks_exactly_the_playable_cards() -> None:
+    checked = 0
+    for game in _qute_walk(3, 41, steps=200):
+        view = game.view(game.actors[0]) if game.actors else game.view(0)
+        me = int(view["seat"])
+        console, buf = plain_console()
+        console.print(render_view(view, me, "Qute"))
+        lines = buf.getvalue().splitlines()
+        start = next(i for i, ln in enumerate(lines) if f"You (seat {me})" in ln)
+        panel = lines[start:]
+        marks = sum(ln.count(PLAYABLE_MARK) for ln in panel)
+        playable = playable_cards(view["legal"])
+        assert marks == len(playable)
+        for row, below in itertools.pairwise(panel):
+            for m in re.finditer(PLAYABLE_MARK, below):
+                card = CARD.search(row, max(0, m.start() - 3))
+                assert card is not None and card.group(1) in playable
+                checked += 1
+    assert checked > 20
+
+
+def test_playable_cards_are_the_first_cards_of_plays() -> None:
+    legal = ["play 8D", "play 8D 8H", "play QS", "play KC KS", "draw", "suit H"]
+    assert playable_cards(legal) == ["8D", "QS", "KC"]
+    assert playable_cards(["draw"]) == []
+
+
+def test_qute_pending_decisions_are_explained() -> None:
+    wanted = {
+        "qute": "'qute' (the round ends now) or 'continue'",
+        "suit": "choose the suit to follow",
+        "eights": "'eights next'",
+        "jpoints": "'jpoints minus'",
+        "cover": "must be covered by you",
+        "drawn": "the card you drew",
+        "nothing": "nothing in your hand fits: draw",
+    }
+    found: set[str] = set()
+    for seed in range(300):
+        for game in _qute_walk(3 + seed % 2, seed):
+            if game.over or game.actors != [0]:
+                continue
+            view = game.view(0)
+            key = view["pending"] or (
+                "cover"
+                if view["phase"] == "cover"
+                else "drawn"
+                if view["drawn"]
+                else "nothing"
+                if view["legal"] == ["draw"]
+                else None
+            )
+            if key in wanted and key not in found:
+                found.add(key)
+                console, buf = plain_console()
+                console.print(render_view(view, 0, "Qute"))
+                assert wanted[key] in " ".join(buf.getvalue().replace("│", " ").split())
+        if found == set(wanted):
+            break
+    assert found == set(wanted)

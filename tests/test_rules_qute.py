@@ -568,6 +568,8 @@ def test_eights_next_the_next_seat_draws_two_per_eight_and_is_skipped(
     assert v["counts"] == [5 - eights, 5 + 2 * eights] + [5] * (players - 2)
     # The drawer is skipped (with two players, the 8s' player moves again).
     assert v["turn"] == 2 % players
+    skips = [e for e in v["events"] if e["type"] == "skip"]
+    assert skips[-1]["seats"] == [1] and skips[-1]["for"] == "8"
     assert v["laid"] == []
     assert_private(g)
 
@@ -1167,6 +1169,7 @@ def test_total_of_exactly_125_becomes_zero() -> None:
     assert v["round_results"][0]["scores"] == [0, 125]
     assert v["totals"] == [0, 0]
     assert v["round_results"][0]["totals"] == [0, 0]
+    assert v["round_results"][0]["reset"] == [1]
     assert (v["over"], v["round"], v["first"]) == (False, 2, 0)
 
 

@@ -4,6 +4,10 @@ It talks to the engine only through the public game contract (``new_game``, ``ac
 ``legal_actions``, ``play``, ``view``, ``over``, ``result``) and draws the table from the
 human seat's ``view`` alone, so it can never show a card that seat does not know.
 
+One loop, prompt and error handling serve every game; what differs — the table, the words for
+events, the round results and the notation — is a :class:`Front`, looked up by variant name in
+:data:`FRONTS` (one for the Cabo family's four games, one for Qute).
+
 Every card is drawn as ``[7H]`` when the seat knows it and as :data:`FACE_DOWN` when it does
 not; the bracket form makes the output easy to check for leaks (see ``tests/test_cli.py``).
 
@@ -15,6 +19,7 @@ lines and read what it printed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any, NoReturn
 
@@ -32,13 +37,22 @@ from .rng import Rng
 __all__ = [
     "FACE_DOWN",
     "FAMILY",
+    "FRONTS",
+    "HAND_ROW",
+    "PLAYABLE",
+    "PLAYABLE_MARK",
+    "QUTE_RANKS",
+    "QUTE_SUITS",
+    "Front",
     "InputFn",
     "app",
     "card_text",
     "describe_event",
+    "front",
     "main",
     "parse_option",
     "play_loop",
+    "playable_cards",
     "render_legal",
     "render_result",
     "render_round_end",
@@ -113,6 +127,25 @@ _NOTATION: dict[str, list[tuple[str, str]]] = {
         ("look N P.N", "Q power: look at your card N and seat P's card N"),
         ("exchange", "after look: swap the two cards you looked at"),
         ("knock", "call the end at the start of your turn"),
+    ],
+    "qute": [
+        (
+            "play C …",
+            "lay cards of one rank (play 8D, play 8D 8H): the first must fit the top card, "
+            "the last ends on top",
+        ),
+        ("draw", "nothing fits: take a card from the blind (while covering a 6, until one fits)"),
+        ("suit S", "after laying a J: the suit to follow (suit C, D, H or S)"),
+        (
+            "eights all|next",
+            "after two or more 8s (3+ players): the others draw two per 8 in turn (all), "
+            "or the next seat draws them all (next)",
+        ),
+        ("qute / continue", "after a run of four of a rank: end the round now, or play on"),
+        (
+            "jpoints minus|plus",
+            "the round ends on your Js: −20 per J off your score, or +20 per J to every other seat",
+        ),
     ],
 }
 
@@ -304,8 +337,8 @@ def _snap(view: dict[str, Any], me: int) -> Text | None:
     )
 
 
-def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
-    """Draw the table from seat ``me``'s view: status, other hands, then yours at the bottom."""
+def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
     players = int(view["players"])
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
@@ -370,11 +403,11 @@ def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTyp
 def render_legal(legal: Sequence[str]) -> RenderableType:
     """The numbered list of legal actions (type the number or the text)."""
     items = [Text.assemble((f"{i}) ", "bold magenta"), a) for i, a in enumerate(legal, 1)]
-    return Columns(items, padding=(0, 3), title=Text("Legal actions", style="bold"))
+    return Group(Text("Legal actions", style="bold"), Columns(items, padding=(0, 3)))
 
 
-def render_round_end(info: dict[str, Any], me: int) -> RenderableType:
-    """The results of a finished round: every hand shown, sums, scores and totals."""
+def _family_round_end(info: dict[str, Any], me: int) -> RenderableType:
+    """The results of a finished Cabo-family round: every hand, sums, scores and totals."""
     table = Table(title=f"Round {info['round']} results", title_style="bold")
     table.add_column("Seat", no_wrap=True)
     table.add_column("Hand")
@@ -430,8 +463,8 @@ def render_result(view: dict[str, Any], me: int) -> RenderableType:
 
 
 # ---------------------------------------------------------------------------- events
-def describe_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
-    """An event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
+def _family_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
     kind = ev.get("type")
     seat = ev.get("seat")
     who = _who(int(seat), me) if isinstance(seat, int) else ""
@@ -548,11 +581,460 @@ def describe_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
         n = ev.get("deck")
         return [_line(f"The discard pile was shuffled into a new deck of {n} card{_s(n)}")]
     if kind == "round_end":
-        return [Text(f"Round {ev.get('round')} is over.", style="bold"), render_round_end(ev, me)]
+        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _family_round_end(ev, me)]
     if kind == "game_over":
         return [Text("The game is over.", style="bold")]
     public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
     return [Text(f"{kind}: {public}")]
+
+
+# ---------------------------------------------------------------------------- qute
+QUTE_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""Qute's ranks from lowest to highest (the order a hand is sorted in)."""
+
+QUTE_SUITS = {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}
+"""Qute's suits in the engine's suit order, with their names."""
+
+HAND_ROW = 12
+"""How many cards of a Qute hand one line shows (and how many face-down cards per seat)."""
+
+PLAYABLE_MARK = "▲"
+"""Drawn under the cards of your hand that a legal ``play`` may start with."""
+
+_QUTE_PHASES = {
+    "play": "playing",
+    "cover": "a 6 on top must be covered",
+    "decide": "a decision is pending",
+    "over": "the game is over",
+}
+
+
+def _qute_key(code: str) -> tuple[int, int]:
+    suits = list(QUTE_SUITS)
+    rank, suit = code[:-1], code[-1:]
+    return (
+        suits.index(suit) if suit in suits else len(suits),
+        QUTE_RANKS.index(rank) if rank in QUTE_RANKS else len(QUTE_RANKS),
+    )
+
+
+def _v(who: str, you: str, other: str) -> str:
+    """``who`` with the verb form that fits it: ``you draw`` / ``seat 1 draws``."""
+    return f"{who} {you if who == 'you' else other}"
+
+
+def _times(n: int) -> str:
+    return {1: "", 2: " twice"}.get(n, f" {n} times")
+
+
+def playable_cards(legal: Sequence[str]) -> list[str]:
+    """The cards a legal ``play`` may start with (the first card of each ``play`` action)."""
+    first: list[str] = []
+    for text in legal:
+        words = text.split()
+        if len(words) > 1 and words[0] == "play" and words[1] not in first:
+            first.append(words[1])
+    return first
+
+
+def _qute_hand(view: dict[str, Any]) -> RenderableType:
+    """Your Qute hand, sorted by suit and rank, the playable cards marked underneath."""
+    hand = sorted(view.get("hand") or [], key=_qute_key)
+    if not hand:
+        return Text("no cards", style="dim")
+    playable = set(playable_cards(view.get("legal") or []))
+    drawn = view.get("drawn")
+    width = len(FACE_DOWN) + 1
+    lines: list[Text] = []
+    for start in range(0, len(hand), HAND_ROW):
+        row = hand[start : start + HAND_ROW]
+        cards = Text(no_wrap=True)
+        marks = Text(no_wrap=True, style="bold green")
+        for code in row:
+            token = card_text(code)
+            if code in playable:
+                token.stylize("underline")
+            cards.append_text(token)
+            cards.append(" " * (width - len(token.plain)))
+            mark = PLAYABLE_MARK if code in playable else ("new" if code == drawn else "")
+            left = (len(token.plain) - len(mark)) // 2
+            marks.append(" " * left + mark + " " * (width - left - len(mark)))
+        lines.append(cards)
+        if marks.plain.strip():
+            lines.append(marks)
+    return Group(*lines)
+
+
+def _qute_seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
+    count = int(view["counts"][seat])
+    tags = [f"{count} card{_s(count)}", f"total {view['totals'][seat]}"]
+    if seat in view["actors"]:
+        tags.append("▶ to act")
+    body: RenderableType
+    if seat == me:
+        body = _qute_hand(view)
+    elif count == 0:
+        body = Text("no cards", style="dim")
+    else:
+        shown = min(count, HAND_ROW)
+        backs = Text(" ").join(card_text(None) for _ in range(shown))
+        if count > shown:
+            backs.append(f" +{count - shown} more", style="dim")
+        body = backs
+    border = "yellow" if seat in view["actors"] else ("green" if seat == me else "white")
+    return Panel(
+        Group(Text(" · ".join(tags), style="dim"), body),
+        title=Text(f"You (seat {seat})" if seat == me else f"Seat {seat}", style="bold"),
+        title_align="left",
+        border_style=border,
+        expand=False,
+    )
+
+
+def _qute_now(view: dict[str, Any], me: int) -> Text:
+    """What the game waits for, in words."""
+    phase = str(view["phase"])
+    turn = int(view["turn"])
+    who = _who(turn, me)
+    laid: list[str] = view.get("laid") or []
+    pending = view.get("pending")
+    if pending == "qute":
+        rank = view["run"]["rank"]
+        return Text(
+            f"four {rank}s in a row on top, some laid by {who} this turn: {who} may call "
+            "'qute' (the round ends now) or 'continue'"
+        )
+    if pending == "suit":
+        return Text(f"{who} laid a J: {who} must choose the suit to follow (suit C|D|H|S)")
+    if pending == "eights":
+        k = sum(1 for c in laid if c[:-1] == "8")
+        nxt = _who((turn + 1) % int(view["players"]), me)
+        return Text(
+            f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {2 * k} and "
+            f"{'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw two "
+            "per 8 in turn, and each that drew is skipped"
+        )
+    if pending == "jpoints":
+        k = sum(1 for c in laid if c[:-1] == "J")
+        return Text(
+            f"the round ends and {_v(who, 'have', 'has')} laid {k} J{_s(k)} this turn: "
+            f"'jpoints minus' — {20 * k} off {'your' if who == 'you' else who + chr(39) + 's'} "
+            f"round score; 'jpoints plus' — {20 * k} onto every other seat's"
+        )
+    top = view.get("top")
+    if phase == "cover":
+        suit = str(top)[-1:]
+        return _line(
+            card_text(top),
+            f" on top must be covered by {who}: a card of {QUTE_SUITS.get(suit, suit)}, another "
+            "6 or a J; if nothing fits, draw until something does",
+        )
+    if turn != me:
+        return Text(f"{who} is playing")
+    legal: list[str] = view.get("legal") or []
+    drawn = view.get("drawn")
+    if drawn is not None:
+        return _line(
+            "the card you drew, ",
+            card_text(drawn),
+            ", fits: you must play it (more of its rank may follow)",
+        )
+    if legal == ["draw"]:
+        return Text("nothing in your hand fits: draw a card from the blind")
+    if top is None:
+        return Text("the stack is empty: lay any card (cards marked ▲ may start a play)")
+    return Text("lay cards that fit the top (marked ▲); you must play when you can")
+
+
+def _qute_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
+    players = int(view["players"])
+    status = Table.grid(padding=(0, 2))
+    status.add_column(style="bold", no_wrap=True)
+    status.add_column()
+    target = view.get("target")
+    match = "single round" if target is None else f"match: ends when a total goes over {target}"
+    status.add_row(
+        "Game", f"{title or view['game']} · round {view['round']} · {match} · {players} players"
+    )
+    phase = str(view["phase"])
+    status.add_row("Phase", _QUTE_PHASES.get(phase, phase))
+    if phase != "over":
+        status.add_row("Now", _qute_now(view, me))
+        status.add_row(
+            "Turn",
+            f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)}) "
+            f"· turn {int(view['turns']) + 1} (the round stops after {view['max_turns']})",
+        )
+    stack: list[str] = view.get("stack") or []
+    status.add_row(
+        "Stack",
+        _discard_pile(stack) if stack else Text("empty — any card may be laid", style="dim"),
+    )
+    if view.get("suit"):
+        suit = str(view["suit"])
+        status.add_row("Suit", f"{QUTE_SUITS.get(suit, suit)} ({suit}) was chosen for the J")
+    run = view.get("run") or {}
+    run_cards: list[str] = run.get("cards") or []
+    if run_cards:
+        n = len(run_cards)
+        more = 4 - n
+        status.add_row(
+            "Run",
+            _line(
+                f"{n} × {run['rank']} on top ",
+                _cards(run_cards),
+                f" — {more} more make{'s' if more == 1 else ''} Qute"
+                if more > 0
+                else " — Qute reached",
+            ),
+        )
+    refills = int(view["refills"])
+    status.add_row(
+        "Blind",
+        f"{view['blind']} card{_s(view['blind'])} · refilled {refills}× · "
+        f"points count ×{view['multiplier']}",
+    )
+    laid: list[str] = view.get("laid") or []
+    if laid and phase != "over":
+        status.add_row(
+            "Laid",
+            _line(_cards(laid), f" by {_who(int(view['turn']), me)} this turn"),
+        )
+    if view.get("drawn") is not None:
+        status.add_row("Drawn", _line("you drew ", card_text(view["drawn"]), " this turn"))
+    counts = [int(c) for c in view.get("penalty_counts") or []]
+    if any(counts):
+        parts: list[str | Text | None] = []
+        for s, c in enumerate(counts):
+            if not c:
+                continue
+            if parts:
+                parts.append(" · ")
+            if s == me:
+                parts.extend(["you drew ", _cards(view.get("penalty_drawn") or [])])
+            else:
+                parts.append(f"seat {s} drew {c} card{_s(c)}")
+        status.add_row("7s/8s", _line(*parts, " for the 7s/8s of the last turn"))
+    status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
+    order = [(me + k) % players for k in range(1, players)] + [me]
+    panels: list[RenderableType] = [Panel(status, title="Table", title_align="left")]
+    panels.extend(_qute_seat_panel(view, s, me) for s in order)
+    return Group(*panels)
+
+
+def _qute_round_end(info: dict[str, Any], me: int) -> RenderableType:
+    """The results of a finished Qute round: hands left, points, multiplier, scores, totals."""
+    mult = int(info.get("multiplier", 1))
+    table = Table(
+        title=f"Round {info['round']} results",
+        title_style="bold",
+        caption=f"points ×{mult} (blind refilled {mult - 1}×)" if mult > 1 else None,
+    )
+    table.add_column("Seat", no_wrap=True)
+    table.add_column("Cards left")
+    table.add_column("Hand", justify="right")
+    table.add_column("J points", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("Total", justify="right")
+    winners = [int(w) for w in info.get("winners", [])]
+    for s, cards in enumerate(info["hands"]):
+        hand: list[str] = sorted(cards, key=_qute_key)
+        name = _who(s, me)
+        if s == info.get("finisher"):
+            name += " (Qute)" if info.get("qute") else (" (out)" if not hand else " (last turn)")
+        if s in winners:
+            name += " ★"
+        table.add_row(
+            Text(name, style="bold green" if s in winners else ""),
+            _cards(hand) if hand else Text("none", style="dim"),
+            str(info["hand_points"][s]),
+            str(info["jpoints"][s]),
+            str(info["scores"][s]),
+            str(info["totals"][s]),
+        )
+    return table
+
+
+def _qute_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+    """A Qute event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    who = _who(int(seat), me) if isinstance(seat, int) else ""
+    if kind == "round_start":
+        first = _who(int(ev["first"]), me)
+        return [
+            Text(f"Round {ev['round']} begins; {_v(first, 'play', 'plays')} first.", style="bold")
+        ]
+    if kind == "turn":
+        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
+    if kind == "play":
+        left = int(ev.get("left", 0))
+        return [
+            _line(
+                f"{_v(who, 'lay', 'lays')} ",
+                _cards(ev.get("cards", [])),
+                f" — {left} card{_s(left)} left" if left else " — no cards left!",
+            )
+        ]
+    if kind == "draw":
+        if not ev.get("card"):
+            return [
+                _line(
+                    f"{_v(who, 'cannot', 'cannot')} draw: the blind is empty and there is nothing "
+                    "to refill it with"
+                )
+            ]
+        if "drawn" in ev:
+            return [
+                _line(f"{_v(who, 'draw', 'draws')} ", card_text(ev["drawn"]), " from the blind")
+            ]
+        return [_line(f"{_v(who, 'draw', 'draws')} a card from the blind")]
+    if kind == "penalty":
+        count = int(ev.get("count", 0))
+        rank = str(ev.get("for"))
+        several = count > (2 if rank == "8" else 1)
+        reason = f"the {rank}{'s' if several else ''}"
+        skipped = (" and are skipped" if who == "you" else " and is skipped") if rank == "8" else ""
+        if not count:
+            also = f"; {_v(who, 'are', 'is')} skipped all the same" if rank == "8" else ""
+            return [
+                _line(f"{who} should draw for {reason}, but no card is left{also}", style="red")
+            ]
+        cards = ev.get("cards")
+        return [
+            _line(
+                f"{_v(who, 'draw', 'draws')} {count} card{_s(count)} for {reason}{skipped}",
+                ": " if cards else None,
+                _cards(cards) if cards else None,
+                style="red",
+            )
+        ]
+    if kind == "refill":
+        k = int(ev.get("refills", 0))
+        n = ev.get("blind")
+        return [
+            _line(
+                f"The blind ran out: the stack under its top card was shuffled into a new blind "
+                f"of {n} card{_s(n)} (refill {k}: round points now count ×{k + 1})",
+                style="yellow",
+            )
+        ]
+    if kind == "skip":
+        seats = [int(s) for s in ev.get("seats", [])]
+        names = [
+            _who(s, me) + _times(seats.count(s)) for i, s in enumerate(seats) if s not in seats[:i]
+        ]
+        verb = "the ace skips " if len(seats) == 1 else "the aces skip "
+        return [_line(verb + _and(names))]
+    if kind == "qute":
+        return [_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
+    if kind == "continue":
+        return [_line(f"{_v(who, 'let', 'lets')} the chance of Qute pass and play on (continue)")]
+    if kind == "suit":
+        suit = str(ev.get("suit"))
+        return [_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
+    if kind == "eights":
+        if ev.get("mode") == "all":
+            return [_line(f"{_v(who, 'choose', 'chooses')} eights all: the others draw in turn")]
+        return [_line(f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws them all")]
+    if kind == "jpoints":
+        if ev.get("mode") == "minus":
+            own = "your" if who == "you" else "its"
+            return [_line(f"{_v(who, 'take', 'takes')} the J points off {own} own score")]
+        return [_line(f"{_v(who, 'give', 'gives')} the J points to every other seat")]
+    if kind == "dead_end":
+        return [
+            _line(
+                f"{_v(who, 'have', 'has')} to cover a 6 but can neither play nor draw: "
+                "the round ends",
+                style="yellow",
+            )
+        ]
+    if kind == "max_turns":
+        return [_line(f"{ev.get('turns')} turns without an end: the round stops (safety net)")]
+    if kind == "round_end":
+        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _qute_round_end(ev, me)]
+    if kind == "game_over":
+        return [Text("The game is over.", style="bold")]
+    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
+    return [Text(f"{kind}: {public}")]
+
+
+# ---------------------------------------------------------------------------- by game
+@dataclass(frozen=True)
+class Front:
+    """How the terminal draws one game: its table, its events, its round results, its notation."""
+
+    table: Callable[[dict[str, Any], int, str], RenderableType]
+    """Draws the table from a seat's view: ``table(view, me, title)``."""
+    event: Callable[[dict[str, Any], int], list[RenderableType]]
+    """Puts one event of a view into words: ``event(ev, me)``."""
+    round_end: Callable[[dict[str, Any], int], RenderableType]
+    """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event)."""
+    notation: tuple[tuple[str, str], ...]
+    """What to type, as ``(text, meaning)`` rows for ``help``."""
+    note: str
+    """A line shown under the ``help`` table."""
+
+
+_FAMILY_NOTE = (
+    "Addresses: N is your own position N; P.N is seat P's position N. "
+    f"Unknown cards are shown as {FACE_DOWN}; 'seen' lists who has looked at a card."
+)
+_QUTE_NOTE = (
+    "Cards are written rank then suit: 6H, 10C, QS (lower case works too). "
+    f"{PLAYABLE_MARK} marks the cards of your hand a play may start with; "
+    f"the other hands are shown face down as {FACE_DOWN}."
+)
+
+FRONTS: dict[str, Front] = {
+    **{
+        name: Front(
+            _family_view,
+            _family_event,
+            _family_round_end,
+            tuple(_NOTATION["common"] + _NOTATION[name]),
+            _FAMILY_NOTE,
+        )
+        for name in FAMILY
+    },
+    "qute": Front(_qute_view, _qute_event, _qute_round_end, tuple(_NOTATION["qute"]), _QUTE_NOTE),
+}
+"""Every game this front end can draw, by variant name."""
+
+PLAYABLE = tuple(FRONTS)
+"""Variants ``cardtable play`` accepts."""
+
+
+def front(game: str | None) -> Front:
+    """The :class:`Front` of variant ``game`` (``None``: the Cabo family's).
+
+    Raises ``ValueError`` for a game the terminal cannot draw.
+    """
+    if game is None:
+        return FRONTS[FAMILY[0]]
+    if game not in FRONTS:
+        raise ValueError(f"the terminal cannot draw {game}; playable here: {', '.join(PLAYABLE)}")
+    return FRONTS[game]
+
+
+def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """Draw the table from seat ``me``'s view alone (the game is read from ``view["game"]``)."""
+    return front(str(view["game"])).table(view, me, title)
+
+
+def describe_event(ev: dict[str, Any], me: int, game: str | None = None) -> list[RenderableType]:
+    """An event of ``view["events"]`` of variant ``game`` in plain words, as seat ``me`` sees it.
+
+    ``game`` defaults to the Cabo family.
+    """
+    return front(game).event(ev, me)
+
+
+def render_round_end(info: dict[str, Any], me: int, game: str | None = None) -> RenderableType:
+    """The results of a finished round of variant ``game`` (default: the Cabo family)."""
+    return front(game).round_end(info, me)
 
 
 # ---------------------------------------------------------------------------- rules text
@@ -585,22 +1067,18 @@ def rules_markdown(name: str) -> str:
 
 
 def _help(game: str) -> RenderableType:
+    shown = front(game)
     table = Table(title="What to type", title_style="bold", show_lines=False)
     table.add_column("input", style="bold", no_wrap=True)
     table.add_column("meaning")
     table.add_row("a number", "the action with that number in the list of legal actions")
-    for word, meaning in _NOTATION["common"] + _NOTATION.get(game, []):
+    for word, meaning in shown.notation:
         table.add_row(word, meaning)
     table.add_row("help", "this list")
     table.add_row("rules", "the rules of this game")
     table.add_row("table", "draw the table again")
     table.add_row("quit", "leave the game")
-    note = Text(
-        "Addresses: N is your own position N; P.N is seat P's position N. "
-        f"Unknown cards are shown as {FACE_DOWN}; 'seen' lists who has looked at a card.",
-        style="dim",
-    )
-    return Group(table, note)
+    return Group(table, Text(shown.note, style="dim"))
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -627,6 +1105,7 @@ def _print_events(game: Game, me: int, console: Console, after: int, rounds: set
     event fell out of the view's recent events is shown from ``view["round_results"]``.
     """
     view = game.view(me)
+    shown = front(game.variant)
     events: list[dict[str, Any]] = view["events"]
     new = [e for e in events if int(e["seq"]) > after]
     if new and after and int(new[0]["seq"]) > after + 1:
@@ -634,12 +1113,12 @@ def _print_events(game: Game, me: int, console: Console, after: int, rounds: set
     for ev in new:
         if ev.get("type") == "round_end":
             rounds.add(int(ev["round"]))
-        for part in describe_event(ev, me):
+        for part in shown.event(ev, me):
             console.print(part)
     for info in view.get("round_results") or []:
         if int(info["round"]) not in rounds:
             rounds.add(int(info["round"]))
-            console.print(render_round_end(info, me))
+            console.print(shown.round_end(info, me))
     return int(new[-1]["seq"]) if new else after
 
 
@@ -659,6 +1138,7 @@ def play_loop(
     actors (also in simultaneous phases) the human acts first. Returns ``True`` if the game
     was played to its end, ``False`` if the human quit.
     """
+    draw = front(game.variant).table
     read = _reader(source, console)
     rng = Rng(bot_seed)
     title = variants.get(game.variant).title
@@ -667,7 +1147,7 @@ def play_loop(
     while not game.over:
         if seat in game.actors:
             view = game.view(seat)
-            console.print(render_view(view, seat, title))
+            console.print(draw(view, seat, title))
             legal: list[str] = view["legal"]
             console.print(render_legal(legal))
             while True:
@@ -689,7 +1169,7 @@ def play_loop(
                     console.print(Markdown(rules_markdown(game.variant)))
                     continue
                 if word == "table":
-                    console.print(render_view(game.view(seat), seat, title))
+                    console.print(draw(game.view(seat), seat, title))
                     console.print(render_legal(legal))
                     continue
                 if word.isdigit():
@@ -714,7 +1194,7 @@ def play_loop(
 
 # ---------------------------------------------------------------------------- commands
 app = typer.Typer(
-    help="Play the Cabo family of card games (cabo, cabo-german, gabo, kaboo) in the terminal.",
+    help="Play the Cabo family (cabo, cabo-german, gabo, kaboo) and Qute in the terminal.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -756,7 +1236,9 @@ def parse_option(text: str, variant: str) -> tuple[str, Any]:
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Argument(help="the game: cabo, cabo-german, gabo or kaboo")],
+    variant: Annotated[
+        str, typer.Argument(help="the game: cabo, cabo-german, gabo, kaboo or qute")
+    ],
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="number of seats (default: the game's)")
     ] = None,
@@ -776,8 +1258,8 @@ def play(
         name = variants.get(variant).name
     except ValueError as err:
         _fail(str(err))
-    if name not in FAMILY:
-        _fail(f"the terminal cannot draw {name} yet; playable here: {', '.join(FAMILY)}")
+    if name not in FRONTS:
+        _fail(f"the terminal cannot draw {name} yet; playable here: {', '.join(PLAYABLE)}")
     options: dict[str, Any] = {}
     try:
         for text in option or []:

@@ -469,17 +469,21 @@ class QuteGame(Game):
         elif eights and all_eights:
             others = [(s + k) % n for k in range(1, n)]
             last = s
+            drawers = []
             for i in range(eights):
                 last = others[i % (n - 1)]
                 self._penalty_draw(last, 2, "8")
+                drawers.append(last)
+            self._emit("skip", {"seats": sorted(set(drawers), key=drawers.index), "for": "8"})
             nxt = (last + 1) % n
         elif eights:
             self._penalty_draw(nxt, 2 * eights, "8")
+            self._emit("skip", {"seats": [nxt], "for": "8"})
             nxt = (nxt + 1) % n
         elif aces and not self.ending:
             others = [(s + k) % n for k in range(1, n)]
             last = others[(aces - 1) % (n - 1)]
-            self._emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)]})
+            self._emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)], "for": "A"})
             nxt = (last + 1) % n
         if self.ending:
             if laid and laid[-1] % 9 == _J:
@@ -512,10 +516,12 @@ class QuteGame(Game):
         winners = lowest(scores)
         self.rounds.append(scores)
         self.round_winners.append(winners)
+        reset = []
         for t in range(n):
             self.totals[t] += scores[t]
             if self.totals[t] == RESET_TOTAL:
                 self.totals[t] = 0
+                reset.append(t)
         info = {
             "round": self.round_no,
             "scores": scores,
@@ -527,6 +533,7 @@ class QuteGame(Game):
             "qute": self.qute_done,
             "hands": [[_CODES[c] for c in h] for h in self.hands],
             "totals": list(self.totals),
+            "reset": reset,
         }
         self._round_log.append(info)
         self._emit("round_end", info)
