@@ -171,6 +171,10 @@ class Game(ABC):
         """Engine hook: bring an action into canonical form for ``seat``."""
         return action
 
+    def _may_act(self, seat: int) -> bool:
+        """Engine hook: whether ``seat`` is among the actors (may be faster than the list)."""
+        return seat in self.actors
+
     def _is_legal(self, seat: int, action: Action) -> bool:
         """Engine hook: whether ``action`` is legal for ``seat`` (may be faster than a list)."""
         return action in self.legal_actions(seat)
@@ -186,15 +190,15 @@ class Game(ABC):
         Raises :class:`IllegalAction` (and changes nothing) if the text is malformed, the seat
         may not act, or the action is not legal now.
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} at this table")
-        act = parse(action) if isinstance(action, str) else action
+        act = parse(action) if type(action) is str else action
         if not isinstance(act, Action):
             raise IllegalAction("an action must be text or an Action")
         if self.over:
             raise IllegalAction("the game is over")
         act = self._normalize(seat, act)
-        if seat not in self.actors:
+        if not self._may_act(seat):
             raise IllegalAction(self._not_your_turn(seat))
         if not self._is_legal(seat, act):
             raise IllegalAction(self._why_illegal(seat, act))

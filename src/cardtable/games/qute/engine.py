@@ -262,6 +262,9 @@ class QuteGame(Game):
                 return True
         return False
 
+    def _may_act(self, seat: int) -> bool:
+        return seat == self.turn and self.phase != PH_OVER
+
     def _is_legal(self, seat: int, action: Action) -> bool:
         """Same answer as ``action in legal_actions(seat)``, without building the list."""
         if self.phase == PH_OVER or seat != self.turn:
