@@ -123,3 +123,11 @@ def test_stacked_prefix_then_seeded_rest() -> None:
         "3S",
         "4S",
     ]
+
+
+def test_option_checks_are_not_fooled_by_earlier_games() -> None:
+    """Reusing validated options never lets a bool pass for an int (True == 1 in Python)."""
+    new_game("kaboo", options={"target": 1})
+    with pytest.raises(ValueError, match="option 'target'"):
+        new_game("kaboo", options={"target": True})
+    assert new_game("kaboo", options={"target": 1}).options["target"] == 1

@@ -79,6 +79,20 @@ class Variant:
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
+        try:
+            # the type is part of the key: True == 1, but True is not a valid int option
+            key = tuple(sorted((k, type(v).__name__, v) for k, v in (options or {}).items()))
+            cached = _RESOLVED.get((self.name, key))
+        except TypeError:  # unhashable values: validate (and fail) below
+            key, cached = None, None
+        if cached is not None:
+            return dict(cached)
+        resolved = self._resolve(options)
+        if key is not None:
+            _RESOLVED[(self.name, key)] = dict(resolved)
+        return resolved
+
+    def _resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         given = dict(options or {})
         known = {o.name: o for o in self.options}
         for key in given:
@@ -106,6 +120,8 @@ class Variant:
 
 
 _REGISTRY: dict[str, Variant] = {}
+_RESOLVED: dict[tuple[str, Any], dict[str, Any]] = {}
+"""Validated option sets already seen (validation is pure, so its result can be reused)."""
 _ALIASES: dict[str, str] = {}
 
 

@@ -14,7 +14,7 @@ from collections import deque
 from typing import Any
 
 from ...cards import short_deck
-from ...game import Game
+from ...game import Event, Game
 from ...match import Result, lowest
 from ...notation import Action
 from ...rng import Rng
@@ -140,9 +140,12 @@ class QuteGame(Game):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.tags: list[list[int]] = [[] for _ in range(n)]
         self.cons: list[list[tuple[Constraint, ...]]] = [[] for _ in range(n)]
+        hands, tags, cons = self.hands, self.tags, self.cons
         for _ in range(5):
             for s in range(n):
-                self._give(s, self._draw_from_blind())
+                hands[s].append(self._draw_from_blind())
+                tags[s].append(0)
+                cons[s].append(())
         self.first = first
         self.turns = 0
         self.suit: str | None = None
@@ -180,8 +183,10 @@ class QuteGame(Game):
         self.qute_done = False
         self.ending = False
         self.last_js = False
-        if self._events is not None:
-            self._emit("turn", {"seat": seat})
+        events = self._events
+        if events is not None:  # inlined _emit: this runs once per turn
+            self._seq += 1
+            events.append(Event(self._seq, "turn", {"seat": seat}))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -359,8 +364,12 @@ class QuteGame(Game):
         self.last_js = _RANK[self.stack[-1]] == "J"
         if self.last_js:
             self.suit = None  # until chosen for the new J
-        if self._events is not None:
-            self._emit("play", {"seat": seat, "cards": list(codes), "left": len(hand)})
+        events = self._events
+        if events is not None:  # inlined _emit: this runs for most actions
+            self._seq += 1
+            events.append(
+                Event(self._seq, "play", {"seat": seat, "cards": list(codes), "left": len(hand)})
+            )
         # Qute: a run of four on top, at least one of them laid this turn.
         stack = self.stack
         if len(stack) >= 4:
