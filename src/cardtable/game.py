@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import IllegalAction
 from .match import Result
@@ -18,6 +18,8 @@ from .notation import Action, parse
 from .rng import Rng
 
 __all__ = ["Event", "Game"]
+
+G = TypeVar("G", bound="Game")
 
 RECENT_EVENTS = 24
 """How many recent events a view carries."""
@@ -142,20 +144,22 @@ class Game(ABC):
         """Play a legal action without checking it (fast path for agents and rollouts)."""
 
     @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: a spectator); built field by field, deny by default."""
+
     def view(self, seat: int) -> dict[str, Any]:
         """JSON-ready dict of everything ``seat`` may know, nothing more."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        return self._view(seat)
 
-    @abstractmethod
     def spectator_view(self) -> dict[str, Any]:
         """JSON-ready dict of public information only."""
+        return self._view(None)
 
     @abstractmethod
     def determinize(self, seat: int, rng: Any) -> Game:
         """A copy consistent with all ``seat`` knows, every card it does not know re-dealt."""
-
-    @abstractmethod
-    def clone(self) -> Game:
-        """An independent copy for search (no log, no events)."""
 
     @property
     @abstractmethod
@@ -166,6 +170,39 @@ class Game(ABC):
     @abstractmethod
     def result(self) -> Result | None:
         """``None`` until over; then rounds, totals and winners."""
+
+    # -- copies ----------------------------------------------------------------------------------
+    @abstractmethod
+    def _copy_state(self, d: dict[str, Any]) -> None:
+        """Engine hook for :meth:`clone`: replace the engine's mutable state in ``d`` by
+        copies (``d`` starts as a shallow copy of the instance's attributes)."""
+
+    def clone(self: G) -> G:
+        """An independent copy without log or events (for search and rollouts)."""
+        g = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d["totals"] = list(d["totals"])
+        d["rounds"] = list(d["rounds"])
+        d["round_winners"] = list(d["round_winners"])
+        d["_round_log"] = list(d["_round_log"])
+        self._copy_state(d)
+        d["_rng"] = None
+        d["_rng_state"] = self._rng_snapshot()
+        d["_actions"] = None
+        d["_events"] = None
+        d["_recent"] = deque(maxlen=self._recent.maxlen)
+        g.__dict__ = d
+        return g
+
+    def _world_for(self: G, seat: int, rng: Any) -> tuple[G, Rng]:
+        """Start of a determinization: a clone that keeps only the events ``seat`` may see,
+        and ``rng`` as an :class:`Rng` (an int seed or any ``random.Random`` is accepted)."""
+        if not isinstance(rng, Rng):
+            rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
+        g = self.clone()
+        bit = 1 << seat
+        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
+        return g, rng
 
     def _normalize(self, seat: int, action: Action) -> Action:
         """Engine hook: bring an action into canonical form for ``seat``."""

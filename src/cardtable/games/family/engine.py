@@ -9,13 +9,11 @@ know it too). Knowledge masks and origin tags move with the cards.
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from typing import Any
 
 from ...game import Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
-from ...rng import Rng
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
 
 __all__ = ["PHASES", "FamilyGame"]
@@ -872,38 +870,14 @@ class FamilyGame(Game):
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know (RULES.md §5), JSON-ready."""
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise ValueError(f"there is no seat {seat!r} at this table")
-        return self._view(seat)
-
-    def spectator_view(self) -> dict[str, Any]:
-        """Public information only: cards that have been face up, counts, scores."""
-        return self._view(None)
-
     # ------------------------------------------------------------------ copies
-    def clone(self) -> FamilyGame:
-        """An independent copy without log or events (for search and rollouts)."""
-        g = object.__new__(FamilyGame)
-        d = self.__dict__.copy()
+    def _copy_state(self, d: dict[str, Any]) -> None:
         d["hands"] = [list(h) for h in self.hands]
         d["known"] = [list(k) for k in self.known]
         d["tags"] = [list(t) for t in self.tags]
         d["deck"] = list(self.deck)
         d["discard"] = list(self.discard)
         d["peeks_left"] = list(self.peeks_left)
-        d["totals"] = list(self.totals)
-        d["rounds"] = list(self.rounds)
-        d["round_winners"] = list(self.round_winners)
-        d["_round_log"] = list(self._round_log)
-        d["_rng"] = None
-        d["_rng_state"] = self._rng_snapshot()
-        d["_actions"] = None
-        d["_events"] = None
-        d["_recent"] = deque(maxlen=self._recent.maxlen)
-        g.__dict__ = d
-        return g
 
     def determinize(self, seat: int, rng: Any) -> FamilyGame:
         """A copy where every card ``seat`` does not know is re-dealt at random.
@@ -913,9 +887,7 @@ class FamilyGame(Game):
         public: the result is consistent with everything ``seat`` knows or can infer.
         ``rng`` is a ``random.Random`` (or an int seed).
         """
-        if not isinstance(rng, Rng):
-            rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
-        g = self.clone()
+        g, rng = self._world_for(seat, rng)
         bit = 1 << seat
         groups: dict[int, list[tuple[int, int]]] = {}
         for s in range(self.n):
@@ -934,7 +906,6 @@ class FamilyGame(Game):
             for p, c in zip(places, cards, strict=True):
                 g._put(p, c)
         g.random = rng.fork()
-        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
         return g
 
     def _get(self, place: tuple[int, int]) -> int:

@@ -10,7 +10,6 @@ cards consistently with everything a seat can infer.
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from typing import Any
 
 from ...cards import short_deck
@@ -624,21 +623,8 @@ class QuteGame(Game):
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know: its own hand, counts of the others, the stack …"""
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise ValueError(f"there is no seat {seat!r} at this table")
-        return self._view(seat)
-
-    def spectator_view(self) -> dict[str, Any]:
-        """Public information only: the stack, hand sizes, scores."""
-        return self._view(None)
-
     # ------------------------------------------------------------------ copies
-    def clone(self) -> QuteGame:
-        """An independent copy without log or events (for search and rollouts)."""
-        g = object.__new__(QuteGame)
-        d = self.__dict__.copy()
+    def _copy_state(self, d: dict[str, Any]) -> None:
         d["hands"] = [list(h) for h in self.hands]
         d["tags"] = [list(t) for t in self.tags]
         d["cons"] = [list(c) for c in self.cons]
@@ -646,17 +632,6 @@ class QuteGame(Game):
         d["blind"] = list(self.blind)
         d["stack"] = list(self.stack)
         d["laid"] = list(self.laid)
-        d["totals"] = list(self.totals)
-        d["rounds"] = list(self.rounds)
-        d["round_winners"] = list(self.round_winners)
-        d["_round_log"] = list(self._round_log)
-        d["_rng"] = None
-        d["_rng_state"] = self._rng_snapshot()
-        d["_actions"] = None
-        d["_events"] = None
-        d["_recent"] = deque(maxlen=self._recent.maxlen)
-        g.__dict__ = d
-        return g
 
     def determinize(self, seat: int, rng: Any) -> QuteGame:
         """A copy where every card ``seat`` cannot see is re-dealt, consistent with inferences.
@@ -665,9 +640,7 @@ class QuteGame(Game):
         shuffle or a given refill), and a card a seat was seen to lack when it drew (it had
         nothing that fitted) is never dealt to it.
         """
-        if not isinstance(rng, Rng):
-            rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
-        g = self.clone()
+        g, rng = self._world_for(seat, rng)
         groups: dict[int, list[tuple[int, int]]] = {}
         for s in range(self.n):
             if s == seat or self.phase == PH_OVER:  # at the end every hand is shown
@@ -698,8 +671,6 @@ class QuteGame(Game):
         if g.drew >= 0:
             g.drew = moved.get(g.drew, g.drew)
         g.random = rng.fork()
-        bit = 1 << seat
-        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
         return g
 
     def _all_cards(self) -> list[int]:
