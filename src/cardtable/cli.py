@@ -337,17 +337,23 @@ def _snap(view: dict[str, Any], me: int) -> Text | None:
     )
 
 
-def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
-    """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
-    players = int(view["players"])
+def _status_grid(view: dict[str, Any], title: str, match: str) -> Table:
+    """The two-column status grid every table starts with, opened by its "Game" row."""
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
     status.add_column()
-    target = view.get("target")
-    match = "single round" if target is None else f"match to {target}"
     status.add_row(
-        "Game", f"{title or view['game']} · round {view['round']} · {match} · {players} players"
+        "Game",
+        f"{title or view['game']} · round {view['round']} · {match} · {view['players']} players",
     )
+    return status
+
+
+def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
+    players = int(view["players"])
+    target = view.get("target")
+    status = _status_grid(view, title, "single round" if target is None else f"match to {target}")
     phase = str(view["phase"])
     status.add_row("Phase", _PHASES.get(phase, phase))
     if phase == "peek" and view.get("peeks_left"):
@@ -749,14 +755,9 @@ def _qute_now(view: dict[str, Any], me: int) -> Text:
 def _qute_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
     """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
     players = int(view["players"])
-    status = Table.grid(padding=(0, 2))
-    status.add_column(style="bold", no_wrap=True)
-    status.add_column()
     target = view.get("target")
     match = "single round" if target is None else f"match: ends when a total goes over {target}"
-    status.add_row(
-        "Game", f"{title or view['game']} · round {view['round']} · {match} · {players} players"
-    )
+    status = _status_grid(view, title, match)
     phase = str(view["phase"])
     status.add_row("Phase", _QUTE_PHASES.get(phase, phase))
     if phase != "over":

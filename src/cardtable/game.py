@@ -283,6 +283,21 @@ class Game(ABC):
             "actions": [list(a) for a in self._actions],
         }
 
+    def _view_tail(self, seat: int | None, bit: int) -> dict[str, Any]:
+        """The fields every game's view ends with: scores, rounds, events, result, legal."""
+        g: Any = self  # every engine keeps totals, round_no, target, round_results, _result
+        result = g._result
+        return {
+            "totals": list(g.totals),
+            "round": g.round_no,
+            "target": g.target,
+            "round_results": g.round_results,
+            "events": self.recent_events(bit),
+            "over": self.over,
+            "result": result.to_dict() if result is not None else None,
+            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+        }
+
     def recent_events(self, bit: int) -> list[dict[str, Any]]:
         """The last events as the holder of ``bit`` may see them."""
         return [e.visible(bit) for e in self._recent]

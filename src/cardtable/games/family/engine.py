@@ -859,15 +859,8 @@ class FamilyGame(Game):
             "peeks_left": list(self.peeks_left) if ph == PH_PEEK else None,
             "turns": self.turns,
             "max_turns": self.max_turns * self.n,
-            "totals": list(self.totals),
-            "round": self.round_no,
-            "target": self.target,
             "target_rule": self.rs.target_reached,
-            "round_results": self.round_results,
-            "events": self.recent_events(bit),
-            "over": ph == PH_OVER,
-            "result": self._result.to_dict() if self._result is not None else None,
-            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+            **self._view_tail(seat, bit),
         }
 
     # ------------------------------------------------------------------ copies

@@ -613,14 +613,7 @@ class QuteGame(Game):
             "pending": self.decision,
             "turns": self.turns,
             "max_turns": self.max_turns,
-            "totals": list(self.totals),
-            "round": self.round_no,
-            "target": self.target,
-            "round_results": self.round_results,
-            "events": self.recent_events(bit),
-            "over": over,
-            "result": self._result.to_dict() if self._result is not None else None,
-            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
+            **self._view_tail(seat, bit),
         }
 
     # ------------------------------------------------------------------ copies
