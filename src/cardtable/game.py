@@ -90,6 +90,7 @@ class Game(ABC):
     _events: list[Event] | None
     _recent: deque[Event]
     _seq: int
+    _redacted: tuple[tuple[int, int, int], tuple[Event, ...]]
 
     def _init_base(
         self, variant: str, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
@@ -112,8 +113,12 @@ class Game(ABC):
         """The game's generator (copied lazily from the original in clones)."""
         rng = self._rng
         if rng is None:
-            rng = self._rng = Rng(0)
-            rng.setstate(self._rng_state)
+            state = self._rng_state
+            if type(state) is int:  # a determinized copy's generator, not yet built
+                rng = self._rng = Rng(state)
+            else:
+                rng = self._rng = Rng(0)
+                rng.setstate(state)
         self._rng_state = None  # the generator is about to move: drop the snapshot
         return rng
 
@@ -201,8 +206,17 @@ class Game(ABC):
             rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
         g = self.clone()
         bit = 1 << seat
-        g._recent = deque((e.redacted(bit) for e in self._recent), maxlen=self._recent.maxlen)
+        key = (bit, self._seq, len(self._recent))
+        cached = self.__dict__.get("_redacted")
+        if cached is None or cached[0] != key:
+            cached = self._redacted = (key, tuple(e.redacted(bit) for e in self._recent))
+        g._recent = deque(cached[1], maxlen=self._recent.maxlen)
         return g, rng
+
+    def _seed_from(self, rng: Rng) -> None:
+        """Give this copy its own generator, seeded from ``rng`` (built when first used)."""
+        self._rng = None
+        self._rng_state = int(rng.random() * 2**53)
 
     def _normalize(self, seat: int, action: Action) -> Action:
         """Engine hook: bring an action into canonical form for ``seat``."""

@@ -882,41 +882,41 @@ class FamilyGame(Game):
         """
         g, rng = self._world_for(seat, rng)
         bit = 1 << seat
+        epoch = g.epoch
+        # Places of hidden cards, grouped by origin; the deck's own cards join the group of
+        # the current shuffle and are handled as one slice.
         groups: dict[int, list[tuple[int, int]]] = {}
+        hands = g.hands
         for s in range(self.n):
-            hand, kn, tg = g.hands[s], g.known[s], g.tags[s]
+            hand, kn, tg = hands[s], g.known[s], g.tags[s]
             for i, c in enumerate(hand):
                 if c >= 0 and not kn[i] & bit:
-                    groups.setdefault(tg[i], []).append((s, i))
-        drawn_hidden = g.drawn >= 0 and not g.drawn_known & bit
-        if drawn_hidden:
+                    places = groups.get(tg[i])
+                    if places is None:
+                        groups[tg[i]] = [(s, i)]
+                    else:
+                        places.append((s, i))
+        if g.drawn >= 0 and not g.drawn_known & bit:
             groups.setdefault(g.drawn_tag, []).append((-1, 0))
-        if g.deck:
-            groups.setdefault(g.epoch, []).extend((-2, i) for i in range(len(g.deck)))
-        for places in groups.values():
-            cards = [g._get(p) for p in places]
-            rng.shuffle_stable(cards)
-            for p, c in zip(places, cards, strict=True):
-                g._put(p, c)
-        g.random = rng.fork()
+        if g.deck and epoch not in groups:
+            groups[epoch] = []
+        shuffle = rng.shuffle_stable
+        for tag, places in groups.items():
+            cards = [g.drawn if s < 0 else hands[s][i] for s, i in places]
+            if tag == epoch:
+                cards += g.deck
+            # sorted first: the deal must not depend on where the hidden cards really are
+            cards.sort()
+            shuffle(cards)
+            for k, (s, i) in enumerate(places):
+                if s < 0:
+                    g.drawn = cards[k]
+                else:
+                    hands[s][i] = cards[k]
+            if tag == epoch:
+                g.deck = cards[len(places) :]
+        g._seed_from(rng)
         return g
-
-    def _get(self, place: tuple[int, int]) -> int:
-        s, i = place
-        if s == -1:
-            return self.drawn
-        if s == -2:
-            return self.deck[i]
-        return self.hands[s][i]
-
-    def _put(self, place: tuple[int, int], cid: int) -> None:
-        s, i = place
-        if s == -1:
-            self.drawn = cid
-        elif s == -2:
-            self.deck[i] = cid
-        else:
-            self.hands[s][i] = cid
 
     def _all_cards(self) -> list[int]:
         """Every card id in play (hands, deck, discard pile, drawn card), for conservation."""

@@ -653,7 +653,8 @@ class QuteGame(Game):
             cards = [g.blind[i] if s < 0 else g.hands[s][i] for s, i in places]
             limits = [() if s < 0 else g.cons[s][i] for s, i in places]
             fit = [p == must_fit for p in places]
-            assigned = _constrained_deal(cards, limits, fit, g.fits, rng)
+            # sorted: the deal must not depend on where the hidden cards really are
+            assigned = _constrained_deal(sorted(cards), limits, fit, g.fits, rng)
             for (s, i), old, c in zip(places, cards, assigned, strict=True):
                 moved[old] = c
                 if s < 0:
@@ -663,7 +664,7 @@ class QuteGame(Game):
         g.penalty = [[moved.get(c, c) for c in pen] for pen in g.penalty]
         if g.drew >= 0:
             g.drew = moved.get(g.drew, g.drew)
-        g.random = rng.fork()
+        g._seed_from(rng)
         return g
 
     def _all_cards(self) -> list[int]:
