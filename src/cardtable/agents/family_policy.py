@@ -1,0 +1,301 @@
+"""Rules of thumb for the Cabo family, read from a game's state as one seat knows it.
+
+:func:`choose` is the heart of the ``heuristic`` agent (run on a determinized copy, see
+:mod:`.heuristic`) and the rollout policy of the ISMCTS search (run for every seat of a
+simulated deal). It looks at card identities only where the knowledge masks say the acting
+seat knows them; every other card is valued at the mean of the cards that seat has not seen.
+"""
+
+from __future__ import annotations
+
+from ..games.family.engine import (
+    FROM_DISCARD,
+    PH_DRAWN,
+    PH_GIVE,
+    PH_LOOKED,
+    PH_PEEK,
+    PH_POWER,
+    PH_SNAP,
+    PH_TURN,
+    FamilyGame,
+)
+from ..games.family.rulesets import LOOK, PEEK, SPY, SWAP, SWAP_ANY
+from ..notation import Action, sort_addresses
+from ..rng import Rng
+
+__all__ = ["Estimates", "call_threshold", "choose", "estimates"]
+
+_PASS = Action("pass")
+_EXCHANGE = Action("exchange")
+_DRAW_DECK = Action("draw", ("deck",))
+_DRAW_DISCARD = Action("draw", ("discard",))
+_DISCARD = Action("discard")
+_DECK_TOTALS: dict[str, tuple[int, int]] = {}
+
+# How far below its worst card a visible discard must be before the seat takes it.
+_TAKE_MARGIN = 2.5
+# How much a power is worth compared with keeping a slightly better card (points).
+_POWER_VALUE = {PEEK: 1.5, SPY: 1.0, SWAP: 2.0, LOOK: 2.5, SWAP_ANY: 2.0}
+
+
+def call_threshold(g: FamilyGame) -> float:
+    """The estimated hand sum at or below which a seat considers calling the end."""
+    scoring = g.rs.scoring
+    if scoring == "gabo":
+        return 5.0  # above 5 the caller is penalised whatever happens
+    if g.rs.name == "kaboo":
+        return 7.0
+    return 9.0
+
+
+class Estimates:
+    """What one seat believes about every hand: expected sums and unknown cards."""
+
+    __slots__ = ("mean", "sums", "unknown")
+
+    def __init__(self, mean: float, sums: list[float], unknown: list[int]) -> None:
+        self.mean = mean
+        """Mean value of the cards the seat has not seen."""
+        self.sums = sums
+        """Per seat: the estimated hand sum (known values, unknown cards at the mean)."""
+        self.unknown = unknown
+        """Per seat: how many of its cards the seat does not know."""
+
+
+def estimates(g: FamilyGame, seat: int) -> Estimates:
+    """Hand sums as ``seat`` sees them (unknown cards at the mean of its unseen cards)."""
+    vals = g.values
+    totals = _DECK_TOTALS.get(g.rs.name)
+    if totals is None:
+        totals = _DECK_TOTALS[g.rs.name] = (sum(vals), len(vals))
+    total, count = totals
+    bit = 1 << seat
+    seen_sum = sum(map(vals.__getitem__, g.discard))
+    seen = len(g.discard)
+    if g.drawn >= 0 and g.drawn_known & bit:
+        seen_sum += vals[g.drawn]
+        seen += 1
+    known_sums: list[int] = []
+    unknown: list[int] = []
+    known = g.known
+    for s, hand in enumerate(g.hands):
+        kn = known[s]
+        ks = 0
+        u = 0
+        for i, c in enumerate(hand):
+            if c >= 0:
+                if kn[i] & bit:
+                    ks += vals[c]
+                else:
+                    u += 1
+        known_sums.append(ks)
+        unknown.append(u)
+        seen_sum += ks
+        seen += len(hand) - u
+    empty = sum(h.count(-1) for h in g.hands)
+    seen -= empty
+    rest = count - seen
+    mean = (total - seen_sum) / rest if rest > 0 else 0.0
+    sums = [k + mean * u for k, u in zip(known_sums, unknown, strict=True)]
+    return Estimates(mean, sums, unknown)
+
+
+def _worst_own(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, float]:
+    """Own position with the highest estimated value (unknown cards slightly preferred:
+    replacing them also tells the seat what it holds)."""
+    best_i, best_v = -1, -1e9
+    bit = 1 << seat
+    kn = g.known[seat]
+    vals = g.values
+    unknown = est.mean + 0.5
+    for i, c in enumerate(g.hands[seat]):
+        if c < 0:
+            continue
+        v = vals[c] if kn[i] & bit else unknown
+        if v > best_v:
+            best_i, best_v = i, v
+    return best_i, best_v
+
+
+def _best_other(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, int, float]:
+    """The other seats' card with the lowest estimated value (seat, position, value)."""
+    bs, bi, bv = -1, -1, 1e9
+    bit = 1 << seat
+    vals = g.values
+    mean = est.mean
+    for s in range(g.n):
+        if s == seat:
+            continue
+        kn = g.known[s]
+        for i, c in enumerate(g.hands[s]):
+            if c >= 0:
+                v = vals[c] if kn[i] & bit else mean
+                if v < bv:
+                    bs, bi, bv = s, i, v
+    return bs, bi, bv
+
+
+def _should_call(g: FamilyGame, seat: int, est: Estimates) -> bool:
+    mine = est.sums[seat] + 1.5 * est.unknown[seat]  # unknown cards are a risk
+    others = min(est.sums[s] for s in range(g.n) if s != seat)
+    if mine > call_threshold(g):
+        return False
+    margin = 3.0 if g.rs.scoring in ("cabo", "gabo") else 1.0
+    return mine + margin <= others
+
+
+def _drop(g: FamilyGame, seat: int, est: Estimates) -> Action | None:
+    """cabo-german: a sure drop (a known card matching the discard pile's top), if good."""
+    if not g.discard:
+        return None
+    key = g.keys[g.discard[-1]]
+    keys, vals = g.keys, g.values
+    bit = 1 << seat
+    hand, kn = g.hands[seat], g.known[seat]
+    for i, c in enumerate(hand):
+        if c >= 0 and kn[i] & bit and keys[c] == key and vals[c] > 0:
+            return Action("drop", (i,))
+    i, give = _worst_own(est, seat, g)
+    if i < 0:
+        return None
+    for s in range(g.n):
+        if s == seat:
+            continue
+        ks = g.known[s]
+        for i, c in enumerate(g.hands[s]):
+            if c >= 0 and ks[i] & bit and keys[c] == key and give >= vals[c]:
+                return Action("drop", ((s, i),))
+    return None
+
+
+def choose(g: FamilyGame, seat: int, rng: Rng) -> Action:
+    """A sensible legal action for ``seat``, using only what ``seat`` knows."""
+    ph = g.phase
+    if ph == PH_PEEK:
+        return g.legal_actions(seat)[0]
+    if ph == PH_SNAP:
+        return _snap(g, seat)
+    est = estimates(g, seat)
+    drops = g.rs.drops == "drop"
+    if drops and ph != PH_GIVE:
+        act = _drop(g, seat, est)
+        if act is not None:
+            return act
+    if ph == PH_TURN:
+        return _turn(g, seat, est, rng)
+    if ph == PH_DRAWN:
+        return _drawn(g, seat, est)
+    if ph == PH_POWER:
+        return _power(g, seat, est, rng)
+    if ph == PH_LOOKED:
+        if g.look_valid and g.looked is not None:
+            s0, p0, s1, p1 = g.looked
+            if g.values[g.hands[s1][p1]] < g.values[g.hands[s0][p0]]:
+                return _EXCHANGE
+        return _PASS
+    if ph == PH_GIVE:
+        i, _ = _worst_own(est, seat, g)
+        return Action("give", (i,)) if i >= 0 else _PASS
+    return rng.pick(g.legal_actions(seat))  # pragma: no cover - no other phase has actors
+
+
+def _turn(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
+    if g.caller < 0 and _should_call(g, seat, est):
+        return Action(g.rs.call)
+    deck_ok = bool(g.deck) or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1)
+    if g.discard and any(c >= 0 for c in g.hands[seat]):
+        top = g.values[g.discard[-1]]
+        _, worst = _worst_own(est, seat, g)
+        if top + _TAKE_MARGIN <= worst or not deck_ok:
+            return _DRAW_DISCARD
+    if deck_ok:
+        return _DRAW_DECK
+    if g.caller < 0:
+        return Action(g.rs.call)
+    return rng.pick(g.legal_actions(seat))
+
+
+def _claim(g: FamilyGame, seat: int, drawn_value: int) -> tuple[tuple[int, ...], float]:
+    """cabo: the best sure multi-claim (known equal cards) and the points it saves."""
+    bit = 1 << seat
+    vals = g.values
+    groups: dict[int, list[int]] = {}
+    kn = g.known[seat]
+    for i, c in enumerate(g.hands[seat]):
+        if c >= 0 and kn[i] & bit:
+            groups.setdefault(vals[c], []).append(i)
+    best: tuple[int, ...] = ()
+    gain = 0.0
+    for v, pos in groups.items():
+        if len(pos) >= 2:
+            claim = tuple(pos[:4])
+            save = v * len(claim) - drawn_value
+            if save > gain:
+                best, gain = claim, save
+    return best, gain
+
+
+def _drawn(g: FamilyGame, seat: int, est: Estimates) -> Action:
+    cid = g.drawn
+    dv = g.values[cid]
+    i, worst = _worst_own(est, seat, g)
+    gain = worst - dv
+    if g.rs.drops == "multi":
+        claim, save = _claim(g, seat, dv)
+        if claim and save > gain:
+            return Action("replace", claim)
+    if g.drawn_from == FROM_DISCARD:
+        return Action("replace", (i,)) if i >= 0 else _DISCARD
+    power = g.powers_of[cid]
+    keep = _POWER_VALUE.get(power, 0.0) if power else 0.0
+    if i >= 0 and gain > 0.5 and gain > keep:
+        return Action("replace", (i,))
+    return _DISCARD
+
+
+def _power(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
+    power = g.power
+    optional = power not in g.rs.must_use
+    bit = 1 << seat
+    kn = g.known[seat]
+    hand = g.hands[seat]
+    if power == PEEK:
+        for i, c in enumerate(hand):
+            if c >= 0 and not kn[i] & bit:
+                return Action("peek", (i,))
+        return _PASS if optional else _first(g, seat)
+    if power == SPY:
+        order = sorted((est.sums[s], s) for s in range(g.n) if s != seat)
+        for _, s in order:
+            ks = g.known[s]
+            for i, c in enumerate(g.hands[s]):
+                if c >= 0 and not ks[i] & bit:
+                    return Action("spy", ((s, i),))
+        return _PASS if optional else _first(g, seat)
+    mine, worst = _worst_own(est, seat, g)
+    s, j, low = _best_other(est, seat, g)
+    if power == LOOK:
+        if mine >= 0 and s >= 0:
+            return Action("look", (mine, (s, j)))
+        return _PASS if optional else _first(g, seat)
+    if mine >= 0 and s >= 0 and worst - low >= 2.0:
+        if power == SWAP:
+            return Action("exchange", (mine, (s, j)))
+        if power == SWAP_ANY:
+            return Action("exchange", sort_addresses((mine, (s, j))))
+    return _PASS if optional else _first(g, seat)
+
+
+def _first(g: FamilyGame, seat: int) -> Action:
+    return g.legal_actions(seat)[0]
+
+
+def _snap(g: FamilyGame, seat: int) -> Action:
+    bit = 1 << seat
+    kn = g.known[seat]
+    keys, vals = g.keys, g.values
+    key = g.snap_key
+    for i, c in enumerate(g.hands[seat]):
+        if c >= 0 and kn[i] & bit and keys[c] == key and vals[c] > 0:
+            return Action("drop", (i,))
+    return _PASS

@@ -1,0 +1,299 @@
+"""Single-Observer Information-Set MCTS (Cowling, Powley & Whitehouse 2012).
+
+One tree per decision, rooted at the deciding seat's information set. Every iteration draws a
+fresh determinization (``game.determinize(seat, rng)``: a full deal consistent with all the
+seat knows), walks down the tree choosing among the actions legal in that deal with UCB —
+counting for each edge how often it was *available*, not how often its parent was visited —
+adds one edge, finishes the round with the rule-of-thumb policy for every seat (cut off after
+``depth`` actions and scored from the deal's current sums), and backs the result up, each
+edge scored from the view of the seat that chose it.
+
+Action texts are public in these games, so the tree is keyed by actions; but an action can
+also show the searching seat a card (its own draw, a peek, a 7 in Qute), so after each action
+the tree branches on what the seat now sees. Without that, the search would have to choose
+"replace or discard" once for every card it might draw (strategy fusion).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..game import Game
+from ..games.family.engine import FamilyGame
+from ..games.qute.engine import QuteGame
+from ..notation import Action
+from ..rng import Rng
+from .base import Agent, decision_rng, view_digest
+from .heuristic import policy_for
+
+__all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
+
+EXPERT_ITERATIONS = 2000
+"""Iterations per decision of the ``expert`` level (``master``: four times as many)."""
+
+_QUTE_POINTS = (0, 0, 0, 0, 10, 20, 10, 10, 15)  # by rank index: 6 7 8 9 10 J Q K A
+
+
+class _Node:
+    """An information set of the searching seat: the edges (actions) tried from it."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, _Edge] = {}
+
+
+class _Edge:
+    """An action from a node, its statistics, and the nodes reached per observation."""
+
+    __slots__ = ("avail", "outcomes", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+        self.player = player
+        self.outcomes: dict[Any, _Node] = {}
+
+    def child(self, key: Any) -> _Node:
+        node = self.outcomes.get(key)
+        if node is None:
+            node = self.outcomes[key] = _Node()
+        return node
+
+
+def _family_seen(world: Any, seat: int) -> Any:
+    """What ``seat`` sees of a Cabo-family deal: drawn card, pile top, the cards it knows."""
+    bit = 1 << seat
+    drawn = world.drawn
+    sig = [drawn if drawn >= 0 and world.drawn_known & bit else -1, len(world.discard)]
+    if world.discard:
+        sig.append(world.discard[-1])
+    for hand, kn in zip(world.hands, world.known, strict=True):
+        for c, k in zip(hand, kn, strict=True):
+            sig.append(c if k & bit else -2)
+    return tuple(sig)
+
+
+def _qute_seen(world: Any, seat: int) -> Any:
+    """What ``seat`` sees of a Qute deal beyond the public actions: its own hand."""
+    return tuple(world.hands[seat])
+
+
+class SearchStats:
+    """What the last search did: iterations, simulated actions and seconds."""
+
+    __slots__ = ("actions", "iterations", "seconds")
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        """Simulations run (one determinization, descent, rollout and backup each)."""
+        self.actions = 0
+        """Actions applied in the simulated deals."""
+        self.seconds = 0.0
+        """Wall time of the search."""
+
+
+def _shares(winners: list[int], n: int) -> list[float]:
+    """1 shared among ``winners``, 0 for the others."""
+    share = 1.0 / len(winners)
+    return [share if s in winners else 0.0 for s in range(n)]
+
+
+def _smooth(scores: list[float], scale: float) -> list[float]:
+    """A reward in (0, 1) per seat from scores (lower is better): a logistic function of the
+    margin to the best other seat. Far less noisy than win/lose, and it agrees with it on
+    who is ahead."""
+    out = []
+    exp = math.exp
+    for s, mine in enumerate(scores):
+        best_other = min(x for t, x in enumerate(scores) if t != s)
+        z = (best_other - mine) / scale
+        out.append(1.0 / (1.0 + exp(-z)) if z > -30 else 0.0)
+    return out
+
+
+def evaluate(world: Game, start_round: int) -> list[float]:
+    """Reward per seat at the end of a simulation (finished game, finished round, or cut off).
+
+    A finished game scores its winners; otherwise the seats' projected scores (totals plus
+    the round's scores as the deal stands) are turned into a smooth margin reward."""
+    g: Any = world
+    if world.over and g.target is not None:
+        result = world.result
+        assert result is not None
+        return _shares(result.winners, world.players)
+    if isinstance(world, FamilyGame):
+        if world.over or g.round_no != start_round:
+            scores = [float(x) for x in world.rounds[-1]]
+        else:
+            scores = [float(x) for x in world.round_scores()]
+        scale = 3.0
+    elif isinstance(world, QuteGame):
+        if world.over or g.round_no != start_round:
+            scores = [float(x) for x in world.rounds[-1]]
+        else:
+            mult = 1 + world.epoch
+            scores = [float(mult * sum(_QUTE_POINTS[c % 9] for c in h)) for h in world.hands]
+        scale = 10.0
+    else:  # pragma: no cover - every engine is handled above
+        raise TypeError(type(world).__name__)
+    if g.target is not None:
+        before = (
+            g.totals
+            if g.round_no == start_round
+            else [t - x for t, x in zip(g.totals, scores, strict=True)]
+        )
+        scores = [t + x for t, x in zip(before, scores, strict=True)]
+        scale *= 2
+    return _smooth(scores, scale)
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS with an iteration budget (deterministic for its seed) or a time budget."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = EXPERT_ITERATIONS,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        depth: int = 60,
+        opponents: str = "policy",
+        prior: float = 2.0,
+    ) -> None:
+        super().__init__(seed)
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.iterations = iterations
+        """Simulations per decision (the budget when ``seconds`` is None)."""
+        self.seconds = seconds
+        """Optional time budget per decision; results then depend on the machine's speed."""
+        self.exploration = exploration
+        """UCB exploration constant (rewards are in [0, 1])."""
+        self.depth = depth
+        """Most rollout actions before a simulation is scored from the deal's sums."""
+        if opponents not in ("policy", "tree"):
+            raise ValueError("opponents must be 'policy' or 'tree'")
+        self.opponents = opponents
+        """``tree``: other seats choose by UCB in the tree (plain SO-ISMCTS); ``policy``:
+        they play the rule-of-thumb policy inside the tree (an opponent model)."""
+        self.prior = prior
+        """Standard errors by which the search must beat the rule-of-thumb move to replace
+        it (0: always play the most visited move)."""
+        self.stats = SearchStats()
+        """Figures of the last search."""
+
+    def act(self, game: Game, seat: int) -> Action:
+        """The root action most visited after the search."""
+        legal = self._legal(game, seat)
+        if len(legal) == 1:
+            return legal[0]
+        view = game.view(seat)
+        rng = Rng(self.seed * 4_294_967_296 + view_digest(view))
+        start_round: int = view["round"]
+        first: Any = game.determinize(seat, rng)
+        policy = policy_for(first)
+        seen = _family_seen if isinstance(first, FamilyGame) else _qute_seen
+        root = _Node()
+        c = self.exploration
+        depth = self.depth
+        modelled = self.opponents == "policy"
+        log, sqrt = math.log, math.sqrt
+        t0 = time.perf_counter()
+        deadline = t0 + self.seconds if self.seconds is not None else None
+        budget = self.iterations
+        it = 0
+        applied = 0
+        while True:
+            if deadline is not None:
+                if it and time.perf_counter() >= deadline:
+                    break
+            elif it >= budget:
+                break
+            world: Any = first if it == 0 else game.determinize(seat, rng)
+            it += 1
+            node = root
+            path: list[_Edge] = []
+            p = seat
+            # selection and expansion
+            while not world.over and world.round_no == start_round:
+                if path or node is not root:
+                    p = world.actors[0]
+                edges = node.edges
+                if p != seat and modelled:
+                    # another seat moves as the rule-of-thumb policy would (it uses only
+                    # its own knowledge in this deal); its public action picks the branch
+                    a = policy(world, p, rng)
+                    world.apply(p, a)
+                    applied += 1
+                    edge = edges.get(a)
+                    if edge is None:
+                        edge = edges[a] = _Edge(p)
+                    node = edge.child(seen(world, seat))
+                    continue
+                acts = world.legal_actions(p)
+                untried = [a for a in acts if a not in edges]
+                if untried:
+                    a = untried[0] if len(untried) == 1 else rng.pick(untried)
+                    for b in acts:
+                        e = edges.get(b)
+                        if e is not None:
+                            e.avail += 1
+                    edge = edges[a] = _Edge(p)
+                    world.apply(p, a)
+                    applied += 1
+                    path.append(edge)
+                    break
+                best = edges[acts[0]]
+                best_a = acts[0]
+                best_score = -1.0
+                for b in acts:
+                    e = edges[b]
+                    e.avail += 1
+                    score = e.reward / e.visits + c * sqrt(log(e.avail) / e.visits)
+                    if score > best_score:
+                        best, best_a, best_score = e, b, score
+                world.apply(p, best_a)
+                applied += 1
+                path.append(best)
+                node = best.child(seen(world, seat))
+            # rollout with the rule-of-thumb policy
+            steps = 0
+            while steps < depth and not world.over and world.round_no == start_round:
+                q = world.actors[0]
+                world.apply(q, policy(world, q, rng))
+                steps += 1
+            applied += steps
+            rewards = evaluate(world, start_round)
+            for e in path:
+                e.visits += 1
+                e.reward += rewards[e.player]
+        stats = SearchStats()
+        stats.iterations = it
+        stats.actions = applied
+        stats.seconds = time.perf_counter() - t0
+        self.stats = stats
+        edges = root.edges
+        best_action = max(legal, key=lambda a: edges[a].visits if a in edges else -1)
+        if self.prior:
+            # Keep the rule-of-thumb move unless the search found a clearly better one: the
+            # difference of the two means must exceed ``z`` standard errors.
+            anchor = self._policy_action(game, seat, policy, legal)
+            if anchor != best_action and anchor in edges:
+                e0, e1 = edges[anchor], edges[best_action]
+                m0, m1 = e0.reward / e0.visits, e1.reward / e1.visits
+                var = m0 * (1 - m0) / e0.visits + m1 * (1 - m1) / e1.visits
+                if m1 - m0 <= self.prior * math.sqrt(var):
+                    best_action = anchor
+        return best_action
+
+    def _policy_action(self, game: Game, seat: int, policy: Any, legal: list[Action]) -> Action:
+        rng = decision_rng(self.seed + 1, game, seat)
+        world = game.determinize(seat, rng)
+        action: Action = policy(world, seat, rng)
+        return action if action in legal else legal[0]
