@@ -17,7 +17,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import cardtable
-from cardtable import variants
+from cardtable import agents, variants
 from cardtable.cards import cabo_deck, short_deck, standard_deck
 from cardtable.cli import (
     FACE_DOWN,
@@ -156,6 +156,7 @@ def test_variants_lists_every_game() -> None:
         ["play", "cabo", "-o", "nope=1"],
         ["play", "cabo", "-o", "caller_penalty=lots"],
         ["play", "cabo", "-o", "no-equals-sign"],
+        ["play", "kaboo", "--opponents", "grandmaster"],
     ],
 )
 def test_bad_variant_or_options_exit_with_code_2(args: list[str]) -> None:
@@ -192,6 +193,31 @@ def test_play_command_plays_a_game_answering_1(name: str) -> None:
     assert result.exit_code == 0, result.output
     assert "Final totals" in result.output
     assert "You (seat 1)" in result.output
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert", "random"])
+def test_play_against_a_chosen_level(level: str) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "kaboo", "--seed", "5", "--target", "none", "--opponents", level],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Final totals" in result.output
+
+
+def test_bots_are_the_chosen_agents() -> None:
+    """The loop's bots play exactly what the chosen agent would."""
+    game = cardtable.new_game("kaboo", players=3, seed=8)
+    mirror = cardtable.new_game("kaboo", players=3, seed=8)
+    console, _ = plain_console(io.StringIO())
+    play_loop(game, 0, console, iter(["1"] * 5000), bot_seed=2, opponents="heuristic")
+    bots = {s: agents.get("heuristic", seed=2 * 16 + s) for s in (1, 2)}
+    for seat, text in game.log["actions"]:
+        if seat != 0:
+            assert text == str(bots[seat].act(mirror, seat))
+        mirror.play(seat, text)
+    assert mirror.over
 
 
 def test_python_dash_m_help() -> None:
