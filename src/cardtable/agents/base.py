@@ -16,7 +16,7 @@ from ..game import Game
 from ..notation import Action
 from ..rng import Rng
 
-__all__ = ["Agent", "decision_rng", "view_digest"]
+__all__ = ["Agent", "decision_rng", "rng_for_view", "view_digest"]
 
 
 def view_digest(view: dict[str, Any]) -> int:
@@ -24,9 +24,14 @@ def view_digest(view: dict[str, Any]) -> int:
     return zlib.crc32(repr(view).encode())
 
 
-def decision_rng(seed: int, game: Game, seat: int) -> Rng:
+def rng_for_view(seed: int, view: dict[str, Any]) -> Rng:
     """The generator for one decision: a function of the agent's seed and the seat's view."""
-    return Rng(seed * 4_294_967_296 + view_digest(game.view(seat)))
+    return Rng(seed * 4_294_967_296 + view_digest(view))
+
+
+def decision_rng(seed: int, game: Game, seat: int) -> Rng:
+    """:func:`rng_for_view` of ``seat``'s current view."""
+    return rng_for_view(seed, game.view(seat))
 
 
 class Agent(ABC):

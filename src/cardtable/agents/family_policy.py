@@ -149,12 +149,11 @@ def _drop(g: FamilyGame, seat: int, est: Estimates) -> Action | None:
     if not g.discard:
         return None
     key = g.keys[g.discard[-1]]
+    own = _sure_match(g, seat, key)
+    if own >= 0:
+        return Action("drop", (own,))
     keys, vals = g.keys, g.values
     bit = 1 << seat
-    hand, kn = g.hands[seat], g.known[seat]
-    for i, c in enumerate(hand):
-        if c >= 0 and kn[i] & bit and keys[c] == key and vals[c] > 0:
-            return Action("drop", (i,))
     i, give = _worst_own(est, seat, g)
     if i < 0:
         return None
@@ -290,12 +289,18 @@ def _first(g: FamilyGame, seat: int) -> Action:
     return g.legal_actions(seat)[0]
 
 
-def _snap(g: FamilyGame, seat: int) -> Action:
+def _sure_match(g: FamilyGame, seat: int, key: object) -> int:
+    """An own position whose card ``seat`` knows matches ``key`` and is worth shedding
+    (a positive value), or -1."""
     bit = 1 << seat
     kn = g.known[seat]
     keys, vals = g.keys, g.values
-    key = g.snap_key
     for i, c in enumerate(g.hands[seat]):
         if c >= 0 and kn[i] & bit and keys[c] == key and vals[c] > 0:
-            return Action("drop", (i,))
-    return _PASS
+            return i
+    return -1
+
+
+def _snap(g: FamilyGame, seat: int) -> Action:
+    i = _sure_match(g, seat, g.snap_key)
+    return Action("drop", (i,)) if i >= 0 else _PASS

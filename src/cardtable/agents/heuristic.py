@@ -19,7 +19,7 @@ from ..rng import Rng
 from . import family_policy, qute_policy
 from .base import Agent, decision_rng
 
-__all__ = ["HeuristicAgent", "forget_cards", "policy_for"]
+__all__ = ["HeuristicAgent", "forget_cards", "policy_for", "policy_move"]
 
 
 def policy_for(game: Game) -> Any:
@@ -52,6 +52,18 @@ def forget_cards(world: FamilyGame, seat: int, seed: int, rate: float) -> None:
                     kn[i] &= ~bit
 
 
+def policy_move(
+    game: Game, seat: int, rng: Rng, legal: list[Action], forget: float = 0.0, seed: int = 0
+) -> Action:
+    """The rule-of-thumb move of ``seat`` on a determinized copy (with ``forget``, the
+    memory model of an agent seeded ``seed``); a legal action whatever happens."""
+    world = game.determinize(seat, rng)
+    if forget and isinstance(world, FamilyGame):
+        forget_cards(world, seat, seed, forget)
+    action: Action = policy_for(world)(world, seat, rng)
+    return action if action in legal else legal[0]
+
+
 class HeuristicAgent(Agent):
     """Rules of thumb; ``forget`` is the share of seen cards it forgets (Cabo family),
     ``noise`` the share of moves it plays at random."""
@@ -73,8 +85,4 @@ class HeuristicAgent(Agent):
         rng: Rng = decision_rng(self.seed, game, seat)
         if self.noise and rng.random() < self.noise:
             return rng.pick(legal)
-        world = game.determinize(seat, rng)
-        if self.forget and isinstance(world, FamilyGame):
-            forget_cards(world, seat, self.seed, self.forget)
-        action: Action = policy_for(world)(world, seat, rng)
-        return action if action in legal else legal[0]
+        return policy_move(game, seat, rng, legal, self.forget, self.seed)

@@ -22,18 +22,14 @@ from typing import Any
 
 from ..game import Game
 from ..games.family.engine import FamilyGame
-from ..games.qute.engine import QuteGame
 from ..notation import Action
-from ..rng import Rng
-from .base import Agent, decision_rng, view_digest
-from .heuristic import policy_for
+from .base import Agent, rng_for_view
+from .heuristic import policy_for, policy_move
 
 __all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
 
 EXPERT_ITERATIONS = 2000
 """Iterations per decision of the ``expert`` level (``master``: four times as many)."""
-
-_QUTE_POINTS = (0, 0, 0, 0, 10, 20, 10, 10, 15)  # by rank index: 6 7 8 9 10 J Q K A
 
 
 class _Node:
@@ -118,37 +114,25 @@ def _smooth(scores: list[float], scale: float) -> list[float]:
 def evaluate(world: Game, start_round: int) -> list[float]:
     """Reward per seat at the end of a simulation (finished game, finished round, or cut off).
 
-    A finished game scores its winners; otherwise the seats' projected scores (totals plus
-    the round's scores as the deal stands) are turned into a smooth margin reward."""
+    A finished match scores its winners; otherwise the seats' projected totals (totals, plus
+    the round's scores as the deal stands if the round is still on) are turned into a smooth
+    margin reward. A one-round game's totals are its round scores."""
     g: Any = world
     if world.over and g.target is not None:
         result = world.result
         assert result is not None
         return _shares(result.winners, world.players)
-    if isinstance(world, FamilyGame):
-        if world.over or g.round_no != start_round:
-            scores = [float(x) for x in world.rounds[-1]]
+    family = isinstance(world, FamilyGame)
+    projected = [float(t) for t in g.totals]
+    if not world.over and g.round_no == start_round:
+        if family:
+            current = g.round_scores()
         else:
-            scores = [float(x) for x in world.round_scores()]
-        scale = 3.0
-    elif isinstance(world, QuteGame):
-        if world.over or g.round_no != start_round:
-            scores = [float(x) for x in world.rounds[-1]]
-        else:
-            mult = 1 + world.epoch
-            scores = [float(mult * sum(_QUTE_POINTS[c % 9] for c in h)) for h in world.hands]
-        scale = 10.0
-    else:  # pragma: no cover - every engine is handled above
-        raise TypeError(type(world).__name__)
-    if g.target is not None:
-        before = (
-            g.totals
-            if g.round_no == start_round
-            else [t - x for t, x in zip(g.totals, scores, strict=True)]
-        )
-        scores = [t + x for t, x in zip(before, scores, strict=True)]
-        scale *= 2
-    return _smooth(scores, scale)
+            mult = 1 + g.epoch
+            current = [mult * x for x in g.hand_points()]
+        projected = [t + x for t, x in zip(projected, current, strict=True)]
+    scale = 3.0 if family else 10.0
+    return _smooth(projected, scale if g.target is None else 2 * scale)
 
 
 class ISMCTSAgent(Agent):
@@ -194,7 +178,7 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         view = game.view(seat)
-        rng = Rng(self.seed * 4_294_967_296 + view_digest(view))
+        rng = rng_for_view(self.seed, view)
         start_round: int = view["round"]
         first: Any = game.determinize(seat, rng)
         policy = policy_for(first)
@@ -222,7 +206,7 @@ class ISMCTSAgent(Agent):
             p = seat
             # selection and expansion
             while not world.over and world.round_no == start_round:
-                if path or node is not root:
+                if node is not root:
                     p = world.actors[0]
                 edges = node.edges
                 if p != seat and modelled:
@@ -283,7 +267,7 @@ class ISMCTSAgent(Agent):
         if self.prior:
             # Keep the rule-of-thumb move unless the search found a clearly better one: the
             # difference of the two means must exceed ``z`` standard errors.
-            anchor = self._policy_action(game, seat, policy, legal)
+            anchor = policy_move(game, seat, rng_for_view(self.seed + 1, view), legal)
             if anchor != best_action and anchor in edges:
                 e0, e1 = edges[anchor], edges[best_action]
                 m0, m1 = e0.reward / e0.visits, e1.reward / e1.visits
@@ -291,9 +275,3 @@ class ISMCTSAgent(Agent):
                 if m1 - m0 <= self.prior * math.sqrt(var):
                     best_action = anchor
         return best_action
-
-    def _policy_action(self, game: Game, seat: int, policy: Any, legal: list[Action]) -> Action:
-        rng = decision_rng(self.seed + 1, game, seat)
-        world = game.determinize(seat, rng)
-        action: Action = policy(world, seat, rng)
-        return action if action in legal else legal[0]

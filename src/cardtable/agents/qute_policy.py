@@ -21,7 +21,7 @@ draws; a run of four that makes calling Qute look good is taken.
 from __future__ import annotations
 
 from ..cards import short_deck
-from ..games.qute.engine import PH_OVER, QuteGame
+from ..games.qute.engine import CARD_POINTS, J_POINTS, PH_OVER, RESET_TOTAL, QuteGame
 from ..notation import Action
 from ..rng import Rng
 
@@ -32,11 +32,8 @@ _SUITS = "CDHS"
 _SUIT_INDEX = {s: i for i, s in enumerate(_SUITS)}
 # Rank indices (card id % 9); the suit index is card id // 9.
 _SIX, _SEVEN, _EIGHT, _NINE, _TEN, _J, _Q, _K, _A = range(9)
-_RANK_POINTS = (0, 0, 0, 0, 10, 20, 10, 10, 15)
-_CARD_POINTS = tuple(_RANK_POINTS[c % 9] for c in range(len(_CODES)))
-_DECK_POINTS = sum(_CARD_POINTS)
-_J_POINTS = 20
-_RESET = 125
+_RANK_POINTS = CARD_POINTS[:9]  # card ids 0..8 are the ranks 6..A of the first suit
+_DECK_POINTS = sum(CARD_POINTS)
 
 _DRAW = Action("draw")
 _SINGLE = tuple(Action("play", (code,)) for code in _CODES)
@@ -102,7 +99,7 @@ def choose(g: QuteGame, seat: int, rng: Rng) -> Action:
         hand = g.hands[seat]
         points = 0
         for c in hand:
-            points += _CARD_POINTS[c]
+            points += CARD_POINTS[c]
         return _QUTE if _qute_is_good(g, seat, points, len(hand)) else _CONTINUE
     if decision == "eights":
         return _choose_eights(g, seat)
@@ -241,7 +238,7 @@ def _search(
                     value = _OUT + _OUT_PER_J * k
                 else:
                     kept = js - k
-                    value = -_W_LEFT * left - danger * (points - _J_POINTS * k)
+                    value = -_W_LEFT * left - danger * (points - J_POINTS * k)
                     value += _J_FLEX[kept if kept < 4 else 4]
                     top = -1e18
                     for s in range(4):  # the suit to choose
@@ -252,7 +249,7 @@ def _search(
                             top = v
                     value += top
                     if run + k >= 4 and r == top_rank:
-                        qute = _qute_value(points - _J_POINTS * k, left, ctx)
+                        qute = _qute_value(points - J_POINTS * k, left, ctx)
                         if qute > value:
                             value = qute
                 if value > best_value or (value == best_value and rng and _tie(rng, ties)):
@@ -343,7 +340,7 @@ def _tie(rng: Rng, seen: int) -> bool:
 def _hand_points(hand: list[int]) -> int:
     points = 0
     for c in hand:
-        points += _CARD_POINTS[c]
+        points += CARD_POINTS[c]
     return points
 
 
@@ -396,10 +393,10 @@ def _unseen_average(g: QuteGame, seat: int) -> float:
     points = _DECK_POINTS
     seen = 0
     for c in g.hands[seat]:
-        points -= _CARD_POINTS[c]
+        points -= CARD_POINTS[c]
         seen += 1
     for c in g.stack:
-        points -= _CARD_POINTS[c]
+        points -= CARD_POINTS[c]
         seen += 1
     hidden = len(_CODES) - seen
     return points / hidden if hidden > 0 else 0.0
@@ -472,19 +469,19 @@ def _choose_jpoints(g: QuteGame, seat: int) -> Action:
     mult = 1 + g.epoch
     totals = g.totals
     own = _hand_points(g.hands[seat])
-    mine_minus = totals[seat] + (own - _J_POINTS * js) * mult
+    mine_minus = totals[seat] + (own - J_POINTS * js) * mult
     mine_plus = totals[seat] + own * mult
-    if mine_plus == _RESET:
+    if mine_plus == RESET_TOTAL:
         mine_plus = 0
-    if mine_minus == _RESET:
+    if mine_minus == RESET_TOTAL:
         mine_minus = 0
     ends = mine_plus > target
     wins = True
     for s in range(g.n):
         if s == seat:
             continue
-        low = totals[s] + _J_POINTS * js * mult  # their hidden hand adds 0 or more
-        if low == _RESET:
+        low = totals[s] + J_POINTS * js * mult  # their hidden hand adds 0 or more
+        if low == RESET_TOTAL:
             return _J_MINUS
         if low > target:
             ends = True

@@ -18,7 +18,7 @@ from ...match import Result, lowest
 from ...notation import Action
 from ...rng import Rng
 
-__all__ = ["POINTS", "QuteGame"]
+__all__ = ["CARD_POINTS", "J_POINTS", "POINTS", "RESET_TOTAL", "QuteGame"]
 
 POINTS = {"6": 0, "7": 0, "8": 0, "9": 0, "10": 10, "Q": 10, "K": 10, "A": 15, "J": 20}
 """Points of a card left in hand at the end of a round."""
@@ -47,6 +47,8 @@ _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 # A card id % 9 is its rank index, card id // 9 its suit index.
 _J = _RANK.index("J")
 _SEVEN, _EIGHT, _ACE = _RANK.index("7"), _RANK.index("8"), _RANK.index("A")
+CARD_POINTS = tuple(POINTS[r] for r in _RANK)
+"""Points of each card id left in hand (a card id below 9 is also its rank index)."""
 _PLAYS_CACHE: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
 _SINGLE = [Action("play", (code,)) for code in _CODES]
 
@@ -511,9 +513,13 @@ class QuteGame(Game):
         self._begin_turn(nxt)
 
     # ------------------------------------------------------------------ scoring
+    def hand_points(self) -> list[int]:
+        """Every seat's points in hand, before J points and multiplier (omniscient)."""
+        return [sum(map(CARD_POINTS.__getitem__, h)) for h in self.hands]
+
     def _end_round(self, jmode: str | None) -> None:
         n, s = self.n, self.turn
-        hand_points = [sum(POINTS[_RANK[c]] for c in h) for h in self.hands]
+        hand_points = self.hand_points()
         jpoints = [0] * n
         if jmode is not None:
             js = self._count("J")
