@@ -1550,6 +1550,52 @@ def arena_command(
         raise typer.Exit(code=1)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="SQLAlchemy URL of the store, e.g. sqlite+aiosqlite:///cardtable.db "
+            "or postgresql+asyncpg://user@host/db",
+        ),
+    ] = "sqlite+aiosqlite:///cardtable.db",
+    ai_delay: Annotated[
+        float, typer.Option("--ai-delay", help="seconds an AI seat waits before it acts")
+    ] = 0.8,
+    peek_window: Annotated[
+        float, typer.Option("--peek-window", help="seconds the initial-peek phase stays open")
+    ] = 30.0,
+    snap_window: Annotated[
+        float, typer.Option("--snap-window", help="seconds a gabo snap window stays open")
+    ] = 5.0,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level")] = "warning",
+) -> None:
+    """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+    except ImportError as err:  # pragma: no cover - depends on the install
+        _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
+    if min(ai_delay, peek_window, snap_window) < 0:
+        _fail("delays and windows cannot be negative")
+    application = create_app(
+        db, ai_delay=ai_delay, peek_window=peek_window, snap_window=snap_window
+    )
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    config = uvicorn.Config(
+        application, host=host, port=port, log_level=log_level, ws_max_size=1 << 20
+    )
+    server = uvicorn.Server(config)
+    Console().print(
+        f"cardtable is running at [bold]http://{shown}:{port}/[/bold]  (Ctrl+C stops it)"
+    )
+    server.run()
+
+
 def main() -> None:
     """Entry point of the ``cardtable`` console script."""
     app(prog_name="cardtable")

@@ -235,11 +235,11 @@ class Game(ABC):
         return f"'{action}' is not allowed now"
 
     # -- the checked entry point -------------------------------------------------------------
-    def play(self, seat: int, action: Action | str) -> list[Event]:
-        """Validate and play ``action`` for ``seat``; return the events it caused.
+    def check(self, seat: int, action: Action | str) -> Action:
+        """Validate ``action`` for ``seat`` without playing it; return its canonical form.
 
-        Raises :class:`IllegalAction` (and changes nothing) if the text is malformed, the seat
-        may not act, or the action is not legal now.
+        Raises :class:`IllegalAction` with the reason, in the order :meth:`play` checks:
+        seat exists, text well formed, game not over, seat may act, action legal now.
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} at this table")
@@ -253,6 +253,15 @@ class Game(ABC):
             raise IllegalAction(self._not_your_turn(seat))
         if not self._is_legal(seat, act):
             raise IllegalAction(self._why_illegal(seat, act))
+        return act
+
+    def play(self, seat: int, action: Action | str) -> list[Event]:
+        """Validate and play ``action`` for ``seat``; return the events it caused.
+
+        Raises :class:`IllegalAction` (and changes nothing) if the text is malformed, the seat
+        may not act, or the action is not legal now.
+        """
+        act = self.check(seat, action)
         events: list[Event] = []
         self._events = events
         try:

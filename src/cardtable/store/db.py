@@ -1,0 +1,466 @@
+"""SQLAlchemy 2 (async) implementation of the store.
+
+Writes go through one writer task that commits in groups: every write waits until the
+transaction holding it is committed (SQLite: WAL journal, ``synchronous=FULL``; PostgreSQL: its
+default durable commit), and writes that arrive while a commit is under way share the next one.
+So "durable before anyone is told" costs one commit per burst, not one per action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKeyConstraint,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = ["ActionRow", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]
+
+DEFAULT_URL = "sqlite+aiosqlite:///cardtable.db"
+"""The store used when no URL is given: a SQLite file in the working folder."""
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("autostart", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("type", String(8), nullable=False),
+    Column("level", String(32)),
+    Column("name", String(32)),
+    Column("token_hash", String(64)),
+    ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("base_version", Integer, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("finished", Float),
+    Column("result", JSON),
+    ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
+)
+
+
+class StoreError(Exception):
+    """A write the store refused (e.g. a duplicate action number) or a closed store."""
+
+
+@dataclass
+class SeatRow:
+    """One seat of a room: a person (with a token digest once taken) or an AI level."""
+
+    seat: int
+    """Seat number."""
+    type: str
+    """``"human"`` or ``"ai"``."""
+    level: str | None = None
+    """AI level (``None`` for people)."""
+    name: str | None = None
+    """Display name."""
+    token_hash: str | None = None
+    """SHA-256 digest of the seat's token (``None``: not taken, or an AI seat)."""
+
+
+@dataclass
+class RoomRow:
+    """A room as stored."""
+
+    id: str
+    """Room id (URL-safe)."""
+    game: str
+    """Variant name."""
+    players: int
+    """Number of seats."""
+    options: dict[str, Any]
+    """Resolved rule options."""
+    public: bool
+    """Listed in the lobby."""
+    autostart: bool
+    """Start the first game as soon as every person's seat is taken."""
+    created: float
+    """Creation time (Unix seconds)."""
+    seats: list[SeatRow] = field(default_factory=list)
+    """Seats in order."""
+
+
+@dataclass
+class GameRow:
+    """One game of a room."""
+
+    room: str
+    """Room id."""
+    game_no: int
+    """1 for the first game, then one more per rematch."""
+    seed: int
+    """The seed the game was dealt from (never sent to clients)."""
+    base_version: int
+    """The room's version right after the game started."""
+    started: float
+    """Start time (Unix seconds)."""
+    finished: float | None = None
+    """End time, once over."""
+    result: dict[str, Any] | None = None
+    """``Result.to_dict()``, once over."""
+    actions: int = 0
+    """Number of actions (filled by :meth:`Store.games`)."""
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action."""
+
+    game_no: int
+    """Game it belongs to."""
+    seq: int
+    """1-based number within its game."""
+    seat: int
+    """Seat that played it."""
+    action: str
+    """Canonical notation."""
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+_Write = tuple[str, Any, "asyncio.Future[None]"]
+
+
+class Store:
+    """Async access to the event store at a SQLAlchemy URL."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = url
+        """The SQLAlchemy URL."""
+        self._engine: AsyncEngine | None = None
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self._closed = False
+        self.commits = 0
+        """Number of transactions the writer committed (for benchmarks)."""
+        self.writes = 0
+        """Number of writes committed."""
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The open engine."""
+        if self._engine is None:
+            raise StoreError("the store is not open")
+        return self._engine
+
+    async def open(self) -> None:
+        """Connect, create missing tables and start the writer."""
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        engine = create_async_engine(self.url, **kwargs)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        async with engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self._engine = engine
+        self._writer = asyncio.create_task(self._write_loop())
+
+    async def close(self) -> None:
+        """Finish pending writes, stop the writer and close connections."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._writer is not None:
+            await self._queue.put(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        if self._engine is not None:
+            await self._engine.dispose()
+
+    # -- writes ----------------------------------------------------------------------------
+    async def _submit(self, kind: str, params: Any) -> None:
+        if self._closed or self._writer is None:
+            raise StoreError("the store is closed")
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._queue.put((kind, params, fut))
+        await fut
+
+    async def create_room(self, room: RoomRow) -> None:
+        """Store a new room and its seats."""
+        await self._submit("room", room)
+
+    async def take_seat(self, room: str, seat: int, name: str, token_hash: str) -> None:
+        """Record that a person took ``seat`` under ``name``."""
+        await self._submit("seat", (room, seat, name, token_hash))
+
+    async def start_game(self, game: GameRow) -> None:
+        """Store the start of a game (its seed and base version)."""
+        await self._submit("game", game)
+
+    async def append(self, room: str, game_no: int, seq: int, seat: int, action: str) -> None:
+        """Append an accepted action; returns once it is committed."""
+        await self._submit("action", (room, game_no, seq, seat, action))
+
+    async def finish_game(self, room: str, game_no: int, result: dict[str, Any]) -> None:
+        """Mark a game as over with its result."""
+        await self._submit("finish", (room, game_no, result))
+
+    async def _write_loop(self) -> None:
+        engine = self.engine
+        async with engine.connect() as conn:
+            while True:
+                item = await self._queue.get()
+                if item is None:
+                    return
+                batch = [item]
+                stop = False
+                while not self._queue.empty():
+                    nxt = self._queue.get_nowait()
+                    if nxt is None:
+                        stop = True
+                        break
+                    batch.append(nxt)
+                await self._commit_batch(conn, batch)
+                if stop:
+                    return
+
+    async def _commit_batch(self, conn: AsyncConnection, batch: list[_Write]) -> None:
+        try:
+            async with conn.begin():
+                await self._execute(conn, batch)
+        except Exception:
+            if len(batch) == 1:
+                _, _, fut = batch[0]
+                if not fut.done():
+                    fut.set_exception(StoreError("the store refused a write"))
+                return
+            # One bad write must not sink the others: retry each in its own transaction.
+            for item in batch:
+                await self._commit_batch(conn, [item])
+            return
+        self.commits += 1
+        self.writes += len(batch)
+        for _, _, fut in batch:
+            if not fut.done():
+                fut.set_result(None)
+
+    @staticmethod
+    async def _execute(conn: AsyncConnection, batch: Sequence[_Write]) -> None:
+        i = 0
+        while i < len(batch):
+            kind, params, _ = batch[i]
+            if kind == "action":
+                # consecutive appends go in one executemany
+                rows = []
+                now = time.time()
+                while i < len(batch) and batch[i][0] == "action":
+                    room, game_no, seq, seat, action = batch[i][1]
+                    rows.append(
+                        {
+                            "room_id": room,
+                            "game_no": game_no,
+                            "seq": seq,
+                            "seat": seat,
+                            "action": action,
+                            "at": now,
+                        }
+                    )
+                    i += 1
+                await conn.execute(insert(actions), rows)
+                continue
+            if kind == "room":
+                r: RoomRow = params
+                await conn.execute(
+                    insert(rooms).values(
+                        id=r.id,
+                        game=r.game,
+                        players=r.players,
+                        options=r.options,
+                        public=r.public,
+                        autostart=r.autostart,
+                        created=r.created,
+                    )
+                )
+                await conn.execute(
+                    insert(seats),
+                    [
+                        {
+                            "room_id": r.id,
+                            "seat": s.seat,
+                            "type": s.type,
+                            "level": s.level,
+                            "name": s.name,
+                            "token_hash": s.token_hash,
+                        }
+                        for s in r.seats
+                    ],
+                )
+            elif kind == "seat":
+                room, seat, name, token_hash = params
+                res = await conn.execute(
+                    update(seats)
+                    .where(
+                        seats.c.room_id == room,
+                        seats.c.seat == seat,
+                        seats.c.token_hash.is_(None),
+                    )
+                    .values(name=name, token_hash=token_hash)
+                )
+                if res.rowcount != 1:
+                    raise StoreError("seat already taken")
+            elif kind == "game":
+                g: GameRow = params
+                await conn.execute(
+                    insert(games).values(
+                        room_id=g.room,
+                        game_no=g.game_no,
+                        seed=g.seed,
+                        base_version=g.base_version,
+                        started=g.started,
+                    )
+                )
+            elif kind == "finish":
+                room, game_no, result = params
+                await conn.execute(
+                    update(games)
+                    .where(games.c.room_id == room, games.c.game_no == game_no)
+                    .values(finished=time.time(), result=result)
+                )
+            else:  # pragma: no cover - programming error
+                raise StoreError(f"unknown write {kind!r}")
+            i += 1
+
+    # -- reads -----------------------------------------------------------------------------
+    async def room(self, room_id: str) -> RoomRow | None:
+        """A room and its seats, or ``None``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
+            if row is None:
+                return None
+            seat_rows = (
+                await conn.execute(
+                    select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+                )
+            ).all()
+        return RoomRow(
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            options=dict(row.options),
+            public=bool(row.public),
+            autostart=bool(row.autostart),
+            created=row.created,
+            seats=[SeatRow(s.seat, s.type, s.level, s.name, s.token_hash) for s in seat_rows],
+        )
+
+    async def games(self, room_id: str) -> list[GameRow]:
+        """Every game of a room, oldest first, with its number of actions."""
+        counts = (
+            select(actions.c.game_no, func.count().label("n"))
+            .where(actions.c.room_id == room_id)
+            .group_by(actions.c.game_no)
+            .subquery()
+        )
+        stmt = (
+            select(games, counts.c.n)
+            .outerjoin(counts, counts.c.game_no == games.c.game_no)
+            .where(games.c.room_id == room_id)
+            .order_by(games.c.game_no)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(stmt)).all()
+        return [
+            GameRow(
+                room=r.room_id,
+                game_no=r.game_no,
+                seed=r.seed,
+                base_version=r.base_version,
+                started=r.started,
+                finished=r.finished,
+                result=r.result,
+                actions=r.n or 0,
+            )
+            for r in rows
+        ]
+
+    async def actions(self, room_id: str, game_no: int) -> list[ActionRow]:
+        """The actions of one game, in order."""
+        stmt = (
+            select(actions.c.game_no, actions.c.seq, actions.c.seat, actions.c.action)
+            .where(actions.c.room_id == room_id, actions.c.game_no == game_no)
+            .order_by(actions.c.seq)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(stmt)).all()
+        return [ActionRow(r.game_no, r.seq, r.seat, r.action) for r in rows]
+
+    async def unfinished_rooms(self) -> list[str]:
+        """Ids of rooms whose latest game is not over, or that have not started yet."""
+        latest = (
+            select(games.c.room_id, func.max(games.c.game_no).label("g"))
+            .group_by(games.c.room_id)
+            .subquery()
+        )
+        stmt = (
+            select(rooms.c.id)
+            .outerjoin(latest, latest.c.room_id == rooms.c.id)
+            .outerjoin(
+                games,
+                (games.c.room_id == rooms.c.id) & (games.c.game_no == latest.c.g),
+            )
+            .where((latest.c.g.is_(None)) | (games.c.finished.is_(None)))
+            .order_by(rooms.c.created)
+        )
+        async with self.engine.connect() as conn:
+            return [r.id for r in (await conn.execute(stmt)).all()]

@@ -1,0 +1,1 @@
+"""The web front end: FastAPI server, WebSocket protocol, rooms and the browser client."""

@@ -1,0 +1,247 @@
+"""The FastAPI application: HTTP endpoints, the WebSocket endpoint and the browser client.
+
+``create_app`` builds the app around one store URL; ``cardtable serve`` runs it with uvicorn.
+See docs/protocol.md for every endpoint and message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from .. import variants
+from ..agents.registry import LEVELS, describe
+from ..store import Store
+from ..store.db import DEFAULT_URL
+from .protocol import CreateRoom, JoinRoom, ProtocolError, error, parse_message
+from .rooms import Conn, RoomError, RoomManager
+
+__all__ = ["STATIC", "create_app"]
+
+log = logging.getLogger("cardtable.web")
+
+STATIC = Path(__file__).parent / "static"
+"""The browser client's files."""
+
+
+def _rules_text(variant: str) -> str:
+    return resources.files("cardtable").joinpath("rules", f"{variant}.md").read_text("utf-8")
+
+
+def create_app(
+    db_url: str = DEFAULT_URL,
+    *,
+    ai_delay: float = 0.8,
+    peek_window: float = 30.0,
+    snap_window: float = 5.0,
+) -> FastAPI:
+    """The web application around the store at ``db_url``."""
+    store = Store(db_url)
+    manager = RoomManager(
+        store, ai_delay=ai_delay, peek_window=peek_window, snap_window=snap_window
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        resumed = await manager.resume()
+        if resumed:
+            log.info("resumed %d unfinished room(s) from the store", resumed)
+        try:
+            yield
+        finally:
+            await manager.close()
+            await store.close()
+
+    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.manager = manager
+    app.state.store = store
+
+    # -- pages -----------------------------------------------------------------------------
+    index = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/r/{room}", include_in_schema=False)
+    @app.get("/r/{room}/history", include_in_schema=False)
+    @app.get("/r/{room}/replay/{n}", include_in_schema=False)
+    async def page(room: str | None = None, n: int | None = None) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- reference ---------------------------------------------------------------------------
+    @app.get("/api/variants")
+    async def list_variants() -> list[dict[str, Any]]:
+        """Every game with its seat range and options."""
+        out = []
+        for name in variants.names():
+            var = variants.get(name)
+            out.append(
+                {
+                    "name": var.name,
+                    "title": var.title,
+                    "summary": var.summary,
+                    "min_players": var.min_players,
+                    "max_players": var.max_players,
+                    "default_players": var.default_players,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": o.default,
+                            "doc": o.doc,
+                            "choices": list(o.choices) if o.choices else None,
+                        }
+                        for o in var.options
+                    ],
+                }
+            )
+        return out
+
+    @app.get("/api/levels")
+    async def list_levels() -> list[dict[str, str]]:
+        """The AI levels a seat may have."""
+        return [{"name": n, "description": describe(n)} for n in (*LEVELS, "random")]
+
+    @app.get("/api/rules/{variant}")
+    async def rules(variant: str) -> dict[str, str]:
+        """A game's rules in Markdown."""
+        try:
+            var = variants.get(variant)
+        except (KeyError, ValueError):
+            raise HTTPException(404, f"no game called {variant!r}") from None
+        return {"variant": var.name, "title": var.title, "markdown": _rules_text(var.name)}
+
+    # -- rooms -------------------------------------------------------------------------------
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(body: CreateRoom) -> dict[str, Any]:
+        """Create a room; the creator takes the first person's seat."""
+        try:
+            room, seat, token = await manager.create(
+                body.game,
+                [(s.type, s.level) for s in body.seats],
+                players=body.players,
+                options=body.options,
+                name=body.name or None,
+                public=body.public,
+                autostart=body.autostart,
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise HTTPException(400, str(exc).strip("'\"")) from None
+        return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
+
+    @app.get("/api/rooms")
+    async def lobby() -> dict[str, Any]:
+        """Public rooms waiting for people or in play."""
+        return {"rooms": manager.lobby()}
+
+    async def _room(room_id: str) -> Any:
+        room = await manager.get(room_id)
+        if room is None:
+            raise HTTPException(404, "there is no such room")
+        return room
+
+    @app.get("/api/rooms/{room_id}")
+    async def room_summary(room_id: str) -> dict[str, Any]:
+        """One room's summary."""
+        room = await _room(room_id)
+        summary: dict[str, Any] = room.summary()
+        return summary
+
+    @app.post("/api/rooms/{room_id}/join")
+    async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, Any]:
+        """Take the first free person's seat of a room."""
+        try:
+            room, seat, token = await manager.take_seat(room_id, body.name if body else None)
+        except RoomError as exc:
+            raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
+        return {"room": room.id, "seat": seat, "token": token}
+
+    @app.get("/api/rooms/{room_id}/games")
+    async def room_games(room_id: str) -> dict[str, Any]:
+        """Every game of a room with its status and result."""
+        await _room(room_id)
+        rows = await store.games(room_id)
+        return {
+            "room": room_id,
+            "games": [
+                {
+                    "game_no": g.game_no,
+                    "status": "finished" if g.finished is not None else "playing",
+                    "started": g.started,
+                    "finished": g.finished,
+                    "actions": g.actions,
+                    "result": g.result,
+                }
+                for g in rows
+            ],
+        }
+
+    @app.get("/api/rooms/{room_id}/games/{game_no}")
+    async def replay(room_id: str, game_no: int) -> dict[str, Any]:
+        """A finished game move by move, as a spectator saw it."""
+        room = await _room(room_id)
+        rows = {g.game_no: g for g in await store.games(room_id)}
+        row = rows.get(game_no)
+        if row is None:
+            raise HTTPException(404, f"room {room_id} has no game {game_no}")
+        if row.finished is None:
+            raise HTTPException(409, "this game is still in play; replays open when it ends")
+        game = variants.new_game(
+            room.row.game, players=room.row.players, seed=row.seed, options=room.row.options
+        )
+        initial = game.spectator_view()
+        steps = []
+        for a in await store.actions(room_id, game_no):
+            game.play(a.seat, a.action)
+            steps.append({"seat": a.seat, "action": a.action, "view": game.spectator_view()})
+        result = game.result
+        return {
+            "room": room_id,
+            "game_no": game_no,
+            "game": room.row.game,
+            "players": room.row.players,
+            "seats": room.seats_public(),
+            "initial": initial,
+            "steps": steps,
+            "result": result.to_dict() if result is not None else None,
+        }
+
+    # -- play --------------------------------------------------------------------------------
+    @app.websocket("/ws")
+    async def play(ws: WebSocket) -> None:
+        """The play channel (docs/protocol.md)."""
+        await ws.accept()
+        conn = Conn(ws.send_text)
+        sender = asyncio.ensure_future(conn.run_sender())
+        try:
+            while not conn.closed:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                raw = msg.get("text")
+                if raw is None:
+                    raw = msg.get("bytes") or b""
+                try:
+                    await manager.handle(conn, parse_message(raw))
+                except ProtocolError as exc:
+                    conn.push(error(exc.code, exc.message, exc.msg_id))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            manager.leave(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
+
+    return app

@@ -1,0 +1,161 @@
+// Turning clicks into actions (the notation of RULES.md §4).
+//
+// Every legal action is one of three kinds:
+//   - a pile action: "draw deck", "draw discard", "discard" (family), "draw" (qute) — played by
+//     clicking the deck or the discard pile;
+//   - a target action: a verb with card arguments — addresses ("peek 0", "spy 1.2",
+//     "exchange 0 1.3", "replace 0 2") or Qute card codes ("play 7S 7H") — built by clicking
+//     cards in order;
+//   - a word action: everything else ("knock", "pass", "suit H", "eights all", "exchange" …) —
+//     a button in the action bar.
+//
+// A selection is the list of targets clicked so far. The candidates are the legal target actions
+// whose arguments start with the selection; when the selection is exactly one candidate and no
+// candidate extends it, that action is played at once, otherwise the complete candidates are
+// offered as buttons (`data-action`) until one is pressed or the selection grows.
+
+const ADDRESS = /^\d+(\.\d+)?$/;
+const CARD = /^(10|[2-9AJQK])[CDHS]$/;
+
+// Verbs whose arguments form a set: "replace 0 2" claims positions 0 and 2 in any click order;
+// an exchange or a look is symmetric. Everything else (play) is ordered.
+const UNORDERED = new Set(["replace", "exchange", "look"]);
+
+/** A pile an action is played from, or null. */
+export function pileOf(text, game) {
+  if (text === "draw deck" || (game === "qute" && text === "draw")) return "deck";
+  if (text === "draw discard" || text === "discard") return "discard";
+  return null;
+}
+
+/**
+ * Parse an action text for the viewer at `seat`: {text, verb, args, targets} where `targets`
+ * are absolute card addresses "P.N" (own positions "N" made absolute) or Qute card codes;
+ * `targets` is null when the action takes no card argument.
+ */
+export function parseAction(text, seat) {
+  const [verb, ...args] = text.split(" ");
+  const isTarget = args.length > 0 && args.every((a) => ADDRESS.test(a) || CARD.test(a));
+  const targets = isTarget ? args.map((a) => (a.includes(".") || CARD.test(a) ? a : `${seat}.${a}`)) : null;
+  return { text, verb, args, targets };
+}
+
+/** CSS selector of the element that stands for `target` (an address or a card code). */
+export function targetSelector(target) {
+  return CARD.test(target) ? `[data-card="${target}"]` : `.card[data-addr="${target}"]`;
+}
+
+export const actionSelector = (text) => `[data-action="${text}"]`;
+export const pileSelector = (pile) => `[data-pile="${pile}"]`;
+
+function startsWith(action, selection) {
+  const t = action.targets;
+  if (selection.length > t.length) return false;
+  if (UNORDERED.has(action.verb)) return selection.every((s) => t.includes(s));
+  return selection.every((s, i) => t[i] === s);
+}
+
+/** The selection state of one seat's table. */
+export class Picker {
+  constructor() {
+    this.game = null;
+    this.seat = null;
+    this.legal = [];
+    this.selection = [];
+  }
+
+  /** New legal actions: keep the selection only if it still leads somewhere. */
+  setLegal(legal, seat, game) {
+    this.game = game;
+    this.seat = seat;
+    this.legal = legal.map((text) => parseAction(text, seat));
+    if (this.selection.length && this.candidates().length === 0) this.selection = [];
+  }
+
+  clear() {
+    this.selection = [];
+  }
+
+  targetActions() {
+    return this.legal.filter((a) => a.targets !== null);
+  }
+
+  /** Target actions that the current selection starts. */
+  candidates(selection = this.selection) {
+    return this.targetActions().filter((a) => startsWith(a, selection));
+  }
+
+  /** Candidates whose arguments are exactly the selection (offered as buttons). */
+  complete(selection = this.selection) {
+    return this.candidates(selection).filter((a) => a.targets.length === selection.length);
+  }
+
+  /** Targets that may be clicked next. */
+  nextTargets() {
+    const next = new Set();
+    for (const a of this.candidates()) {
+      if (UNORDERED.has(a.verb)) {
+        for (const t of a.targets) if (!this.selection.includes(t)) next.add(t);
+      } else if (a.targets.length > this.selection.length) {
+        next.add(a.targets[this.selection.length]);
+      }
+    }
+    return next;
+  }
+
+  /** Word actions (buttons). */
+  words() {
+    return this.legal.filter((a) => a.targets === null && !pileOf(a.text, this.game));
+  }
+
+  /** The legal action played from `pile`, or null. */
+  pileAction(pile) {
+    return this.legal.find((a) => a.targets === null && pileOf(a.text, this.game) === pile) ?? null;
+  }
+
+  /**
+   * Click on a target. Returns {play: text} when that completes an action, {invalid: true} when
+   * the click leads nowhere, otherwise {pending: true} (selection grown, or an unselect).
+   */
+  click(target) {
+    const idx = this.selection.indexOf(target);
+    if (idx >= 0) {
+      // Clicking the last selected card again confirms it when it is one complete action;
+      // clicking an earlier one takes the selection back to before it.
+      const done = this.complete();
+      if (idx === this.selection.length - 1 && done.length === 1) return { play: done[0].text };
+      this.selection = this.selection.slice(0, idx);
+      return { pending: true };
+    }
+    const grown = [...this.selection, target];
+    if (this.candidates(grown).length === 0) return { invalid: true };
+    this.selection = grown;
+    const auto = this.autoPlay(grown);
+    if (auto) {
+      this.selection = [];
+      return { play: auto };
+    }
+    return { pending: true };
+  }
+
+  // The action a selection plays at once: the only complete candidate, nothing extending it.
+  autoPlay(selection) {
+    const cands = this.candidates(selection);
+    const done = cands.filter((a) => a.targets.length === selection.length);
+    return done.length === 1 && cands.length === 1 ? done[0].text : null;
+  }
+
+  /**
+   * CSS selectors to click, in order, that play `text` from an empty selection; null if it is
+   * not legal now.
+   */
+  clicksFor(text) {
+    const action = this.legal.find((a) => a.text === text);
+    if (!action) return null;
+    const pile = pileOf(text, this.game);
+    if (action.targets === null) return [pile ? pileSelector(pile) : actionSelector(text)];
+    const clicks = action.targets.map(targetSelector);
+    if (!this.autoPlay(action.targets)) clicks.push(actionSelector(text));
+    return clicks;
+  }
+}

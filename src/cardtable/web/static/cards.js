@@ -1,0 +1,181 @@
+// Card faces and backs, drawn as SVG by code (no artwork files).
+//
+// Card codes (see src/cardtable/cards.py): "10H", "QS", "AD" (rank then suit C/D/H/S),
+// "RJ"/"BJ" for the red and black jokers, and bare values "0" … "13" for the Cabo deck.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Suit letter → name, colour and an SVG path drawn in a 100×100 box. */
+export const SUITS = {
+  C: {
+    name: "clubs",
+    red: false,
+    symbol: "♣",
+    path:
+      "M50 4a21 21 0 0 1 18 31.5a21 21 0 1 1-8 34.5c1 12 5 20 12 26H28c7-6 11-14 12-26" +
+      "a21 21 0 1 1-8-34.5A21 21 0 0 1 50 4z",
+  },
+  D: { name: "diamonds", red: true, symbol: "♦", path: "M50 2L88 50L50 98L12 50z" },
+  H: {
+    name: "hearts",
+    red: true,
+    symbol: "♥",
+    path:
+      "M50 94C22 72 2 54 2 31C2 14 15 4 28 4c10 0 18 6 22 15c4-9 12-15 22-15c13 0 26 10 " +
+      "26 27c0 23-20 41-48 63z",
+  },
+  S: {
+    name: "spades",
+    red: false,
+    symbol: "♠",
+    path:
+      "M50 2C76 26 98 42 98 62c0 15-11 24-23 24c-9 0-16-4-20-10c1 10 5 17 12 24H33c7-7 " +
+      "11-14 12-24c-4 6-11 10-20 10C13 86 2 77 2 62C2 42 24 26 50 2z",
+  },
+};
+
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+// Cabo's numbered deck: powers of 7–12 (peek, spy, swap), printed small on the card.
+const CABO_POWERS = { 7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap" };
+
+/** Parse a card code into {code, rank, suit, joker, cabo, red}. */
+export function parseCard(code) {
+  if (code === "RJ" || code === "BJ") {
+    return { code, rank: "JOKER", suit: null, joker: true, cabo: false, red: code === "RJ" };
+  }
+  if (/^\d+$/.test(code)) {
+    return { code, rank: code, suit: null, joker: false, cabo: true, red: false };
+  }
+  const suit = code.slice(-1);
+  const rank = code.slice(0, -1);
+  return { code, rank, suit, joker: false, cabo: false, red: Boolean(SUITS[suit]?.red) };
+}
+
+/** Spoken name of a card: "5 of hearts", "queen of spades", "red joker", "Cabo 7". */
+export function cardName(code) {
+  const c = parseCard(code);
+  if (c.joker) return c.red ? "red joker" : "black joker";
+  if (c.cabo) return `Cabo ${c.rank}`;
+  return `${RANK_NAMES[c.rank] ?? c.rank} of ${SUITS[c.suit]?.name ?? c.suit}`;
+}
+
+/** Short printable form with a suit symbol: "10♥". */
+export function cardShort(code) {
+  const c = parseCard(code);
+  if (c.joker) return c.red ? "Joker (red)" : "Joker (black)";
+  if (c.cabo) return c.rank;
+  return c.rank + (SUITS[c.suit]?.symbol ?? c.suit);
+}
+
+function node(tag, attrs = {}, children = []) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const child of children) el.append(child);
+  return el;
+}
+
+function text(x, y, content, attrs = {}) {
+  const t = node("text", { x, y, "text-anchor": "middle", ...attrs });
+  t.textContent = content;
+  return t;
+}
+
+/** A suit symbol scaled to `size` with its top-left corner at (x, y). */
+function pip(suit, x, y, size, fill) {
+  return node("path", {
+    d: SUITS[suit].path,
+    fill,
+    transform: `translate(${x} ${y}) scale(${size / 100})`,
+  });
+}
+
+function svgRoot(cls) {
+  return node("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg ${cls}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+}
+
+// Corner index: rank above a small pip; drawn twice, the second rotated 180°.
+function corners(rank, suit, color) {
+  const g = node("g");
+  const one = node("g");
+  const size = rank.length > 1 ? 20 : 24;
+  one.append(text(14, 26, rank, { "font-size": size, "font-weight": 700, fill: color }));
+  if (suit) one.append(pip(suit, 5, 31, 18, color));
+  const two = one.cloneNode(true);
+  two.setAttribute("transform", "rotate(180 50 70)");
+  g.append(one, two);
+  return g;
+}
+
+/** The SVG of a card's face. */
+export function cardFace(code) {
+  const c = parseCard(code);
+  const color = c.red ? "#c62828" : "#1d1d1f";
+  const svg = svgRoot("face");
+  svg.append(node("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-paper" }));
+  if (c.joker) {
+    svg.append(corners("★", null, color));
+    svg.append(text(50, 82, "★", { "font-size": 46, fill: color }));
+    svg.append(text(50, 112, "JOKER", { "font-size": 14, "font-weight": 700, fill: color }));
+    return svg;
+  }
+  if (c.cabo) {
+    // Numbered Cabo cards: a colour band from green (0, good) to red (13, bad).
+    const value = Number(c.rank);
+    const hue = Math.round(140 - (value / 13) * 140);
+    const band = `hsl(${hue} 55% 42%)`;
+    svg.append(node("rect", { x: 10, y: 30, width: 80, height: 80, rx: 10, fill: band }));
+    svg.append(corners(c.rank, null, band));
+    svg.append(text(50, 86, c.rank, { "font-size": 44, "font-weight": 800, fill: "#fff" }));
+    const power = CABO_POWERS[value];
+    if (power) {
+      svg.append(text(50, 104, power.toUpperCase(), { "font-size": 11, fill: "#fff" }));
+    }
+    return svg;
+  }
+  svg.append(corners(c.rank, c.suit, color));
+  if (c.rank === "J" || c.rank === "Q" || c.rank === "K") {
+    // Court cards: a framed panel with the letter and a pip (no copied artwork).
+    svg.append(
+      node("rect", {
+        x: 24,
+        y: 28,
+        width: 52,
+        height: 84,
+        rx: 6,
+        fill: c.red ? "#fdecea" : "#eceff4",
+        stroke: color,
+        "stroke-width": 2,
+      }),
+    );
+    svg.append(text(50, 72, c.rank, { "font-size": 36, "font-weight": 800, fill: color }));
+    svg.append(pip(c.suit, 38, 80, 24, color));
+  } else {
+    svg.append(pip(c.suit, 25, 45, 50, color));
+  }
+  return svg;
+}
+
+/** The SVG of a card's back: a lattice pattern inside a frame. */
+export function cardBack() {
+  const svg = svgRoot("back");
+  svg.append(node("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-back-bg" }));
+  // Two families of diagonals inside a nested <svg>, which clips them to the inner frame
+  // (no <pattern> or <clipPath>, so no document-wide ids are needed).
+  const inner = node("svg", { x: 10, y: 10, width: 80, height: 120, viewBox: "0 0 80 120" });
+  const lines = [];
+  for (let i = -120; i <= 80; i += 12) {
+    lines.push(`M${i} 0L${i + 120} 120`, `M${i + 120} 0L${i} 120`);
+  }
+  inner.append(node("path", { d: lines.join(""), class: "card-back-lattice" }));
+  svg.append(inner);
+  svg.append(node("rect", { x: 9, y: 9, width: 82, height: 122, rx: 5, class: "card-back-frame" }));
+  svg.append(node("circle", { cx: 50, cy: 70, r: 15, class: "card-back-medal" }));
+  svg.append(pip("S", 42, 62, 16, "currentColor"));
+  return svg;
+}
