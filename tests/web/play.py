@@ -1,0 +1,114 @@
+"""Driving whole games over the wire, and checking frames against the engine replayed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from typing import Any
+
+import cardtable
+from cardtable.game import Event, Game
+from cardtable.store import Store
+
+from .client import Client
+
+__all__ = ["Moment", "card_codes", "drive", "replay_expected", "stored_game"]
+
+FACE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+
+
+def card_codes(text: str) -> set[str]:
+    """Card-like codes of a standard deck (e.g. ``7H``, ``10S``) in ``text``."""
+    return set(FACE.findall(text))
+
+
+def drive(
+    clients: list[Client],
+    rng: random.Random,
+    *,
+    probes: list[str] | None = None,
+    max_steps: int = 3000,
+    on_error: Any = None,
+) -> None:
+    """Play until the game is over: the seat clients whose latest state is current act with
+    random legal actions; with ``probes``, now and then a seat first sends a probe action that
+    is usually illegal (its error answer goes to ``on_error(client, action, frame)``)."""
+    for _ in range(max_steps):
+        for c in clients:
+            c.drain()
+        states = [c.state for c in clients if c.state is not None]
+        if not states:
+            clients[0].recv(5)
+            continue
+        top = max(s["version"] for s in states)
+        if any(s["view"] and s["view"]["over"] and s["version"] == top for s in states):
+            return
+        movers = [
+            c for c in clients if c.token and c.state and c.state["version"] == top and c.my_turn()
+        ]
+        if not movers:
+            # wait for the server (an AI seat, or a frame still on its way)
+            for c in clients:
+                if c.recv(0.05) is not None:
+                    break
+            continue
+        c = rng.choice(movers)
+        assert c.state is not None
+        if probes and rng.random() < 0.15:
+            probe = rng.choice(probes)
+            frame = c.act(probe)
+            if on_error is not None and frame["type"] == "error":
+                on_error(c, probe, frame)
+            if frame["type"] == "state":
+                continue
+        answer = c.act(rng.choice(c.state["view"]["legal"]))
+        assert answer["type"] == "state" or answer["code"] in ("stale", "not_your_turn"), answer
+    raise AssertionError("the game did not end")
+
+
+def stored_game(url: str, room: str, game_no: int = 1) -> tuple[int, int, list[tuple[int, str]]]:
+    """Seed, base version and actions of a stored game, read with the project's store."""
+
+    async def read() -> tuple[int, int, list[tuple[int, str]]]:
+        store = Store(url)
+        await store.open()
+        try:
+            games = {g.game_no: g for g in await store.games(room)}
+            acts = await store.actions(room, game_no)
+        finally:
+            await store.close()
+        g = games[game_no]
+        return g.seed, g.base_version, [(a.seat, a.action) for a in acts]
+
+    return asyncio.run(read())
+
+
+def replay_expected(
+    game: str, players: int, options: dict[str, Any], seed: int, actions: list[tuple[int, str]]
+) -> list[Moment]:
+    """The engine replayed: the moment after k actions, for k = 0..len(actions)."""
+    g = cardtable.new_game(game, players=players, seed=seed, options=options)
+    out = [Moment(g, [])]
+    for seat, action in actions:
+        out.append(Moment(g, g.play(seat, action)))
+    return out
+
+
+class Moment:
+    """Every seat's view and the spectator view at one moment, and the events that led there."""
+
+    def __init__(self, g: Game, events: list[Event]) -> None:
+        self.views = [g.view(s) for s in range(g.players)]
+        self.public = g.spectator_view()
+        self.events = events
+        self.players = g.players
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: spectator)."""
+        return self.public if seat is None else self.views[seat]
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events as ``seat`` (``None``: spectator) may see them."""
+        bit = 1 << (self.players if seat is None else seat)
+        return [e.visible(bit) for e in self.events]
