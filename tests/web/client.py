@@ -70,10 +70,10 @@ class Client:
             self.state = frame
         return frame
 
-    def drain(self, timeout: float = 0.0) -> None:
-        """Read every frame already waiting (or arriving within ``timeout``)."""
-        while self.recv(timeout) is not None:
-            timeout = 0.0
+    def drain(self, quiet: float = 0.0) -> None:
+        """Read frames until none arrives for ``quiet`` seconds (0: those already waiting)."""
+        while self.recv(quiet) is not None:
+            pass
 
     def reply(self, msg_id: Any, timeout: float = 10.0) -> dict[str, Any]:
         """Read frames until the one answering ``msg_id``."""

@@ -43,6 +43,8 @@ def drive(
             continue
         top = max(s["version"] for s in states)
         if any(s["view"] and s["view"]["over"] and s["version"] == top for s in states):
+            for c in clients:  # let every client read the end
+                c.wait(lambda s, top=top: s["version"] >= top)
             return
         movers = [
             c for c in clients if c.token and c.state and c.state["version"] == top and c.my_turn()
