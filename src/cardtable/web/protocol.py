@@ -180,7 +180,7 @@ class CreateRoom(BaseModel):
     game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     players: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=10)
     name: Name | None = None
     public: bool = True
     autostart: bool = True

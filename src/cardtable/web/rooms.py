@@ -553,7 +553,12 @@ class RoomManager:
     def _update_window(self, room: Room) -> None:
         game = room.game
         key: tuple[Any, ...] | None = None
-        if game is not None and not game.over:
+        # a window opens with several seats to act; only then is the phase worth reading
+        if (
+            game is not None
+            and not game.over
+            and (room.window_key is not None or len(game.actors) > 1)
+        ):
             pub = game.spectator_view()
             phase = pub.get("phase")
             if phase in ("peek", "snap"):

@@ -1,0 +1,37 @@
+// The one-page client: picks the page from location.pathname.
+//   /                      lobby
+//   /r/{room}              the table
+//   /r/{room}/history      the room's games
+//   /r/{room}/replay/{n}   a finished game, move by move
+
+import { HistoryPage, ReplayPage } from "./history.js";
+import { LobbyPage } from "./lobby.js";
+import { TablePage } from "./tablepage.js";
+import { el, toast } from "./ui.js";
+
+function route(path) {
+  const root = document.getElementById("app");
+  const room = "([A-Za-z0-9_-]+)";
+  let m;
+  if (path === "/" || path === "/index.html") return new LobbyPage(root);
+  if ((m = new RegExp(`^/r/${room}/?$`).exec(path))) return new TablePage(root, m[1]);
+  if ((m = new RegExp(`^/r/${room}/history/?$`).exec(path))) return new HistoryPage(root, m[1]);
+  if ((m = new RegExp(`^/r/${room}/replay/(\\d+)/?$`).exec(path))) {
+    return new ReplayPage(root, m[1], Number(m[2]));
+  }
+  root.replaceChildren(el("p", {}, "There is no such page. ", el("a", { href: "/" }, "To the lobby")));
+  return null;
+}
+
+// Anything that goes wrong in the client is shown, not swallowed.
+window.addEventListener("error", (ev) => toast(`Client error: ${ev.message}`, "error"));
+window.addEventListener("unhandledrejection", (ev) =>
+  toast(`Client error: ${ev.reason?.message ?? ev.reason}`, "error"),
+);
+
+document.body.dataset.page = "loading";
+const page = route(location.pathname);
+if (page) {
+  document.body.dataset.page = page.constructor.name.replace("Page", "").toLowerCase();
+  page.start();
+}

@@ -1,0 +1,190 @@
+// A room's history, /r/{room}/history, and the move-by-move replay of one game,
+// /r/{room}/replay/{n}, drawn with the table renderer from spectator views.
+
+import { api } from "./net.js";
+import { showRules } from "./rulesmodal.js";
+import { describeEvent, renderResults, renderTable, seatName } from "./table.js";
+import { el, toast } from "./ui.js";
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : "—");
+
+export class HistoryPage {
+  constructor(root, room) {
+    this.root = root;
+    this.room = room;
+  }
+
+  async start() {
+    document.title = `cardtable — history of ${this.room}`;
+    document.getElementById("page-tools").replaceChildren();
+    this.root.replaceChildren(el("p", {}, "Loading…"));
+    let summary;
+    let data;
+    try {
+      [summary, data] = await Promise.all([
+        api(`/api/rooms/${encodeURIComponent(this.room)}`),
+        api(`/api/rooms/${encodeURIComponent(this.room)}/games`),
+      ]);
+    } catch (err) {
+      this.root.replaceChildren(el("p", { class: "error-text", role: "alert" }, `Could not load the history: ${err.message}`));
+      toast(err.message, "error");
+      return;
+    }
+    const names = (i) => seatName(summary.seats, i);
+    const rows = data.games.map((g) => {
+      const res = g.result;
+      const outcome = res
+        ? `${res.winners.map(names).join(", ")} won — ${res.totals.map((t, i) => `${names(i)} ${t}`).join(", ")}`
+        : g.status;
+      const link =
+        g.status === "finished" || res
+          ? el("a", { class: "btn btn-small", href: `/r/${this.room}/replay/${g.game_no}`, dataset: { ui: "replay" } }, "Replay")
+          : el("span", { class: "muted" }, "in play");
+      return el(
+        "tr",
+        { dataset: { game: String(g.game_no) } },
+        el("td", {}, String(g.game_no)),
+        el("td", {}, g.status),
+        el("td", {}, when(g.started)),
+        el("td", {}, when(g.finished)),
+        el("td", {}, String(g.actions)),
+        el("td", {}, outcome),
+        el("td", {}, link),
+      );
+    });
+    this.root.replaceChildren(
+      el(
+        "section",
+        { class: "panel history" },
+        el("h1", {}, `${summary.title ?? summary.game} · room ${this.room}`),
+        el("p", {}, el("a", { href: `/r/${this.room}` }, "Back to the table")),
+        rows.length
+          ? el(
+              "div",
+              { class: "scroll-x" },
+              el(
+                "table",
+                { class: "history-table" },
+                el("thead", {}, el("tr", {}, ["Game", "Status", "Started", "Finished", "Moves", "Result", ""].map((h) => el("th", { scope: "col" }, h)))),
+                el("tbody", {}, rows),
+              ),
+            )
+          : el("p", { class: "muted" }, "No games yet."),
+      ),
+    );
+  }
+}
+
+export class ReplayPage {
+  constructor(root, room, gameNo) {
+    this.root = root;
+    this.room = room;
+    this.gameNo = gameNo;
+    this.step = 0;
+    this.timer = null;
+  }
+
+  async start() {
+    document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
+    this.root.replaceChildren(el("p", {}, "Loading…"));
+    try {
+      this.data = await api(`/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`);
+    } catch (err) {
+      this.root.replaceChildren(
+        el("p", { class: "error-text", role: "alert" }, `Could not load the replay: ${err.message}`, " ", el("a", { href: `/r/${this.room}/history` }, "History")),
+      );
+      toast(err.message, "error");
+      return;
+    }
+    const d = this.data;
+    document.getElementById("page-tools").replaceChildren(
+      el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+    );
+    this.names = (i) => seatName(d.seats, i);
+    this.slider = el("input", {
+      type: "range",
+      min: 0,
+      max: d.steps.length,
+      value: 0,
+      "aria-label": "step",
+      class: "replay-slider",
+      oninput: (ev) => this.go(Number(ev.target.value)),
+    });
+    const btn = (label, ui, fn, aria) => el("button", { type: "button", class: "btn", dataset: { ui }, "aria-label": aria ?? label, onclick: fn }, label);
+    this.playBtn = btn("▶ Play", "play", () => this.togglePlay(), "play");
+    this.caption = el("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
+    this.tableHost = el("div", { class: "table-host" });
+    this.resultsHost = el("div", { class: "end-host" });
+    this.logList = el("ol", { class: "log-list" });
+    this.root.replaceChildren(
+      el(
+        "div",
+        { class: "room-bar" },
+        el("h1", { class: "room-title" }, `Replay: game ${d.game_no} · ${d.game} · room ${this.room}`),
+        el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
+      ),
+      el(
+        "div",
+        { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
+        btn("⏮", "first", () => this.go(0), "first step"),
+        btn("◀ Prev", "prev", () => this.go(this.step - 1), "previous step"),
+        this.playBtn,
+        btn("Next ▶", "next", () => this.go(this.step + 1), "next step"),
+        btn("⏭", "last", () => this.go(d.steps.length), "last step"),
+        this.slider,
+      ),
+      this.caption,
+      this.tableHost,
+      this.resultsHost,
+      el("details", { class: "log", open: true }, el("summary", {}, "Moves"), this.logList),
+    );
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target?.tagName === "INPUT") return;
+      if (ev.key === "ArrowLeft") this.go(this.step - 1);
+      else if (ev.key === "ArrowRight") this.go(this.step + 1);
+      else if (ev.key === " ") {
+        ev.preventDefault();
+        this.togglePlay();
+      }
+    });
+    this.go(0);
+  }
+
+  viewAt(step) {
+    return step === 0 ? this.data.initial : this.data.steps[step - 1].view;
+  }
+
+  go(step) {
+    const d = this.data;
+    this.step = Math.max(0, Math.min(d.steps.length, step));
+    this.slider.value = String(this.step);
+    document.body.dataset.step = String(this.step);
+    const view = this.viewAt(this.step);
+    const last = this.step > 0 ? d.steps[this.step - 1] : null;
+    this.caption.textContent = last
+      ? `Step ${this.step} of ${d.steps.length}: ${this.names(last.seat)} — ${last.action}`
+      : `Start (${d.steps.length} moves)`;
+    this.tableHost.replaceChildren(
+      renderTable(view, { viewer: null, seats: d.seats, names: this.names, memoryAid: true, interactive: false, lastActor: last?.seat ?? null }),
+    );
+    this.resultsHost.replaceChildren(view.over ? el("section", { class: "end-panel" }, el("h2", {}, "Game over"), renderResults(view, this.names)) : "");
+    const lines = (view.events ?? []).map((e) => describeEvent(e, this.names)).filter(Boolean);
+    this.logList.replaceChildren(...lines.slice(-10).reverse().map((t) => el("li", {}, t)));
+    if (this.step >= d.steps.length) this.stop();
+  }
+
+  togglePlay() {
+    if (this.timer) this.stop();
+    else {
+      if (this.step >= this.data.steps.length) this.go(0);
+      this.timer = setInterval(() => this.go(this.step + 1), 700);
+      this.playBtn.textContent = "⏸ Pause";
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playBtn.textContent = "▶ Play";
+  }
+}
