@@ -36,7 +36,9 @@ export function pileOf(text, game) {
 export function parseAction(text, seat) {
   const [verb, ...args] = text.split(" ");
   const isTarget = args.length > 0 && args.every((a) => ADDRESS.test(a) || CARD.test(a));
-  const targets = isTarget ? args.map((a) => (a.includes(".") || CARD.test(a) ? a : `${seat}.${a}`)) : null;
+  const targets = isTarget
+    ? args.map((a) => (a.includes(".") || CARD.test(a) ? a : `${seat}.${a}`))
+    : null;
   return { text, verb, args, targets };
 }
 
@@ -103,9 +105,12 @@ export class Picker {
     return next;
   }
 
-  /** Word actions (buttons). */
+  /** Actions without card arguments, for the action bar: the pile actions first (they are
+   * also played by clicking the piles), then the words. */
   words() {
-    return this.legal.filter((a) => a.targets === null && !pileOf(a.text, this.game));
+    const plain = this.legal.filter((a) => a.targets === null);
+    const piles = plain.filter((a) => pileOf(a.text, this.game));
+    return [...piles, ...plain.filter((a) => !pileOf(a.text, this.game))];
   }
 
   /** The legal action played from `pile`, or null. */

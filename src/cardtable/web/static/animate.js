@@ -13,10 +13,17 @@ const DURATION_MS = 380;
 export function measure(root) {
   const rects = new Map();
   if (!root) return rects;
-  for (const node of root.querySelectorAll("[data-addr]")) rects.set(`addr:${node.dataset.addr}`, node.getBoundingClientRect());
-  for (const node of root.querySelectorAll("[data-card]")) rects.set(`card:${node.dataset.card}`, node.getBoundingClientRect());
-  for (const node of root.querySelectorAll("[data-pile]")) rects.set(`pile:${node.dataset.pile}`, node.querySelector(".card")?.getBoundingClientRect() ?? node.getBoundingClientRect());
-  for (const node of root.querySelectorAll("[data-seat]")) rects.set(`seat:${node.dataset.seat}`, node.getBoundingClientRect());
+  for (const node of root.querySelectorAll("[data-addr]"))
+    rects.set(`addr:${node.dataset.addr}`, node.getBoundingClientRect());
+  for (const node of root.querySelectorAll("[data-card]"))
+    rects.set(`card:${node.dataset.card}`, node.getBoundingClientRect());
+  for (const node of root.querySelectorAll("[data-pile]"))
+    rects.set(
+      `pile:${node.dataset.pile}`,
+      node.querySelector(".card")?.getBoundingClientRect() ?? node.getBoundingClientRect(),
+    );
+  for (const node of root.querySelectorAll("[data-seat]"))
+    rects.set(`seat:${node.dataset.seat}`, node.getBoundingClientRect());
   const drawn = root.querySelector(".drawn .card");
   if (drawn) rects.set("drawn", drawn.getBoundingClientRect());
   return rects;
@@ -49,7 +56,8 @@ export function animateEvents(events, root, before) {
   if (!events?.length || !root || reducedMotion()) return;
   const q = (sel) => root.querySelector(sel);
   const card = (addr) => q(`.card[data-addr="${addr}"]`);
-  const pileCard = (name) => q(`[data-pile="${name}"] .pile-top`) ?? q(`[data-pile="${name}"] .card`);
+  const pileCard = (name) =>
+    q(`[data-pile="${name}"] .pile-top`) ?? q(`[data-pile="${name}"] .card`);
   const drawn = () => q(".drawn .card");
   for (const ev of events) {
     if (ev.seat !== undefined && ev.seat !== null && ev.type !== "turn") {

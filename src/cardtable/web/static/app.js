@@ -19,7 +19,9 @@ function route(path) {
   if ((m = new RegExp(`^/r/${room}/replay/(\\d+)/?$`).exec(path))) {
     return new ReplayPage(root, m[1], Number(m[2]));
   }
-  root.replaceChildren(el("p", {}, "There is no such page. ", el("a", { href: "/" }, "To the lobby")));
+  root.replaceChildren(
+    el("p", {}, "There is no such page. ", el("a", { href: "/" }, "To the lobby")),
+  );
   return null;
 }
 

@@ -6,7 +6,11 @@ import { showRules } from "./rulesmodal.js";
 import { describeEvent, renderResults, renderTable, seatName } from "./table.js";
 import { el, toast } from "./ui.js";
 
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : "—");
+// Times come as Unix seconds (floats); ISO strings are accepted too.
+const when = (t) => {
+  if (t === null || t === undefined) return "—";
+  return new Date(typeof t === "number" ? t * 1000 : t).toLocaleString();
+};
 
 export class HistoryPage {
   constructor(root, room) {
@@ -26,7 +30,13 @@ export class HistoryPage {
         api(`/api/rooms/${encodeURIComponent(this.room)}/games`),
       ]);
     } catch (err) {
-      this.root.replaceChildren(el("p", { class: "error-text", role: "alert" }, `Could not load the history: ${err.message}`));
+      this.root.replaceChildren(
+        el(
+          "p",
+          { class: "error-text", role: "alert" },
+          `Could not load the history: ${err.message}`,
+        ),
+      );
       toast(err.message, "error");
       return;
     }
@@ -35,10 +45,18 @@ export class HistoryPage {
       const res = g.result;
       const outcome = res
         ? `${res.winners.map(names).join(", ")} won — ${res.totals.map((t, i) => `${names(i)} ${t}`).join(", ")}`
-        : g.status;
+        : "—";
       const link =
         g.status === "finished" || res
-          ? el("a", { class: "btn btn-small", href: `/r/${this.room}/replay/${g.game_no}`, dataset: { ui: "replay" } }, "Replay")
+          ? el(
+              "a",
+              {
+                class: "btn btn-small",
+                href: `/r/${this.room}/replay/${g.game_no}`,
+                dataset: { ui: "replay" },
+              },
+              "Replay",
+            )
           : el("span", { class: "muted" }, "in play");
       return el(
         "tr",
@@ -65,7 +83,17 @@ export class HistoryPage {
               el(
                 "table",
                 { class: "history-table" },
-                el("thead", {}, el("tr", {}, ["Game", "Status", "Started", "Finished", "Moves", "Result", ""].map((h) => el("th", { scope: "col" }, h)))),
+                el(
+                  "thead",
+                  {},
+                  el(
+                    "tr",
+                    {},
+                    ["Game", "Status", "Started", "Finished", "Moves", "Result", ""].map((h) =>
+                      el("th", { scope: "col" }, h),
+                    ),
+                  ),
+                ),
                 el("tbody", {}, rows),
               ),
             )
@@ -91,15 +119,23 @@ export class ReplayPage {
       this.data = await api(`/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`);
     } catch (err) {
       this.root.replaceChildren(
-        el("p", { class: "error-text", role: "alert" }, `Could not load the replay: ${err.message}`, " ", el("a", { href: `/r/${this.room}/history` }, "History")),
+        el(
+          "p",
+          { class: "error-text", role: "alert" },
+          `Could not load the replay: ${err.message}`,
+          " ",
+          el("a", { href: `/r/${this.room}/history` }, "History"),
+        ),
       );
       toast(err.message, "error");
       return;
     }
     const d = this.data;
-    document.getElementById("page-tools").replaceChildren(
-      el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
-    );
+    document
+      .getElementById("page-tools")
+      .replaceChildren(
+        el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+      );
     this.names = (i) => seatName(d.seats, i);
     this.slider = el("input", {
       type: "range",
@@ -110,7 +146,12 @@ export class ReplayPage {
       class: "replay-slider",
       oninput: (ev) => this.go(Number(ev.target.value)),
     });
-    const btn = (label, ui, fn, aria) => el("button", { type: "button", class: "btn", dataset: { ui }, "aria-label": aria ?? label, onclick: fn }, label);
+    const btn = (label, ui, fn, aria) =>
+      el(
+        "button",
+        { type: "button", class: "btn", dataset: { ui }, "aria-label": aria ?? label, onclick: fn },
+        label,
+      );
     this.playBtn = btn("▶ Play", "play", () => this.togglePlay(), "play");
     this.caption = el("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
     this.tableHost = el("div", { class: "table-host" });
@@ -120,17 +161,21 @@ export class ReplayPage {
       el(
         "div",
         { class: "room-bar" },
-        el("h1", { class: "room-title" }, `Replay: game ${d.game_no} · ${d.game} · room ${this.room}`),
+        el(
+          "h1",
+          { class: "room-title" },
+          `Replay: game ${d.game_no} · ${d.game} · room ${this.room}`,
+        ),
         el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
       ),
       el(
         "div",
         { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
-        btn("⏮", "first", () => this.go(0), "first step"),
+        btn("« First", "first", () => this.go(0), "first step"),
         btn("◀ Prev", "prev", () => this.go(this.step - 1), "previous step"),
         this.playBtn,
         btn("Next ▶", "next", () => this.go(this.step + 1), "next step"),
-        btn("⏭", "last", () => this.go(d.steps.length), "last step"),
+        btn("Last »", "last", () => this.go(d.steps.length), "last step"),
         this.slider,
       ),
       this.caption,
@@ -165,11 +210,32 @@ export class ReplayPage {
       ? `Step ${this.step} of ${d.steps.length}: ${this.names(last.seat)} — ${last.action}`
       : `Start (${d.steps.length} moves)`;
     this.tableHost.replaceChildren(
-      renderTable(view, { viewer: null, seats: d.seats, names: this.names, memoryAid: true, interactive: false, lastActor: last?.seat ?? null }),
+      renderTable(view, {
+        viewer: null,
+        seats: d.seats,
+        names: this.names,
+        memoryAid: true,
+        interactive: false,
+        lastActor: last?.seat ?? null,
+      }),
     );
-    this.resultsHost.replaceChildren(view.over ? el("section", { class: "end-panel" }, el("h2", {}, "Game over"), renderResults(view, this.names)) : "");
+    this.resultsHost.replaceChildren(
+      view.over
+        ? el(
+            "section",
+            { class: "end-panel" },
+            el("h2", {}, "Game over"),
+            renderResults(view, this.names),
+          )
+        : "",
+    );
     const lines = (view.events ?? []).map((e) => describeEvent(e, this.names)).filter(Boolean);
-    this.logList.replaceChildren(...lines.slice(-10).reverse().map((t) => el("li", {}, t)));
+    this.logList.replaceChildren(
+      ...lines
+        .slice(-10)
+        .reverse()
+        .map((t) => el("li", {}, t)),
+    );
     if (this.step >= d.steps.length) this.stop();
   }
 

@@ -31,7 +31,9 @@ export class LobbyPage {
     try {
       [this.variants, this.levels] = await Promise.all([api("/api/variants"), api("/api/levels")]);
     } catch (err) {
-      this.formHost.replaceChildren(el("p", { class: "error-text", role: "alert" }, `Could not load the games: ${err.message}`));
+      this.formHost.replaceChildren(
+        el("p", { class: "error-text", role: "alert" }, `Could not load the games: ${err.message}`),
+      );
       toast(err.message, "error");
       return;
     }
@@ -61,20 +63,60 @@ export class LobbyPage {
     });
     this.seatsEl = el("fieldset", { class: "seats" });
     this.singleInput = el("input", { type: "checkbox", name: "single", id: "f-single" });
-    this.nameInput = el("input", { type: "text", name: "name", id: "f-name", maxlength: 24, value: getName(), autocomplete: "nickname" });
-    this.publicInput = el("input", { type: "checkbox", name: "public", id: "f-public", checked: true });
-    this.submit = el("button", { type: "submit", class: "btn btn-primary", dataset: { ui: "create" } }, "Create table");
-    const rulesBtn = el("button", { type: "button", class: "btn btn-small", onclick: () => showRules(this.gameSelect.value) }, "Rules");
+    this.nameInput = el("input", {
+      type: "text",
+      name: "name",
+      id: "f-name",
+      maxlength: 24,
+      value: getName(),
+      autocomplete: "nickname",
+    });
+    this.publicInput = el("input", {
+      type: "checkbox",
+      name: "public",
+      id: "f-public",
+      checked: true,
+    });
+    this.submit = el(
+      "button",
+      { type: "submit", class: "btn btn-primary", dataset: { ui: "create" } },
+      "Create table",
+    );
+    const rulesBtn = el(
+      "button",
+      { type: "button", class: "btn btn-small", onclick: () => showRules(this.gameSelect.value) },
+      "Rules",
+    );
     const form = el(
       "form",
       { class: "create-form", onsubmit: (ev) => this.onSubmit(ev) },
-      el("div", { class: "field" }, el("label", { for: "f-game" }, "Game"), el("div", { class: "row" }, this.gameSelect, rulesBtn)),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "f-game" }, "Game"),
+        el("div", { class: "row" }, this.gameSelect, rulesBtn),
+      ),
       this.summaryEl,
-      el("div", { class: "field" }, el("label", { for: "f-players" }, "Players"), this.playersInput),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "f-players" }, "Players"),
+        this.playersInput,
+      ),
       this.seatsEl,
-      el("div", { class: "field check" }, this.singleInput, el("label", { for: "f-single" }, "Single round")),
+      el(
+        "div",
+        { class: "field check" },
+        this.singleInput,
+        el("label", { for: "f-single" }, "Single round"),
+      ),
       el("div", { class: "field" }, el("label", { for: "f-name" }, "Your name"), this.nameInput),
-      el("div", { class: "field check" }, this.publicInput, el("label", { for: "f-public" }, "List in the lobby (public)")),
+      el(
+        "div",
+        { class: "field check" },
+        this.publicInput,
+        el("label", { for: "f-public" }, "List in the lobby (public)"),
+      ),
       this.submit,
     );
     this.formHost.replaceChildren(form);
@@ -97,7 +139,10 @@ export class LobbyPage {
   // One row per seat: a person (you or a friend) or an AI level.
   buildSeats() {
     const v = this.variant();
-    const n = Math.min(v.max_players, Math.max(v.min_players, Number(this.playersInput.value) || v.min_players));
+    const n = Math.min(
+      v.max_players,
+      Math.max(v.min_players, Number(this.playersInput.value) || v.min_players),
+    );
     const old = [...this.seatsEl.querySelectorAll("select")].map((s) => s.value);
     const defaultLevel = this.levels.find((l) => l.name === "casual")?.name ?? this.levels[0]?.name;
     const rows = [];
@@ -106,10 +151,20 @@ export class LobbyPage {
         "select",
         { name: `seat-${i}`, id: `f-seat-${i}`, onchange: () => this.labelSeats() },
         el("option", { value: "human" }, "Person"),
-        this.levels.map((l) => el("option", { value: `ai:${l.name}`, title: l.description ?? "" }, `AI: ${l.name}`)),
+        this.levels.map((l) =>
+          el("option", { value: `ai:${l.name}`, title: l.description ?? "" }, `AI: ${l.name}`),
+        ),
       );
       select.value = old[i] ?? (i === 0 ? "human" : `ai:${defaultLevel}`);
-      rows.push(el("div", { class: "seat-row" }, el("label", { for: `f-seat-${i}` }, `Seat ${i}`), select, el("span", { class: "seat-who" })));
+      rows.push(
+        el(
+          "div",
+          { class: "seat-row" },
+          el("label", { for: `f-seat-${i}` }, `Seat ${i}`),
+          select,
+          el("span", { class: "seat-who" }),
+        ),
+      );
     }
     this.seatsEl.replaceChildren(el("legend", {}, "Seats"), ...rows);
     this.labelSeats();
@@ -119,7 +174,11 @@ export class LobbyPage {
     let first = true;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
       const human = row.querySelector("select").value === "human";
-      row.querySelector(".seat-who").textContent = human ? (first ? "you" : "a friend (invite link)") : "";
+      row.querySelector(".seat-who").textContent = human
+        ? first
+          ? "you"
+          : "a friend (invite link)"
+        : "";
       if (human) first = false;
     }
   }
@@ -131,13 +190,19 @@ export class LobbyPage {
     );
     const name = this.nameInput.value.trim();
     setName(name);
-    const body = { game: this.gameSelect.value, players: seats.length, seats, public: this.publicInput.checked };
+    const body = {
+      game: this.gameSelect.value,
+      players: seats.length,
+      seats,
+      public: this.publicInput.checked,
+    };
     if (name) body.name = name;
     if (this.singleInput.checked) body.options = { target: null };
     this.submit.disabled = true;
     try {
       const res = await api("/api/rooms", { method: "POST", body });
-      if (res.token && res.seat !== null && res.seat !== undefined) saveSeat(res.room, res.seat, res.token);
+      if (res.token && res.seat !== null && res.seat !== undefined)
+        saveSeat(res.room, res.seat, res.token);
       clearInterval(this.timer);
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
@@ -151,15 +216,25 @@ export class LobbyPage {
     try {
       data = await api("/api/rooms");
     } catch (err) {
-      this.roomsEl.replaceChildren(el("p", { class: "error-text" }, `Could not load the tables: ${err.message}`));
+      this.roomsEl.replaceChildren(
+        el("p", { class: "error-text" }, `Could not load the tables: ${err.message}`),
+      );
       return;
     }
     const rooms = data.rooms ?? [];
     if (!rooms.length) {
-      this.roomsEl.replaceChildren(el("p", { class: "muted" }, "No open tables right now. Create one!"));
+      this.roomsEl.replaceChildren(
+        el("p", { class: "muted" }, "No open tables right now. Create one!"),
+      );
       return;
     }
-    this.roomsEl.replaceChildren(el("ul", { class: "room-list" }, rooms.map((r) => this.roomItem(r))));
+    this.roomsEl.replaceChildren(
+      el(
+        "ul",
+        { class: "room-list" },
+        rooms.map((r) => this.roomItem(r)),
+      ),
+    );
   }
 
   roomItem(room) {
@@ -170,15 +245,40 @@ export class LobbyPage {
       .join(", ");
     const buttons = [];
     if (held) {
-      buttons.push(el("a", { class: "btn btn-primary btn-small", href: `/r/${room.room}` }, "Your seat"));
+      buttons.push(
+        el("a", { class: "btn btn-primary btn-small", href: `/r/${room.room}` }, "Your seat"),
+      );
     } else if (free) {
-      buttons.push(el("button", { type: "button", class: "btn btn-primary btn-small", dataset: { ui: "join" }, onclick: () => this.join(room.room) }, "Join"));
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-primary btn-small",
+            dataset: { ui: "join" },
+            onclick: () => this.join(room.room),
+          },
+          "Join",
+        ),
+      );
     }
-    buttons.push(el("a", { class: "btn btn-small", href: `/r/${room.room}?watch`, dataset: { ui: "watch" } }, "Watch"));
+    buttons.push(
+      el(
+        "a",
+        { class: "btn btn-small", href: `/r/${room.room}?watch`, dataset: { ui: "watch" } },
+        "Watch",
+      ),
+    );
     return el(
       "li",
       { class: "room-item", dataset: { room: room.room } },
-      el("div", { class: "room-main" }, el("strong", {}, room.title ?? room.game), el("span", { class: `status status-${room.status}` }, room.status), el("span", { class: "muted" }, who)),
+      el(
+        "div",
+        { class: "room-main" },
+        el("strong", {}, room.title ?? room.game),
+        el("span", { class: `status status-${room.status}` }, room.status),
+        el("span", { class: "muted" }, who),
+      ),
       el("div", { class: "room-actions" }, buttons),
     );
   }
@@ -186,7 +286,10 @@ export class LobbyPage {
   async join(room) {
     try {
       const name = this.nameInput?.value.trim();
-      const res = await api(`/api/rooms/${encodeURIComponent(room)}/join`, { method: "POST", body: name ? { name } : {} });
+      const res = await api(`/api/rooms/${encodeURIComponent(room)}/join`, {
+        method: "POST",
+        body: name ? { name } : {},
+      });
       saveSeat(res.room ?? room, res.seat, res.token);
       location.assign(`/r/${encodeURIComponent(room)}`);
     } catch (err) {

@@ -71,7 +71,8 @@ export function cardElement(opts) {
     ? el("button", { ...attrs, type: "button", "aria-pressed": opts.selected ? "true" : "false" })
     : el("div", { ...attrs, role: "img" });
   node.append(showFace ? cardFace(code) : cardBack());
-  if (opts.known && showFace) node.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
+  if (opts.known && showFace)
+    node.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
   if (opts.seen?.length) {
     node.append(
       el(
@@ -238,8 +239,7 @@ function familyHand(view, seat, ctx) {
     // Spectators and replays only ever receive public cards; the viewer's own knowledge is
     // hidden when the memory aid is off, except for a moment after seeing a card.
     const faceUp =
-      Boolean(code) &&
-      (over || ctx.viewer === null || ctx.memoryAid || ctx.revealed?.has(addr));
+      Boolean(code) && (over || ctx.viewer === null || ctx.memoryAid || ctx.revealed?.has(addr));
     const card = cardElement({
       code,
       faceUp,
@@ -263,12 +263,17 @@ function familyHand(view, seat, ctx) {
 function seatHeader(view, seat, ctx) {
   const info = ctx.seats?.[seat];
   const badges = [];
-  if (view.caller === seat) badges.push(el("span", { class: "badge badge-call" }, CALL_WORDS[view.call] ?? "Called"));
-  if (view.drawer === seat && !view.over) badges.push(el("span", { class: "badge" }, "holds a card"));
+  if (view.caller === seat)
+    badges.push(el("span", { class: "badge badge-call" }, CALL_WORDS[view.call] ?? "Called"));
+  if (view.drawer === seat && !view.over)
+    badges.push(el("span", { class: "badge" }, "holds a card"));
   if (view.game === "qute" && view.counts) {
-    badges.push(el("span", { class: "badge badge-count" }, `${view.counts[seat]} cards`));
+    const n = view.counts[seat];
+    badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
   }
-  const online = info ? (info.type === "ai" ? "ai" : info.online ? "online" : "offline") : null;
+  // Online dots only at a live table (a replay's seats are not connected to anything).
+  const online =
+    info && ctx.live ? (info.type === "ai" ? "ai" : info.online ? "online" : "offline") : null;
   return el(
     "div",
     { class: "seat-head" },
@@ -324,7 +329,9 @@ function familyCenter(view, ctx) {
     "deck",
     `deck, ${view.deck} cards${deckLegal ? " — click to draw" : ""}`,
     [
-      view.deck ? cardElement({ code: null, size: "md" }) : el("div", { class: "card empty card-md" }),
+      view.deck
+        ? cardElement({ code: null, size: "md" })
+        : el("div", { class: "card empty card-md" }),
       el("span", { class: "pile-count" }, `${view.deck}`),
     ],
     ctx,
@@ -368,7 +375,8 @@ function familyCenter(view, ctx) {
 function familyInfo(view, ctx) {
   const items = [el("span", {}, `Round ${view.round}`)];
   items.push(el("span", {}, `Turn ${view.turns + 1}/${view.max_turns}`));
-  if (view.target !== null && view.target !== undefined) items.push(el("span", {}, `Target ${view.target}`));
+  if (view.target !== null && view.target !== undefined)
+    items.push(el("span", {}, `Target ${view.target}`));
   if (view.reshuffles) items.push(el("span", {}, `Reshuffles ${view.reshuffles}`));
   if (view.caller !== null && view.caller !== undefined) {
     const left = view.final_turns_left;
@@ -382,12 +390,21 @@ function familyInfo(view, ctx) {
     );
   }
   if (view.snap) {
-    items.push(el("span", { class: "info-snap" }, `Snap: ${view.snap.rank}s (${cardShort(view.snap.card)})`));
+    items.push(
+      el("span", { class: "info-snap" }, `Snap: ${view.snap.rank}s (${cardShort(view.snap.card)})`),
+    );
   }
   if (view.pending?.power) {
-    items.push(el("span", { class: "info-power" }, `Power: ${view.pending.power} (${cardShort(view.pending.card)})`));
+    items.push(
+      el(
+        "span",
+        { class: "info-power" },
+        `Power: ${view.pending.power} (${cardShort(view.pending.card)})`,
+      ),
+    );
   }
-  if (view.pending?.give) items.push(el("span", { class: "info-power" }, `Give to ${view.pending.give}`));
+  if (view.pending?.give)
+    items.push(el("span", { class: "info-power" }, `Give to ${view.pending.give}`));
   return el("div", { class: "table-info" }, items);
 }
 
@@ -411,7 +428,14 @@ function quteHand(view, seat, ctx) {
       "aria-label": `${ctx.names(seat)}: ${count} cards`,
     });
     for (let i = 0; i < shown; i += 1) {
-      fan.append(cardElement({ code: null, addr: `${seat}.${i}`, size: "sm", label: `${ctx.names(seat)}, card ${i + 1}` }));
+      fan.append(
+        cardElement({
+          code: null,
+          addr: `${seat}.${i}`,
+          size: "sm",
+          label: `${ctx.names(seat)}, card ${i + 1}`,
+        }),
+      );
     }
     if (count > shown) fan.append(el("span", { class: "more" }, `+${count - shown}`));
     return fan;
@@ -440,7 +464,8 @@ function quteHand(view, seat, ctx) {
       size: "lg",
     });
     card.style.setProperty("--k", String(k));
-    if (selIdx >= 0) card.append(el("span", { class: "sel-order", "aria-hidden": "true" }, String(selIdx + 1)));
+    if (selIdx >= 0)
+      card.append(el("span", { class: "sel-order", "aria-hidden": "true" }, String(selIdx + 1)));
     fan.append(card);
   });
   return fan;
@@ -452,7 +477,9 @@ function quteCenter(view, ctx) {
     "deck",
     `blind, ${view.blind} cards${deckLegal ? " — click to draw" : ""}`,
     [
-      view.blind ? cardElement({ code: null, size: "md" }) : el("div", { class: "card empty card-md" }),
+      view.blind
+        ? cardElement({ code: null, size: "md" })
+        : el("div", { class: "card empty card-md" }),
       el("span", { class: "pile-count" }, `${view.blind}`),
     ],
     ctx,
@@ -473,7 +500,10 @@ function quteCenter(view, ctx) {
   const stack = pile(
     "discard",
     `stack, ${view.stack.length} cards${view.top ? `, top ${cardName(view.top)}` : ""}`,
-    [el("div", { class: "stack-fan" }, stackCards), el("span", { class: "pile-count" }, `${view.stack.length}`)],
+    [
+      el("div", { class: "stack-fan" }, stackCards),
+      el("span", { class: "pile-count" }, `${view.stack.length}`),
+    ],
     { ...ctx, interactive: false },
     false,
   );
@@ -494,16 +524,22 @@ function quteCenter(view, ctx) {
 
 function quteInfo(view, ctx) {
   const items = [el("span", {}, `Round ${view.round}`)];
-  if (view.target !== null && view.target !== undefined) items.push(el("span", {}, `Target ${view.target}`));
-  items.push(el("span", { class: view.multiplier > 1 ? "info-call" : "" }, `Multiplier ×${view.multiplier}`));
+  if (view.target !== null && view.target !== undefined)
+    items.push(el("span", {}, `Target ${view.target}`));
+  items.push(
+    el("span", { class: view.multiplier > 1 ? "info-call" : "" }, `Multiplier ×${view.multiplier}`),
+  );
   if (view.run?.rank && view.run.cards.length > 1) {
-    items.push(el("span", { class: "info-run" }, `Run: ${view.run.cards.length} × ${view.run.rank}`));
+    items.push(
+      el("span", { class: "info-run" }, `Run: ${view.run.cards.length} × ${view.run.rank}`),
+    );
   }
   if (view.must_cover) items.push(el("span", { class: "info-power" }, "A 6 must be covered"));
   const penalties = (view.penalty_counts ?? [])
     .map((n, s) => (n ? `${ctx.names(s)} +${n}` : null))
     .filter(Boolean);
-  if (penalties.length) items.push(el("span", { class: "info-power" }, `Draws: ${penalties.join(", ")}`));
+  if (penalties.length)
+    items.push(el("span", { class: "info-power" }, `Draws: ${penalties.join(", ")}`));
   if (view.pending) items.push(el("span", { class: "info-power" }, `Decision: ${view.pending}`));
   return el("div", { class: "table-info" }, items);
 }
@@ -513,7 +549,7 @@ function quteInfo(view, ctx) {
 /**
  * Render `view` as a table element.
  * ctx: {viewer, seats, names, memoryAid, revealed, targets, selection, piles, interactive,
- *       lastActor}
+ *       live, lastActor}
  */
 export function renderTable(view, ctx) {
   const qute = view.game === "qute";
@@ -534,7 +570,12 @@ export function renderTable(view, ctx) {
     area("left", places.left),
     area("top", places.top),
     area("right", places.right),
-    el("div", { class: "area area-center" }, qute ? quteCenter(view, ctx) : familyCenter(view, ctx), qute ? quteInfo(view, ctx) : familyInfo(view, ctx)),
+    el(
+      "div",
+      { class: "area area-center" },
+      qute ? quteCenter(view, ctx) : familyCenter(view, ctx),
+      qute ? quteInfo(view, ctx) : familyInfo(view, ctx),
+    ),
     el("div", { class: "area area-me" }, seatPanel(view, me, ctx, hand(view, me, ctx))),
   );
 }
@@ -545,7 +586,7 @@ export function renderResults(view, names) {
   const last = rounds.at(-1);
   const players = [...Array(view.players).keys()];
   const result = view.result;
-  const winners = new Set(result ? result.winners : last?.winners ?? []);
+  const winners = new Set(result ? result.winners : (last?.winners ?? []));
   const head = el(
     "tr",
     {},
@@ -558,13 +599,24 @@ export function renderResults(view, names) {
       "tr",
       {
         class: winners.has(p) ? "winner" : "",
-        dataset: { seat: String(p), total: String((result?.totals ?? last?.totals ?? view.totals)[p]) },
+        dataset: {
+          seat: String(p),
+          total: String((result?.totals ?? last?.totals ?? view.totals)[p]),
+        },
       },
-      el("th", { scope: "row" }, names(p), winners.has(p) ? el("span", { class: "win-mark" }, " ★ winner") : ""),
+      el(
+        "th",
+        { scope: "row" },
+        names(p),
+        winners.has(p) ? el("span", { class: "win-mark" }, " ★ winner") : "",
+      ),
       rounds.map((r) =>
         el(
           "td",
-          { class: r.winners.includes(p) ? "round-winner" : "", title: r.sums ? `sum ${r.sums[p]}` : "" },
+          {
+            class: r.winners.includes(p) ? "round-winner" : "",
+            title: r.sums ? `sum ${r.sums[p]}` : "",
+          },
           String(r.scores[p]),
         ),
       ),
@@ -585,7 +637,9 @@ export function renderResults(view, names) {
             el(
               "div",
               { class: "hand" },
-              (last.hands[p] ?? []).filter(Boolean).map((code) => cardElement({ code, faceUp: true, size: "sm" })),
+              (last.hands[p] ?? [])
+                .filter(Boolean)
+                .map((code) => cardElement({ code, faceUp: true, size: "sm" })),
             ),
             last.sums ? el("span", { class: "sum" }, `sum ${last.sums[p]}`) : null,
             last.hand_points ? el("span", { class: "sum" }, `points ${last.hand_points[p]}`) : null,
@@ -601,7 +655,12 @@ export function renderResults(view, names) {
         el("strong", {}, result.winners.map(names).join(", ")),
       )
     : last
-      ? el("p", { class: "winners" }, "Round won by ", el("strong", {}, last.winners.map(names).join(", ")))
+      ? el(
+          "p",
+          { class: "winners" },
+          "Round won by ",
+          el("strong", {}, last.winners.map(names).join(", ")),
+        )
       : null;
   return el("div", { class: "results-panel" }, winnerText, table, hands);
 }

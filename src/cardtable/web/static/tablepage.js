@@ -5,7 +5,7 @@ import { Picker } from "./actions.js";
 import { animateEvents, measure } from "./animate.js";
 import { cardShort } from "./cards.js";
 import { api, forgetSeat, loadSeat, RoomConnection, saveSeat } from "./net.js";
-import { getName, getPref, setPref } from "./prefs.js";
+import { getName, getPref, setName, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { beep } from "./sound.js";
 import { describeEvent, renderResults, renderTable, seatName, statusLine } from "./table.js";
@@ -16,7 +16,7 @@ const REVEAL_MS = 2000;
 const SHORTCUTS = [
   ["D", "draw from the deck (Qute: draw from the blind)"],
   ["F", "draw from the discard pile, or throw the drawn card away"],
-  ["0 – 9", "your card at that position"],
+  ["0 – 9", "your card at that position (Qute: the n-th card from the left, 0 = tenth)"],
   ["K", "call the end: knock, cabo, gabo (Qute: qute)"],
   ["P", "pass"],
   ["X", "exchange (after a look)"],
@@ -124,7 +124,11 @@ export class TablePage {
       },
       "Copy",
     );
-    this.connDot = el("span", { class: "conn", role: "status", "aria-live": "polite" }, "connecting…");
+    this.connDot = el(
+      "span",
+      { class: "conn", role: "status", "aria-live": "polite" },
+      el("span", { class: "conn-text" }, "connecting…"),
+    );
     this.memBtn = el("button", {
       type: "button",
       class: "btn btn-toggle",
@@ -141,17 +145,37 @@ export class TablePage {
     const tools = document.getElementById("page-tools");
     tools.replaceChildren(
       this.connDot,
-      el("button", { type: "button", class: "btn", dataset: { ui: "rules" }, onclick: () => this.openRules() }, "Rules"),
-      el("button", { type: "button", class: "btn", dataset: { ui: "help" }, "aria-label": "Keyboard shortcuts", onclick: () => this.openHelp() }, "?"),
+      el(
+        "button",
+        { type: "button", class: "btn", dataset: { ui: "rules" }, onclick: () => this.openRules() },
+        "Rules",
+      ),
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          dataset: { ui: "help" },
+          "aria-label": "Keyboard shortcuts",
+          onclick: () => this.openHelp(),
+        },
+        "?",
+      ),
       this.memBtn,
       this.soundBtn,
     );
     this.titleEl = el("h1", { class: "room-title" }, `Room ${this.room}`);
     this.banner = el("div", { class: "banner-area" });
+    this.connBanner = el("div", { class: "banner-area" });
     this.statusEl = el("p", { class: "status-line", role: "status", "aria-live": "polite" });
     this.windowEl = el("div", { class: "window-countdown", hidden: true });
     this.tableHost = el("div", { class: "table-host" });
-    this.bar = el("div", { class: "action-bar", role: "toolbar", "aria-label": "actions" });
+    this.bar = el("div", {
+      class: "action-bar",
+      role: "toolbar",
+      "aria-label": "actions",
+      hidden: true,
+    });
     this.endHost = el("div", { class: "end-host" });
     this.logList = el("ol", { class: "log-list" });
     this.root.replaceChildren(
@@ -159,10 +183,17 @@ export class TablePage {
         "div",
         { class: "room-bar" },
         this.titleEl,
-        el("div", { class: "invite" }, el("span", { class: "invite-label" }, "Invite:"), this.inviteInput, copyBtn),
+        el(
+          "div",
+          { class: "invite" },
+          el("span", { class: "invite-label" }, "Invite:"),
+          this.inviteInput,
+          copyBtn,
+        ),
         el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
       ),
       this.banner,
+      this.connBanner,
       el("div", { class: "status-row" }, this.statusEl, this.windowEl),
       this.tableHost,
       this.bar,
@@ -177,12 +208,26 @@ export class TablePage {
   }
 
   showProblem(message) {
-    this.banner.replaceChildren(el("div", { class: "banner banner-error", role: "alert" }, message, " ", el("a", { href: "/" }, "Back to the lobby")));
+    this.banner.replaceChildren(
+      el(
+        "div",
+        { class: "banner banner-error", role: "alert" },
+        message,
+        " ",
+        el("a", { href: "/" }, "Back to the lobby"),
+      ),
+    );
   }
 
   // No seat yet: take a free one, or watch.
   offerSeat() {
-    const nameInput = el("input", { name: "join-name", value: getName(), maxlength: 24, "aria-label": "your name", placeholder: "your name" });
+    const nameInput = el("input", {
+      name: "join-name",
+      value: getName(),
+      maxlength: 24,
+      "aria-label": "your name",
+      placeholder: "your name",
+    });
     const take = el(
       "button",
       {
@@ -193,8 +238,12 @@ export class TablePage {
           take.disabled = true;
           try {
             const name = nameInput.value.trim();
+            setName(name);
             const body = name ? { name } : {};
-            const res = await api(`/api/rooms/${encodeURIComponent(this.room)}/join`, { method: "POST", body });
+            const res = await api(`/api/rooms/${encodeURIComponent(this.room)}/join`, {
+              method: "POST",
+              body,
+            });
             saveSeat(this.room, res.seat, res.token);
             this.held = { seat: res.seat, token: res.token };
             this.banner.replaceChildren();
@@ -221,7 +270,12 @@ export class TablePage {
       "Watch",
     );
     this.banner.replaceChildren(
-      el("div", { class: "banner banner-choice" }, el("p", {}, "A seat at this table is free."), el("div", { class: "banner-actions" }, nameInput, take, watch)),
+      el(
+        "div",
+        { class: "banner banner-choice" },
+        el("p", {}, "A seat at this table is free."),
+        el("div", { class: "banner-actions" }, nameInput, take, watch),
+      ),
     );
     take.focus();
   }
@@ -246,10 +300,30 @@ export class TablePage {
       closed: "disconnected",
     }[status];
     this.connDot.className = `conn conn-${status}`;
-    this.connDot.replaceChildren(text);
+    this.connDot.title = text;
+    this.connDot.replaceChildren(el("span", { class: "conn-text" }, text));
+    // A lost connection also gets a banner above the table, with a way to retry at once.
     if (status === "waiting") {
-      const retry = el("button", { type: "button", class: "linkish", onclick: () => this.conn.retryNow() }, "retry now");
-      this.connDot.append(" ", retry);
+      const retry = el(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          dataset: { ui: "retry" },
+          onclick: () => this.conn.retryNow(),
+        },
+        "Retry now",
+      );
+      this.connBanner.replaceChildren(
+        el(
+          "div",
+          { class: "banner banner-error", role: "alert", dataset: { ui: "offline" } },
+          `Connection to the server lost — reconnecting in ${Math.round((retryIn ?? 0) / 1000)} s. `,
+          retry,
+        ),
+      );
+    } else if (status === "open") {
+      this.connBanner.replaceChildren();
     }
   }
 
@@ -275,7 +349,12 @@ export class TablePage {
         "Forget this seat",
       );
       this.banner.replaceChildren(
-        el("div", { class: "banner banner-error", role: "alert", dataset: { code: "bad_token" } }, `${text} `, forget),
+        el(
+          "div",
+          { class: "banner banner-error", role: "alert", dataset: { code: "bad_token" } },
+          `${text} `,
+          forget,
+        ),
       );
     }
   }
@@ -296,7 +375,9 @@ export class TablePage {
     this.picker.setLegal(view?.legal ?? [], seat, view?.game);
     // What the viewer just saw privately stays visible for a moment with the memory aid off.
     this.noteReveals(state.events ?? [], seat);
-    const actor = [...(state.events ?? [])].reverse().find((e) => e.seat !== undefined && e.type !== "turn");
+    const actor = [...(state.events ?? [])]
+      .reverse()
+      .find((e) => e.seat !== undefined && e.type !== "turn");
     if (actor) this.lastActor = actor.seat;
     this.setWindow(state.window);
     const before = measure(this.tableHost);
@@ -326,12 +407,15 @@ export class TablePage {
     clearTimeout(this.revealTimer);
     if (!this.revealed.size) return;
     const next = Math.min(...this.revealed.values());
-    this.revealTimer = setTimeout(() => {
-      const now = Date.now();
-      for (const [a, t] of this.revealed) if (t <= now) this.revealed.delete(a);
-      this.render();
-      this.scheduleReveal();
-    }, Math.max(0, next - Date.now()) + 10);
+    this.revealTimer = setTimeout(
+      () => {
+        const now = Date.now();
+        for (const [a, t] of this.revealed) if (t <= now) this.revealed.delete(a);
+        this.render();
+        this.scheduleReveal();
+      },
+      Math.max(0, next - Date.now()) + 10,
+    );
   }
 
   sounds(prev, state) {
@@ -341,7 +425,8 @@ export class TablePage {
     if (types.has("game_over")) beep("end");
     else if (mine && !wasMine) beep("turn");
     else if (types.has("exchange") || types.has("give")) beep("swap");
-    else if (["draw", "replace", "discard", "play", "drop", "snap"].some((t) => types.has(t))) beep("card");
+    else if (["draw", "replace", "discard", "play", "drop", "snap"].some((t) => types.has(t)))
+      beep("card");
   }
 
   // A finished round of a match: show its results once (the game's end has its own panel).
@@ -355,7 +440,12 @@ export class TablePage {
     }
     if (rounds > this.shownRound) {
       this.shownRound = rounds;
-      if (!view.over) modal(`Round ${view.round_results.at(-1).round} results`, renderResults(view, this.names()), { className: "round-modal" });
+      if (!view.over)
+        modal(
+          `Round ${view.round_results.at(-1).round} results`,
+          renderResults(view, this.names()),
+          { className: "round-modal" },
+        );
     }
   }
 
@@ -390,6 +480,7 @@ export class TablePage {
       selection: this.picker.selection,
       piles,
       interactive: seat !== null,
+      live: true,
       lastActor: this.lastActor,
     });
     table.addEventListener("click", (ev) => this.onTableClick(ev));
@@ -406,10 +497,31 @@ export class TablePage {
       "ul",
       { class: "waiting-seats" },
       state.seats.map((s, i) =>
-        el("li", {}, el("span", { class: `dot dot-${s.type === "ai" ? "ai" : s.online ? "online" : "offline"}` }), names(i), s.type === "human" ? (s.taken ? "" : " — free seat") : "", i === state.seat ? " (you)" : ""),
+        el(
+          "li",
+          {},
+          el("span", {
+            class: `dot dot-${s.type === "ai" ? "ai" : s.online ? "online" : "offline"}`,
+          }),
+          names(i),
+          s.type === "human" ? (s.taken ? "" : " — free seat") : "",
+          i === state.seat ? " (you)" : "",
+        ),
       ),
     );
-    this.tableHost.replaceChildren(el("div", { class: "waiting" }, el("h2", {}, "Waiting for players"), el("p", {}, "Send the invite link to your friends; the game starts when every seat is taken."), list));
+    this.tableHost.replaceChildren(
+      el(
+        "div",
+        { class: "waiting" },
+        el("h2", {}, "Waiting for players"),
+        el(
+          "p",
+          {},
+          "Send the invite link to your friends; the game starts when every seat is taken.",
+        ),
+        list,
+      ),
+    );
     this.statusEl.textContent = "Waiting for players";
     this.renderBar();
     this.endHost.replaceChildren();
@@ -434,27 +546,62 @@ export class TablePage {
       );
     if (view && state.seat !== null) {
       // Complete candidates of the selection (confirm, or choose between verbs).
-      for (const a of this.picker.selection.length ? this.picker.complete() : []) buttons.push(mk(a.text, "btn-primary"));
+      for (const a of this.picker.selection.length ? this.picker.complete() : [])
+        buttons.push(mk(a.text, "btn-primary"));
       for (const a of this.picker.words()) {
         const call = ["knock", "cabo", "gabo", "qute"].includes(a.text);
         buttons.push(mk(a.text, call ? "btn-call" : ""));
       }
       if (this.picker.selection.length) {
         buttons.push(
-          el("button", { type: "button", class: "btn", dataset: { ui: "clear" }, onclick: () => this.clearSelection() }, "Clear (Esc)"),
+          el(
+            "button",
+            {
+              type: "button",
+              class: "btn",
+              dataset: { ui: "clear" },
+              onclick: () => this.clearSelection(),
+            },
+            "Clear (Esc)",
+          ),
         );
       }
     }
     if (state && !view && state.seat !== null && state.status === "waiting") {
       const allTaken = state.seats.every((s) => s.type !== "human" || s.taken);
       if (allTaken) {
-        buttons.push(el("button", { type: "button", class: "btn btn-primary", dataset: { ui: "start" }, onclick: () => this.sendSimple("start") }, "Start the game"));
+        buttons.push(
+          el(
+            "button",
+            {
+              type: "button",
+              class: "btn btn-primary",
+              dataset: { ui: "start" },
+              onclick: () => this.sendSimple("start"),
+            },
+            "Start the game",
+          ),
+        );
       }
     }
     const selection = this.picker.selection;
-    const selText = selection.length ? el("span", { class: "selection" }, "Selected: ", selection.join(", ")) : null;
+    const selText = selection.length
+      ? el(
+          "span",
+          { class: "selection" },
+          "Selected: ",
+          selection.map((t) => this.targetName(t)).join(", "),
+        )
+      : null;
     this.bar.replaceChildren(...(selText ? [selText] : []), ...buttons);
     this.bar.hidden = buttons.length === 0 && !selText;
+  }
+
+  /** A selected target in words: "your 2", "Bob's 0", "7♥". */
+  targetName(target) {
+    if (!target.includes(".")) return cardShort(target);
+    const [seat, pos] = target.split(".").map(Number);
+    return seat === this.state?.seat ? `your ${pos}` : `${this.names()(seat)}'s ${pos}`;
   }
 
   renderEnd() {
@@ -466,9 +613,26 @@ export class TablePage {
     }
     const actions = [];
     if (state.seat !== null) {
-      actions.push(el("button", { type: "button", class: "btn btn-primary", dataset: { ui: "rematch" }, onclick: () => this.sendSimple("rematch") }, "Rematch"));
+      actions.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-primary",
+            dataset: { ui: "rematch" },
+            onclick: () => this.sendSimple("rematch"),
+          },
+          "Rematch",
+        ),
+      );
     }
-    actions.push(el("a", { class: "btn", href: `/r/${this.room}/history`, dataset: { ui: "history" } }, "History"));
+    actions.push(
+      el(
+        "a",
+        { class: "btn", href: `/r/${this.room}/history`, dataset: { ui: "history" } },
+        "History",
+      ),
+    );
     actions.push(el("a", { class: "btn", href: "/" }, "Lobby"));
     const hide = el(
       "button",
@@ -485,7 +649,11 @@ export class TablePage {
     );
     const panel = el(
       "section",
-      { class: `end-panel${this.endHidden ? " collapsed" : ""}`, "aria-label": "game over", dataset: { ui: "end-panel" } },
+      {
+        class: `end-panel${this.endHidden ? " collapsed" : ""}`,
+        "aria-label": "game over",
+        dataset: { ui: "end-panel" },
+      },
       el("div", { class: "end-head" }, el("h2", {}, "Game over"), hide),
       this.endHidden ? null : renderResults(view, this.names()),
       el("div", { class: "end-actions" }, actions),
@@ -496,7 +664,12 @@ export class TablePage {
   renderLog(view) {
     const names = this.names();
     const lines = (view.events ?? []).map((e) => describeEvent(e, names)).filter(Boolean);
-    this.logList.replaceChildren(...lines.slice(-14).reverse().map((t) => el("li", {}, t)));
+    this.logList.replaceChildren(
+      ...lines
+        .slice(-14)
+        .reverse()
+        .map((t) => el("li", {}, t)),
+    );
   }
 
   // --- the window countdown ----------------------------------------------------------------
@@ -516,8 +689,22 @@ export class TablePage {
       const left = Math.max(0, (this.windowDeadline - performance.now()) / 1000);
       const pct = Math.round((left / this.windowTotal) * 100);
       this.windowEl.replaceChildren(
-        el("span", {}, `${this.windowPhase === "snap" ? "Snap" : "Peek"} window: ${left.toFixed(1)} s`),
-        el("span", { class: "window-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct }, el("span", { style: { width: `${pct}%` } })),
+        el(
+          "span",
+          {},
+          `${this.windowPhase === "snap" ? "Snap" : "Peek"} window: ${left.toFixed(1)} s`,
+        ),
+        el(
+          "span",
+          {
+            class: "window-bar",
+            role: "progressbar",
+            "aria-valuemin": 0,
+            "aria-valuemax": 100,
+            "aria-valuenow": pct,
+          },
+          el("span", { style: { width: `${pct}%` } }),
+        ),
       );
       if (left <= 0) clearInterval(this.windowTimer);
     };
@@ -561,7 +748,12 @@ export class TablePage {
     if (!state || this.pendingId !== null) return;
     this.picker.clear();
     try {
-      this.pendingId = this.conn.send({ type: "act", token: this.held?.token, action: text, version: state.version });
+      this.pendingId = this.conn.send({
+        type: "act",
+        token: this.held?.token,
+        action: text,
+        version: state.version,
+      });
     } catch (err) {
       toast(err.message, "error");
       return;
@@ -620,7 +812,11 @@ export class TablePage {
       el(
         "div",
         {},
-        el("dl", { class: "shortcuts" }, SHORTCUTS.flatMap(([k, what]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, what)])),
+        el(
+          "dl",
+          { class: "shortcuts" },
+          SHORTCUTS.flatMap(([k, what]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, what)]),
+        ),
         el(
           "p",
           {},
@@ -676,4 +872,3 @@ export class TablePage {
     if (handled && key !== "Enter") ev.preventDefault();
   }
 }
-

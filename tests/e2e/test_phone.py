@@ -1,0 +1,92 @@
+"""The client on a phone (390×844): no horizontal scrolling, cards and buttons in reach."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from ..webserver import Server
+from .driver import choose_action, create_room, play_action, wait_actionable
+
+WIDTH, HEIGHT = 390, 844
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(
+        viewport={"width": WIDTH, "height": HEIGHT},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+def assert_fits(page: Page) -> None:
+    """Nothing sticks out sideways: the page does not scroll horizontally."""
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= WIDTH, f"the page is {width}px wide"
+
+
+def assert_in_view(page: Page, selector: str) -> None:
+    """Every element matching ``selector`` is drawn and lies within the viewport's width.
+
+    Measured in one go in the page, and waited for: the table redraws with every state, and an
+    AI's move may land between two measurements."""
+    check = f"""() => {{
+        const boxes = [...document.querySelectorAll({selector!r})]
+            .map(n => n.getBoundingClientRect());
+        return boxes.length > 0 && boxes.every(
+            r => r.width > 0 && r.height > 0 && r.x >= 0 && r.x + r.width <= {WIDTH + 0.5});
+    }}"""
+    try:
+        page.wait_for_function(check, timeout=3_000)
+    except PlaywrightError as err:
+        boxes = page.eval_on_selector_all(
+            selector, "ns => ns.map(n => JSON.stringify(n.getBoundingClientRect()))"
+        )
+        raise AssertionError(f"{selector} not within the screen: {boxes}") from err
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("gabo", ["human", "ai:casual", "ai:casual", "ai:casual"]),
+        ("qute", ["human", "ai:casual", "ai:casual", "ai:casual"]),
+        ("kaboo", ["human", "ai:casual"]),
+    ],
+)
+def test_phone_table(
+    game: str, seats: list[str], server: Server, phone: BrowserContext, screenshots: Path
+) -> None:
+    page = phone.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("select[name=game]")
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / "phone-lobby.png"), full_page=True)
+    create_room(page, server.url, game, seats)
+    for moves in range(8):
+        current = wait_actionable(page)
+        if current["view"]["over"]:
+            break
+        assert_fits(page)
+        if any(slot is not None for slot in current["view"]["hands"][current["seat"]]):
+            assert_in_view(page, ".seat-me .card")
+        if page.locator(".action-bar .btn").count():
+            assert_in_view(page, ".action-bar .btn")
+        if moves == 3:
+            page.screenshot(path=str(screenshots / f"phone-{game}.png"), full_page=True)
+        play_action(page, choose_action(current["view"], moves))
+    assert_fits(page)
+    # The rules dialog fits too.
+    page.click("[data-ui=rules]")
+    expect(page.locator(".rules-modal")).to_be_visible()
+    assert_fits(page)
+    page.screenshot(path=str(screenshots / f"phone-{game}-rules.png"))
