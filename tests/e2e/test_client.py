@@ -116,6 +116,7 @@ def test_two_verbs_on_one_card_are_offered_as_buttons(page: Page) -> None:
             ["clicksFor", "drop 0"],
             ["clear", None],
             ["click", "1.0"],
+            ["complete", None],
             ["words", None],
             ["click", "2.0"],
         ],
@@ -123,9 +124,11 @@ def test_two_verbs_on_one_card_are_offered_as_buttons(page: Page) -> None:
     assert out[0] == {"pending": True}
     assert out[1] == ["replace 0", "drop 0"]
     assert out[2] == ['.card[data-addr="0.0"]', '[data-action="drop 0"]']
-    assert out[4] == {"play": "drop 1.0"}
-    assert out[5] == ["discard", "cabo"]
-    assert out[6] == {"invalid": True}
+    # a drop risks penalty cards: even the only action on a card waits for its button
+    assert out[4] == {"pending": True}
+    assert out[5] == ["drop 1.0"]
+    assert out[6] == ["discard", "cabo"]
+    assert out[7] == {"invalid": True}
 
 
 def test_qute_plays_are_ordered_card_codes(page: Page) -> None:

@@ -21,6 +21,9 @@ const CARD = /^(10|[2-9AJQK])[CDHS]$/;
 // an exchange or a look is symmetric. Everything else (play) is ordered.
 const UNORDERED = new Set(["replace", "exchange", "look"]);
 
+// Verbs that are never played by a single click (see autoPlay).
+const RISKY = new Set(["drop"]);
+
 /** A pile an action is played from, or null. */
 export function pileOf(text, game) {
   if (text === "draw deck" || (game === "qute" && text === "draw")) return "deck";
@@ -144,10 +147,13 @@ export class Picker {
   }
 
   // The action a selection plays at once: the only complete candidate, nothing extending it.
+  // A drop (cabo-german) or snap (gabo) costs penalty cards when wrong, so it always waits for
+  // its button: one stray click must not cost points.
   autoPlay(selection) {
     const cands = this.candidates(selection);
     const done = cands.filter((a) => a.targets.length === selection.length);
-    return done.length === 1 && cands.length === 1 ? done[0].text : null;
+    if (done.length !== 1 || cands.length !== 1 || RISKY.has(done[0].verb)) return null;
+    return done[0].text;
   }
 
   /**
