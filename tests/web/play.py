@@ -34,6 +34,7 @@ def drive(
     """Play until the game is over: the seat clients whose latest state is current act with
     random legal actions; with ``probes``, now and then a seat first sends a probe action that
     is usually illegal (its error answer goes to ``on_error(client, action, frame)``)."""
+    probed = False
     for _ in range(max_steps):
         for c in clients:
             c.drain()
@@ -57,7 +58,8 @@ def drive(
             continue
         c = rng.choice(movers)
         assert c.state is not None
-        if probes and rng.random() < 0.15:
+        if probes and (not probed or rng.random() < 0.15):  # the first move always probes
+            probed = True
             probe = rng.choice(probes)
             frame = c.act(probe)
             if on_error is not None and frame["type"] == "error":
