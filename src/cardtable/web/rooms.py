@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .. import variants
 from ..agents import Agent
@@ -39,6 +40,11 @@ AI_LEVELS: tuple[str, ...] = (*LEVELS, "random", "heuristic")
 _SEARCH_LEVELS = frozenset({"expert", "master"})
 _MAX_QUEUE = 256
 """Frames a connection may have waiting before it is dropped as too slow."""
+
+
+def _dumps(frame: dict[str, Any]) -> str:
+    """A frame as compact JSON text (orjson: JSON encoding was a sixth of the server's CPU)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def hash_token(token: str) -> str:
@@ -79,7 +85,7 @@ class Conn:
             self.closed = True  # a client this far behind is dropped rather than buffered
             self.queue.put_nowait(None)
             return
-        text = frame if isinstance(frame, str) else json.dumps(frame, separators=(",", ":"))
+        text = frame if isinstance(frame, str) else _dumps(frame)
         self.queue.put_nowait(text)
 
     async def run_sender(self) -> None:
@@ -532,9 +538,7 @@ class RoomManager:
                 continue
             text = frames.get(conn.seat)
             if text is None:
-                text = frames[conn.seat] = json.dumps(
-                    self._state(room, conn.seat, events), separators=(",", ":")
-                )
+                text = frames[conn.seat] = _dumps(self._state(room, conn.seat, events))
             conn.push(text)
 
     # -- AI seats and windows ------------------------------------------------------------
