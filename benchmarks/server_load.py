@@ -83,9 +83,7 @@ import random
 import resource
 import shlex
 import signal
-import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -98,6 +96,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.webserver import Server  # the runner the tests use
 
 GOAL_TABLES = 1000
 """The issue's goal: this many tables ..."""
@@ -129,14 +130,6 @@ def percentile(sorted_values: list[float], pct: float) -> float:
         return math.nan
     rank = max(1, math.ceil(pct / 100.0 * len(sorted_values)))
     return sorted_values[rank - 1]
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def http_json(method: str, url: str, body: Any = None, timeout: float = 60.0) -> tuple[int, Any]:
@@ -239,44 +232,19 @@ def progress(text: str) -> None:
 
 
 # -- the server under test -------------------------------------------------------------------
-class ServerProcess:
-    """``python -m cardtable serve`` in a subprocess on a free port, logging to a file."""
+class ServerProcess(Server):
+    """``python -m cardtable serve`` in a subprocess (the tests' runner), AI delay 0."""
 
     def __init__(
         self, workdir: Path, db_url: str, *, peek_window: float, snap_window: float
     ) -> None:
-        self.workdir = workdir
-        """Folder the server runs in (its log goes there)."""
-        self.db_url = db_url
-        """The store."""
-        self.port = free_port()
-        """Its port."""
-        self.args = [
-            sys.executable,
-            "-m",
-            "cardtable",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--db",
-            db_url,
-            "--ai-delay",
-            "0",
-            "--peek-window",
-            str(peek_window),
-            "--snap-window",
-            str(snap_window),
-        ]
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = workdir / "server.log"
-        """Where its output goes."""
-
-    @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT``."""
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(
+            workdir,
+            db_url=db_url,
+            ai_delay=0.0,
+            peek_window=peek_window,
+            snap_window=snap_window,
+        )
 
     @property
     def pid(self) -> int | None:
@@ -284,43 +252,12 @@ class ServerProcess:
         return self.proc.pid if self.proc is not None else None
 
     def start(self, timeout: float = 60.0) -> None:
-        """Start the process and wait until it answers HTTP."""
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        with open(self.log_path, "ab") as out:
-            self.proc = subprocess.Popen(
-                self.args, cwd=self.workdir, stdout=out, stderr=subprocess.STDOUT, env=env
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited at start:\n{self.log()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(self.url + "/api/levels", timeout=1) as resp,
-            ):
-                if resp.status == 200:
-                    return
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
-
-    def stop(self) -> None:
-        """Stop the process politely, then firmly."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        """Start and wait (longer than the tests do: the machine may be loaded)."""
+        super().start(timeout)
 
     def log(self) -> str:
         """What the server printed (the last 4,000 characters)."""
-        try:
-            return self.log_path.read_text("utf-8", "replace")[-4000:]
-        except OSError:
-            return ""
+        return super().log()[-4000:]
 
 
 # -- rooms -----------------------------------------------------------------------------------
