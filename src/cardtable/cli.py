@@ -21,6 +21,7 @@ lines and read what it printed.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -1585,15 +1586,23 @@ def serve(
     application = create_app(
         db, ai_delay=ai_delay, peek_window=peek_window, snap_window=snap_window
     )
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    config = uvicorn.Config(
-        application, host=host, port=port, log_level=log_level, ws_max_size=1 << 20
-    )
+    # bind first, so the URL printed is one that really answers (and a busy port says so)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        _fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
+    bound = sock.getsockname()[1]
+    config = uvicorn.Config(application, log_level=log_level, ws_max_size=1 << 20)
     server = uvicorn.Server(config)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     Console().print(
-        f"cardtable is running at [bold]http://{shown}:{port}/[/bold]  (Ctrl+C stops it)"
+        f"cardtable is running at [bold]http://{shown}:{bound}/[/bold]  (Ctrl+C stops it)"
     )
-    server.run()
+    server.run(sockets=[sock])
 
 
 def main() -> None:

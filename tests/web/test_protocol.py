@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -338,3 +341,24 @@ def test_a_second_connection_with_the_token_is_the_same_seat(server: Server) -> 
     # a spectator has no token to act with
     spectator.send(type="act", room=room, action="draw", version=watched["version"])
     assert spectator.recv(10)["code"] == "malformed"  # type: ignore[index]
+
+
+def test_serve_refuses_a_busy_port_plainly(server: Server, tmp_path: Path) -> None:
+    busy = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "serve",
+            "--port",
+            str(server.port),
+            "--db",
+            f"sqlite+aiosqlite:///{tmp_path / 'other.db'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert busy.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{server.port}" in busy.stderr + busy.stdout
+    assert "running at" not in busy.stdout  # no URL is printed for a server that is not there
