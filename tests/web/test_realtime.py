@@ -52,10 +52,13 @@ def test_ai_seats_wait_the_delay(quick: Server) -> None:
     made = create_room(quick, "qute", ["human", "casual"], options={"target": None})
     c = Client(quick, made["room"], made["token"])
     c.join()
-    c.wait(lambda s: s["view"]["actors"] == [0])
-    sent = time.monotonic()
-    mine = c.act(c.state["view"]["legal"][0])  # type: ignore[index]
-    if mine["view"]["actors"] != [1]:
-        return  # our move kept the turn (an 8, an ace…): nothing to time here
+    for _ in range(100):  # play until one of our moves hands the turn to the AI
+        c.wait(lambda s: s["view"]["actors"] == [0])
+        sent = time.monotonic()
+        mine = c.act(c.state["view"]["legal"][0])  # type: ignore[index]
+        if mine["view"]["actors"] == [1]:
+            break
+    else:
+        raise AssertionError("the turn never passed to the AI")
     c.wait(lambda s: s["version"] > mine["version"], timeout=10)
-    assert time.monotonic() - sent >= 0.25
+    assert time.monotonic() - sent >= 0.25  # the configured 0.3 s, a lower bound only

@@ -352,11 +352,7 @@ class RoomManager:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Public rooms waiting for people or in play, newest first."""
-        live = [
-            r
-            for r in self.rooms.values()
-            if r.row.public and (r.status == "playing" or (r.status == "waiting"))
-        ]
+        live = [r for r in self.rooms.values() if r.row.public and r.status != "finished"]
         live.sort(key=lambda r: r.row.created, reverse=True)
         return [r.summary() for r in live[:100]]
 
@@ -497,7 +493,7 @@ class RoomManager:
         if room.window_key is None:
             return None
         left = max(0.0, room.window_deadline - asyncio.get_running_loop().time())
-        return {"phase": room.window_key[-2], "closes_in": round(left, 2)}
+        return {"phase": room.window_key[-1], "closes_in": round(left, 2)}
 
     def _state(
         self, room: Room, seat: int | None, events: list[Event], msg_id: Any = None
@@ -546,11 +542,10 @@ class RoomManager:
         """Schedule AI moves and window timers after the room changed (lock held)."""
         if self._closing:
             return
+        self._update_window(room)
         game = room.game
         if game is None or game.over:
-            self._update_window(room)
             return
-        self._update_window(room)
         if room.ai_task is None and any(s in room.agents for s in game.actors):
             room.ai_task = asyncio.create_task(self._ai_move(room))
 
@@ -571,7 +566,6 @@ class RoomManager:
                     pub.get("round"),
                     pub.get("turns"),
                     phase,
-                    None,
                 )
         if key == room.window_key:
             return
@@ -581,7 +575,7 @@ class RoomManager:
         room.window_key = key
         if key is None:
             return
-        length = self.peek_window if key[-2] == "peek" else self.snap_window
+        length = self.peek_window if key[-1] == "peek" else self.snap_window
         room.window_deadline = asyncio.get_running_loop().time() + length
         room.window_task = asyncio.create_task(self._close_window(room, key, length))
 
