@@ -24,7 +24,6 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -1062,11 +1061,7 @@ def rules_markdown(name: str) -> str:
     Raises ``ValueError`` for an unknown variant.
     """
     variant = variants.get(name)
-    path = resources.files("cardtable").joinpath("rules", f"{variant.name}.md")
-    if path.is_file():
-        text = path.read_text(encoding="utf-8").rstrip() + "\n"
-    else:
-        text = f"# {variant.title}\n\n{variant.summary}\n\n(No written rules for this game yet.)\n"
+    text = variants.rules_text(variant.name)
     lines = [
         "",
         "## Options",

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["OptionSpec", "Variant", "get", "names", "new_game", "register", "replay"]
+__all__ = [
+    "OptionSpec",
+    "Variant",
+    "get",
+    "names",
+    "new_game",
+    "register",
+    "replay",
+    "rules_text",
+]
 
 
 @dataclass(frozen=True)
@@ -143,6 +153,18 @@ def get(name: str) -> Variant:
     if key not in _REGISTRY:
         raise ValueError(f"unknown game {name!r}; choose one of: " + ", ".join(_REGISTRY))
     return _REGISTRY[key]
+
+
+def rules_text(name: str) -> str:
+    """The written rules of variant ``name`` (Markdown, from ``cardtable/rules/``).
+
+    Raises ``ValueError`` for an unknown variant.
+    """
+    variant = get(name)
+    path = resources.files("cardtable").joinpath("rules", f"{variant.name}.md")
+    if path.is_file():
+        return path.read_text(encoding="utf-8").rstrip() + "\n"
+    return f"# {variant.title}\n\n{variant.summary}\n\n(No written rules for this game yet.)\n"
 
 
 def new_game(

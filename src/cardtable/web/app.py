@@ -11,7 +11,6 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +31,6 @@ log = logging.getLogger("cardtable.web")
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
-
-
-def _rules_text(variant: str) -> str:
-    return resources.files("cardtable").joinpath("rules", f"{variant}.md").read_text("utf-8")
 
 
 def create_app(
@@ -126,7 +121,7 @@ def create_app(
             var = variants.get(variant)
         except (KeyError, ValueError):
             raise HTTPException(404, f"no game called {variant!r}") from None
-        return {"variant": var.name, "title": var.title, "markdown": _rules_text(var.name)}
+        return {"variant": var.name, "title": var.title, "markdown": variants.rules_text(var.name)}
 
     # -- rooms -------------------------------------------------------------------------------
     @app.post("/api/rooms", status_code=201)
