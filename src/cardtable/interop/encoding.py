@@ -408,6 +408,31 @@ def encoding(variant: str, players: int, max_positions: int | None = None) -> En
 def win_rewards(players: int, winners: Sequence[int]) -> list[float]:
     """Zero-sum end-of-game rewards: a sole winner gets 1, the rest share -1 equally; tied
     winners split the win (two players: 1 / -1, a tie 0 / 0)."""
-    share = 1 / len(winners)
-    scale = players / (players - 1)
-    return [scale * ((share if s in winners else 0.0) - 1 / players) for s in range(players)]
+    win = (players / len(winners) - 1) / (players - 1)  # exactly 1.0 for a sole winner
+    lose = -1 / (players - 1)
+    return [win if s in winners else lose for s in range(players)]
+
+
+def describe(variant: str, players: int, max_positions: int | None = None) -> str:
+    """The action table and observation layout of one variant as Markdown (for the docs)."""
+    enc = encoding(variant, players, max_positions)
+    cap = f", positions 0..{enc.max_positions - 1}" if enc.family else ""
+    lines = [f"### {enc.variant}, {players} players{cap}", ""]
+    lines += [f"{enc.size} actions:", "", "| integer | action |", "|---:|---|"]
+    lines += [f"| {i} | `{text}` |" for i, text in enc.action_table()]
+    lines += ["", f"Observation vector: {enc.observation_size} floats.", ""]
+    lines += ["| piece | start | shape | meaning |", "|---|---:|---|---|"]
+    lines += [
+        f"| `{p.name}` | {p.start} | {'×'.join(map(str, p.shape))} | {p.doc} |"
+        for p in enc.observation_pieces()
+    ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - a documentation helper
+    import sys
+
+    args = sys.argv[1:]
+    if not 2 <= len(args) <= 3 or not all(a.isdigit() for a in args[1:]):
+        sys.exit("usage: python -m cardtable.interop.encoding VARIANT PLAYERS [MAX_POSITIONS]")
+    sys.stdout.write(describe(args[0], *(int(a) for a in args[1:])))
