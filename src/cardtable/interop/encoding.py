@@ -399,9 +399,16 @@ class Encoding:
         d["progress"][:] = (v["round"], v["turns"] / max(1, v["max_turns"]))
 
 
-@cache
 def encoding(variant: str, players: int, max_positions: int | None = None) -> Encoding:
     """The (cached) :class:`Encoding` of ``variant`` at ``players`` seats."""
+    name = variants.get(variant).name
+    if max_positions is None and name in DEFAULT_MAX_POSITIONS:
+        max_positions = DEFAULT_MAX_POSITIONS[name]
+    return _encoding(name, players, max_positions)
+
+
+@cache
+def _encoding(variant: str, players: int, max_positions: int | None) -> Encoding:
     return Encoding(variant, players, max_positions)
 
 
