@@ -258,6 +258,61 @@ def test_plain_so_ismcts_mode_plays_legally() -> None:
     play_out(g, agents)
 
 
+def test_random_rollouts_play_legally_and_are_validated() -> None:
+    g = new_game("kaboo", players=2, seed=4)
+    agents: list[Agent] = [
+        ISMCTSAgent(seed=s, iterations=30, opponents="tree", rollout="random", prior=0)
+        for s in range(2)
+    ]
+    play_out(g, agents)
+    with pytest.raises(ValueError, match="rollout"):
+        ISMCTSAgent(rollout="psychic")
+
+
+def test_random_rollouts_still_find_the_obvious_knock() -> None:
+    g = _knock_position()
+    agent = ISMCTSAgent(seed=3, iterations=300, prior=0, rollout="random", depth=10_000)
+    assert agent.act(g, 0) == Action("knock")
+
+
+def test_determinized_worlds_draw_uniformly_from_an_unshuffled_deck() -> None:
+    g = new_game("kaboo", players=2, seed=8, options={"first": 0})
+    assert not g._lazy_deck  # type: ignore[attr-defined]
+    counts: dict[str, int] = {}
+    for k in range(3000):
+        world: Any = g.determinize(0, Rng(k))
+        assert world._lazy_deck
+        world.apply(0, Action("draw", ("deck",)))
+        code = world.codes[world.drawn]
+        counts[code] = counts.get(code, 0) + 1
+    # seat 0 knows its bottom row: the 50 other cards are equally likely (3000 / 50 = 60)
+    known = {g.view(0)["hands"][0][i]["card"] for i in (2, 3)}
+    assert not known & set(counts)
+    assert len(counts) == 50
+    assert max(counts.values()) < 110 and min(counts.values()) > 25
+
+
+def _knock_position() -> Game:
+    # kaboo: seat 0 sees its bottom row (AC AD), then peeks KH and KD with a 7 and an 8: a
+    # hand worth 0 that it knows completely
+    hands = [["KH", "KD", "AC", "AD"], ["10C", "10D", "10H", "10S"]]
+    g = deal("kaboo", hands, None, ["7C", "2C", "8D", "2S"], options={"first": 0})
+    for seat, text in [
+        (0, "draw deck"),
+        (0, "discard"),
+        (0, "peek 0"),
+        (1, "draw deck"),
+        (1, "discard"),
+        (0, "draw deck"),
+        (0, "discard"),
+        (0, "peek 1"),
+        (1, "draw deck"),
+        (1, "discard"),
+    ]:
+        g.play(seat, text)
+    return g
+
+
 def test_search_finds_the_obvious_knock() -> None:
     # kaboo: seat 0 sees its bottom row (AC AD), then peeks KH and KD with a 7 and an 8: a
     # hand worth 0 that it knows completely; the search alone (no rule-of-thumb anchor)

@@ -149,6 +149,7 @@ class ISMCTSAgent(Agent):
         depth: int = 60,
         opponents: str = "policy",
         prior: float = 2.0,
+        rollout: str = "policy",
     ) -> None:
         super().__init__(seed)
         if iterations < 1:
@@ -169,6 +170,11 @@ class ISMCTSAgent(Agent):
         self.prior = prior
         """Standard errors by which the search must beat the rule-of-thumb move to replace
         it (0: always play the most visited move)."""
+        if rollout not in ("policy", "random"):
+            raise ValueError("rollout must be 'policy' or 'random'")
+        self.rollout = rollout
+        """``policy``: rollouts play the rule-of-thumb policy for every seat; ``random``:
+        uniformly random legal actions (plain ISMCTS, as in most libraries)."""
         self.stats = SearchStats()
         """Figures of the last search."""
 
@@ -187,6 +193,7 @@ class ISMCTSAgent(Agent):
         c = self.exploration
         depth = self.depth
         modelled = self.opponents == "policy"
+        random_rollout = self.rollout == "random"
         log, sqrt = math.log, math.sqrt
         t0 = time.perf_counter()
         deadline = t0 + self.seconds if self.seconds is not None else None
@@ -246,11 +253,15 @@ class ISMCTSAgent(Agent):
                 applied += 1
                 path.append(best)
                 node = best.child(seen(world, seat))
-            # rollout with the rule-of-thumb policy
+            # rollout with the rule-of-thumb policy (or at random)
             steps = 0
             while steps < depth and not world.over and world.round_no == start_round:
                 q = world.actors[0]
-                world.apply(q, policy(world, q, rng))
+                if random_rollout:
+                    acts = world.legal_actions(q)
+                    world.apply(q, acts[0] if len(acts) == 1 else rng.pick(acts))
+                else:
+                    world.apply(q, policy(world, q, rng))
                 steps += 1
             applied += steps
             rewards = evaluate(world, start_round)

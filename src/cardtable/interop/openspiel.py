@@ -166,6 +166,12 @@ class _ChanceFamily(_ChanceDraws, FamilyGame):
             self.deck.append(cid)  # put it back: chance decides what is drawn
         return self._take(self.deck)
 
+    def determinize(self, seat: int, rng: Any) -> _ChanceFamily:
+        """The parent's re-deal; chance keeps choosing every draw (no lazy deck)."""
+        world = cast(_ChanceFamily, FamilyGame.determinize(self, seat, rng))
+        world._lazy_deck = False
+        return world
+
     def _copy_state(self, d: dict[str, Any]) -> None:
         """Copies start without chosen cards (a queue is never shared)."""
         FamilyGame._copy_state(self, d)

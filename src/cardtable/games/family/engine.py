@@ -84,6 +84,11 @@ def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
 class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
 
+    _lazy_deck = False
+    """True in determinized copies: the deck is left unshuffled and every draw takes a card
+    uniformly at random from it instead (the same distribution, without paying for a full
+    shuffle per determinization — search makes thousands and draws a few cards from each)."""
+
     def __init__(
         self,
         rs: RuleSet,
@@ -409,9 +414,16 @@ class FamilyGame(Game):
 
         The one place a card leaves the deck: deals, draws and penalties all come here.
         """
-        if not self.deck and self.rs.deck_end == "reshuffle":
+        deck = self.deck
+        if not deck and self.rs.deck_end == "reshuffle":
             self._reshuffle()
-        return self.deck.pop() if self.deck else -1
+            deck = self.deck
+        if not deck:
+            return -1
+        if self._lazy_deck:
+            j = int(self.random.random() * len(deck))
+            deck[j], deck[-1] = deck[-1], deck[j]
+        return deck.pop()
 
     def _reshuffle(self) -> None:
         if len(self.discard) < 2:
@@ -900,21 +912,26 @@ class FamilyGame(Game):
             groups.setdefault(g.drawn_tag, []).append((-1, 0))
         if g.deck and epoch not in groups:
             groups[epoch] = []
-        shuffle = rng.shuffle_stable
+        rnd = rng.random
         for tag, places in groups.items():
             cards = [g.drawn if s < 0 else hands[s][i] for s, i in places]
             if tag == epoch:
                 cards += g.deck
             # sorted first: the deal must not depend on where the hidden cards really are
             cards.sort()
-            shuffle(cards)
+            # a uniform choice for each place (a Fisher–Yates pass over the places only);
+            # what stays is the deck, drawn from uniformly (``_lazy_deck``)
+            size = len(cards)
             for k, (s, i) in enumerate(places):
+                j = k + int(rnd() * (size - k))
+                cards[k], cards[j] = cards[j], cards[k]
                 if s < 0:
                     g.drawn = cards[k]
                 else:
                     hands[s][i] = cards[k]
             if tag == epoch:
                 g.deck = cards[len(places) :]
+        g._lazy_deck = True
         g._seed_from(rng)
         return g
 
