@@ -314,24 +314,9 @@ def _knock_position() -> Game:
 
 
 def test_search_finds_the_obvious_knock() -> None:
-    # kaboo: seat 0 sees its bottom row (AC AD), then peeks KH and KD with a 7 and an 8: a
-    # hand worth 0 that it knows completely; the search alone (no rule-of-thumb anchor)
+    # a hand worth 0 that seat 0 knows completely: the search alone (no rule-of-thumb anchor)
     # must knock at once
-    hands = [["KH", "KD", "AC", "AD"], ["10C", "10D", "10H", "10S"]]
-    g = deal("kaboo", hands, None, ["7C", "2C", "8D", "2S"], options={"first": 0})
-    for seat, text in [
-        (0, "draw deck"),
-        (0, "discard"),
-        (0, "peek 0"),
-        (1, "draw deck"),
-        (1, "discard"),
-        (0, "draw deck"),
-        (0, "discard"),
-        (0, "peek 1"),
-        (1, "draw deck"),
-        (1, "discard"),
-    ]:
-        g.play(seat, text)
+    g = _knock_position()
     agent = ISMCTSAgent(seed=3, iterations=300, prior=0)
     assert agent.act(g, 0) == Action("knock")
 
