@@ -64,12 +64,14 @@ def _family_seen(world: Any, seat: int) -> Any:
     """What ``seat`` sees of a Cabo-family deal: drawn card, pile top, the cards it knows."""
     bit = 1 << seat
     drawn = world.drawn
-    sig = [drawn if drawn >= 0 and world.drawn_known & bit else -1, len(world.discard)]
-    if world.discard:
-        sig.append(world.discard[-1])
+    discard = world.discard
+    sig = [
+        drawn if drawn >= 0 and world.drawn_known & bit else -1,
+        len(discard),
+        discard[-1] if discard else -1,
+    ]
     for hand, kn in zip(world.hands, world.known, strict=True):
-        for c, k in zip(hand, kn, strict=True):
-            sig.append(c if k & bit else -2)
+        sig += [c if k & bit else -2 for c, k in zip(hand, kn, strict=True)]
     return tuple(sig)
 
 
