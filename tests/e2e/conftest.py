@@ -35,13 +35,17 @@ PEEK_WINDOW = 20.0
 SNAP_WINDOW = 2.0
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright's sync API is started it marks an asyncio loop
+# as running in the main thread, so a session-wide instance would make ``asyncio.run`` fail in
+# every later test that the same xdist worker runs (the web and PostgreSQL tests use it).
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
+    """Playwright's sync API, started for one test module at a time."""
     with sync_playwright() as pw:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Chromium from /usr/bin/chromium; a clear failure when it is not installed."""
     if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
