@@ -110,6 +110,9 @@ class Encoding:
         """Index of each distinct card code in one-hot pieces."""
         self._rows: tuple[Action, ...] = tuple(rows)
         self._index = {a: i for i, a in enumerate(self._rows)}
+        # seat-relative translations already made (both directions are pure functions)
+        self._encoded: dict[tuple[int, Action], int | None] = {}
+        self._decoded: dict[tuple[int, int], Action] = {}
         if len(self._index) != len(self._rows):  # pragma: no cover - a table bug
             raise AssertionError("duplicate rows in the action table")
         self.size = len(self._rows)
@@ -197,11 +200,16 @@ class Encoding:
         ``seat``; ``None`` if the table has no row for it (a position beyond the cap)."""
         if not self.family or not action.args:
             return self._index.get(action)
+        key = (seat, action)
+        cached = self._encoded.get(key, -1)
+        if cached != -1:
+            return cached
         n = self.players
         args = tuple(((a[0] - seat) % n, a[1]) if isinstance(a, tuple) else a for a in action.args)
         if action.name == "exchange" and len(args) == 2:
             args = tuple(sorted(args, key=_rel_key))  # type: ignore[arg-type]
-        return self._index.get(Action(action.name, args))
+        index = self._encoded[key] = self._index.get(Action(action.name, args))
+        return index
 
     def decode(self, seat: int, index: int) -> Action:
         """The canonical action of row ``index`` for ``seat``; ``ValueError`` if out of range."""
@@ -210,11 +218,15 @@ class Encoding:
         row = self._rows[index]
         if not self.family or not any(isinstance(a, tuple) for a in row.args):
             return row
-        n = self.players
-        args = tuple(((seat + a[0]) % n, a[1]) if isinstance(a, tuple) else a for a in row.args)
-        if row.name == "exchange" and len(args) == 2:
-            args = sort_addresses(args)  # type: ignore[arg-type]
-        return Action(row.name, args)
+        key = (seat, index)
+        act = self._decoded.get(key)
+        if act is None:
+            n = self.players
+            args = tuple(((seat + a[0]) % n, a[1]) if isinstance(a, tuple) else a for a in row.args)
+            if row.name == "exchange" and len(args) == 2:
+                args = sort_addresses(args)  # type: ignore[arg-type]
+            act = self._decoded[key] = Action(row.name, args)
+        return act
 
     def legal(self, game: Game, seat: int) -> list[int]:
         """Integers of the legal actions of ``seat``, ascending (rows beyond the cap left out)."""

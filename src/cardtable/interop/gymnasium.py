@@ -76,7 +76,6 @@ __all__ = [
     "illegal_message",
     "observation_space",
     "render_table",
-    "shared_encoding",
 ]
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -102,14 +101,6 @@ _SEED_BOUND = 2**63 - 1
 
 
 # ---------------------------------------------------------------------------- shared helpers
-def shared_encoding(variant: str, players: int, max_positions: int | None) -> Encoding:
-    """:func:`~cardtable.interop.encoding.encoding`, called so that the default cap shares
-    the cache entry of ``encoding(variant, players)`` (the cache keys on the arguments given)."""
-    if max_positions is None:
-        return encoding(variant, players)
-    return encoding(variant, players, max_positions)
-
-
 def observation_space(enc: Encoding) -> spaces.Dict:
     """The observation space of ``enc``: a ``Dict`` of the float32 ``observation`` vector
     (unbounded: it holds counters such as the round number and match totals) and the int8
@@ -354,7 +345,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._opponents: dict[int, Agent] = {}
         self._build_opponents()  # validates every name now
         self.render_mode = check_render_mode(render_mode)
-        self.encoding = shared_encoding(info.name, n, max_positions)
+        self.encoding = encoding(info.name, n, max_positions)
         """The :class:`~cardtable.interop.encoding.Encoding` of actions and observations."""
         self.observation_space = observation_space(self.encoding)
         self.action_space = LegalDiscrete(self.encoding.size, self.action_masks)

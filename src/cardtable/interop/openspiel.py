@@ -41,12 +41,10 @@ import numpy.typing as npt
 import pyspiel
 
 from .. import variants
-from ..cards import short_deck
 from ..game import Game
 from ..games.family.engine import FamilyGame
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..games.qute.engine import QuteGame
-from ..notation import Action
 from ..rng import Rng
 from .encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, win_rewards
 
@@ -77,7 +75,6 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 """OpenSpiel's current-player id of a terminal state."""
 
 _VARIANTS = ("cabo", "cabo-german", "gabo", "kaboo", "qute")
-_QUTE_CODES = tuple(short_deck())
 _T = TypeVar("_T")
 _FIXED_SEED = 0  # the engines' generator only orders the deck; chance nodes pick every card
 
@@ -220,17 +217,12 @@ class _Spec:
         self.max_moves = max_moves
         self.family = self.variant in RULESETS
         self.rs = RULESETS.get(self.variant)
-        self.enc: Encoding = (
-            encoding(self.variant, players, max_positions)
-            if self.family
-            else encoding(self.variant, players)
-        )
+        self.enc: Encoding = encoding(self.variant, players, max_positions or None)
         self.options = info.resolve_options({"target": target or None})
         self.random_first = self.rs is not None and self.rs.random_first
-        self.codes: tuple[str, ...] = self.rs.deck if self.rs is not None else _QUTE_CODES
+        # the code of each card id (cabo's deck repeats codes; Qute's are the encoding's)
+        self.codes: tuple[str, ...] = self.rs.deck if self.rs is not None else self.enc.codes
         self.unique_codes = len(set(self.codes)) == len(self.codes)
-        self.decoded: dict[tuple[int, int], Action] = {}
-        self.encoded: dict[tuple[int, Action], int | None] = {}
         self.rewards: dict[tuple[int, ...], list[float]] = {}
         self.zeros = [0.0] * players
         self.empty_vector = np.zeros(self.enc.observation_size, dtype=np.float32)
@@ -248,27 +240,6 @@ class _Spec:
         if self.rs is not None:
             return _ChanceFamily(self.rs, self.players, options, queue)
         return _ChanceQute(self.players, options, queue)
-
-    def decode(self, seat: int, action: int) -> Action:
-        """The engine action of integer ``action`` for ``seat`` (cached)."""
-        key = (seat, action)
-        act = self.decoded.get(key)
-        if act is None:
-            act = self.decoded[key] = self.enc.decode(seat, action)
-        return act
-
-    def legal(self, eng: Game, seat: int) -> list[int]:
-        """``Encoding.legal`` with the integers of engine actions cached."""
-        encoded = self.encoded
-        out = set()
-        for act in eng.legal_actions(seat):
-            key = (seat, act)
-            i = encoded.get(key, -1)
-            if i == -1:
-                i = encoded[key] = self.enc.encode(seat, act)
-            if i is not None:
-                out.add(i)
-        return sorted(out)
 
     def win(self, winners: list[int]) -> list[float]:
         """Zero-sum returns of a game won by ``winners`` (cached)."""
@@ -430,7 +401,7 @@ class _Node:
         if eng.over:
             return _Node(spec, eng, first, -1, -1, (), (), moves, TERMINAL, legal=[])
         seat = eng.actors[0]
-        legal = spec.legal(eng, seat)
+        legal = spec.enc.legal(eng, seat)
         # Truncated at the move cap, or (never seen in play) when every legal action names a
         # hand position beyond the action table's cap.
         if moves >= spec.max_moves or not legal:
@@ -444,7 +415,7 @@ class _Node:
         work._queue = chosen
         moves = self.moves if self.pend >= 0 else self.moves + 1
         try:
-            work.apply(seat, spec.decode(seat, action))
+            work.apply(seat, spec.enc.decode(seat, action))
         except _NeedChance as need:
             return _Node(spec, base, self.first, action, seat, chosen, need.candidates, moves)
         work._queue, work._qpos = (), 0
@@ -496,7 +467,7 @@ class _Node:
             if self.player < 0 or self.eng is None:
                 legal = []
             else:
-                legal = self.spec.legal(self.eng, self.player)
+                legal = self.spec.enc.legal(self.eng, self.player)
             self._legal = legal
         return legal
 
@@ -530,7 +501,7 @@ class _Node:
             return spec.card_text(action)
         if not 0 <= player < spec.players:
             raise ValueError(f"there is no player {player} in this game")
-        return str(spec.decode(player, action))
+        return str(spec.enc.decode(player, action))
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int | np.integer) or not 0 <= seat < self.spec.players:

@@ -58,7 +58,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from .. import variants
 from ..game import Game
 from ..variants import new_game
-from .encoding import Encoding, win_rewards
+from .encoding import Encoding, encoding, win_rewards
 from .gymnasium import (
     Observation,
     action_index,
@@ -67,7 +67,6 @@ from .gymnasium import (
     emit_render,
     illegal_message,
     observation_space,
-    shared_encoding,
 )
 
 __all__ = ["CardtableAECEnv", "env", "raw_env"]
@@ -112,7 +111,7 @@ class CardtableAECEnv(AECEnv):
         """Actions per seat (on average) before truncation; ``None``: no limit."""
         self.render_mode = check_render_mode(render_mode)
         """``"ansi"``, ``"human"`` or ``None``."""
-        self.encoding: Encoding = shared_encoding(info.name, n, max_positions)
+        self.encoding: Encoding = encoding(info.name, n, max_positions)
         """The :class:`~cardtable.interop.encoding.Encoding` of actions and observations."""
         name = f"cardtable_{self.variant.replace('-', '_')}_v0"
         self.metadata = {**type(self).metadata, "name": name}
