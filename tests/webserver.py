@@ -27,14 +27,16 @@ def free_port() -> int:
         return port
 
 
-def http(method: str, url: str, body: Any = None, *, raw: bytes | None = None) -> tuple[int, Any]:
+def http(
+    method: str, url: str, body: Any = None, *, raw: bytes | None = None, timeout: float = 30.0
+) -> tuple[int, Any]:
     """One HTTP request; returns the status and the decoded JSON answer (or text)."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request(url, data=data, method=method)
     if data is not None:
         req.add_header("content-type", "application/json")
     try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
             status, payload = resp.status, resp.read()
     except urllib.error.HTTPError as err:
         status, payload = err.code, err.read()
