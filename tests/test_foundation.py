@@ -75,6 +75,8 @@ def test_registry_lists_and_finds_variants() -> None:
         ({"options": {"target": "100"}}, "option 'target' of kaboo must be int or None"),
         ({"options": {"target": True}}, "option 'target'"),
         ({"options": {"target": 0}}, "must be ≥ 1"),
+        ({"options": {"target": 1001}}, "must be ≤ 1000"),
+        ({"options": {"target": 2**70}}, "must be ≤ 1000"),
         ({"options": {"max_turns": None}}, "option 'max_turns' of kaboo must be int"),
         ({"options": {"first": 5}}, "option 'first' must be a seat"),
         ({"players": 1}, "kaboo is played by 2 to 4 players, not 1"),
@@ -90,6 +92,17 @@ def test_bad_game_setup_is_a_clear_value_error(kwargs: dict[str, Any], message: 
     """Unknown options, wrong types, bad player counts and bad decks are refused plainly."""
     with pytest.raises(ValueError, match=message):
         new_game("kaboo", **kwargs)
+
+
+@pytest.mark.parametrize("name", variants.names())
+def test_every_variant_plays_one_round_or_a_match_to_a_bounded_target(name: str) -> None:
+    """``target: None`` is one round, a number from 1 to MAX_TARGET a match, anywhere else no."""
+    assert new_game(name, options={"target": None}).view(0)["target"] is None
+    for target in (1, 60, variants.MAX_TARGET):
+        assert new_game(name, options={"target": target}).view(0)["target"] == target
+    for bad in (0, variants.MAX_TARGET + 1):
+        with pytest.raises(ValueError, match="option 'target'"):
+            new_game(name, options={"target": bad})
 
 
 def test_variant_specific_options() -> None:

@@ -157,24 +157,81 @@ def test_drawn_card_is_face_up_for_everyone() -> None:
     assert g.view(1)["turn"] == 1
 
 
-def test_taking_the_discard_top_obliges_replace() -> None:
+def test_card_taken_from_the_pile_goes_to_the_draw_area() -> None:
+    # Seed 000: a card drawn from the discard pile may be swapped in or discarded, like a
+    # card drawn from the deck (RULES.md, cabo-german).
     g = start(HANDS_2, "9D", ["6C"])
     g.play(0, "draw discard")
     v = g.view(0)
     assert v["drawn"] == "9D"
+    assert v["drawn_from"] == "discard"
     assert v["discard"] == []
-    assert "discard" not in v["legal"]
-    assert {"replace 0", "replace 1", "replace 2", "replace 3"} <= set(v["legal"])
-    with pytest.raises(IllegalAction):
-        g.play(0, "discard")
-    assert g.view(0)["phase"] == "drawn"
+    assert g.view(1)["drawn"] == "9D"  # face up for everyone
+    assert g.spectator_view()["drawn"] == "9D"
+    assert {"replace 0", "replace 1", "replace 2", "replace 3", "discard"} <= set(v["legal"])
     g.play(0, "replace 3")
-    # A 9 taken from the pile triggers no spy; the turn simply passes.
+    # A card swapped into the hand triggers nothing; the replaced card goes on the pile.
     v = g.view(1)
     assert v["phase"] == "turn"
     assert v["turn"] == 1
     assert v["discard"] == ["KS"]
     assert shown(g, 1, 0, 3) == "9D"
+
+
+def test_discarding_a_card_taken_from_the_pile_triggers_its_power() -> None:
+    g = start(HANDS_2, "9D", ["6C"])
+    g.play(0, "draw discard")
+    g.play(0, "discard")
+    v = g.view(0)
+    assert v["discard"] == ["9D"]
+    assert v["phase"] == "power"
+    assert v["pending"] == {"power": "spy", "card": "9D"}
+    assert "pass" not in v["legal"]  # spy is compulsory in cabo-german
+    with pytest.raises(IllegalAction):
+        g.play(0, "pass")
+    g.play(0, "spy 1.2")
+    assert shown(g, 0, 1, 2) == "5H"
+    assert shown(g, 1, 1, 2) is None
+    v = g.view(1)
+    assert v["turn"] == 1
+    assert v["phase"] == "turn"
+    assert v["deck"] == g.view(0)["deck"]  # nothing was drawn from the deck
+
+
+def test_a_seven_from_the_pile_discarded_again_lets_you_peek() -> None:
+    g = start(HANDS_2, "7C", ["6C"])
+    g.play(0, "draw discard")
+    g.play(0, "discard")
+    assert g.view(0)["pending"] == {"power": "peek", "card": "7C"}
+    g.play(0, "peek 3")
+    assert shown(g, 0, 0, 3) == "KS"
+    assert g.view(0)["turn"] == 1
+
+
+def test_peek_with_no_card_left_may_be_declined() -> None:
+    # A compulsory peek with nothing to look at: `pass` is offered and costs nothing (RULES.md
+    # §1, Powers), instead of only drops that would each cost a penalty card.
+    hands = [["6S", "6C", "6H", "2D"], ["4C", "4H", "3H", "AH"]]
+    g = start(hands, "6D", ["2C", "2S", "7S"])
+    for pos in (0, 1, 2):
+        g.play(0, f"drop {pos}")  # three 6s on the 6D
+    g.play(0, "draw deck")  # 2C
+    g.play(0, "replace 3")  # the 2D goes on the pile
+    g.play(1, "draw deck")  # 2S
+    g.play(1, "discard")
+    g.play(0, "drop 3")  # the 2C on the 2S: seat 0 has no card left
+    assert all(c is None for c in g.view(0)["hands"][0])
+    g.play(0, "draw deck")  # 7S
+    g.play(0, "discard")
+    v = g.view(0)
+    assert v["pending"] == {"power": "peek", "card": "7S"}
+    assert "pass" in v["legal"]
+    assert not [a for a in v["legal"] if a.startswith("peek")]
+    g.play(0, "pass")
+    v = g.view(0)
+    assert v["turn"] == 1
+    assert v["phase"] == "turn"
+    assert all(c is None for c in v["hands"][0])  # no penalty card
 
 
 def test_replaced_out_power_card_triggers_nothing() -> None:

@@ -17,7 +17,7 @@ from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import standard_deck
 from cardtable.games.family import FamilyGame
 
-from .scenario import all_pass, deal_and_peek, draw_turns, peek_all, shown
+from .scenario import all_pass, deal_and_peek, draw_turn, draw_turns, peek_all, shown
 from .scenario import seen_at as seen  # here: who knows one card, not a whole hand
 
 GAME = "gabo"
@@ -386,7 +386,12 @@ def test_wrong_snap_stays_on_the_pile_and_costs_two_unknown_cards() -> None:
         assert seen(g, 1, pos) == []
         for viewer in (0, 1, 2, None):
             assert shown(g, viewer, 1, pos) is None
-    assert v["actors"] == [0, 1, 2]
+    # The wrong snap ended seat 1's part in the window, as if it had passed.
+    assert v["actors"] == [0, 2]
+    assert v["snap"]["passed"] == [1]
+    assert g.legal_actions(1) == []
+    with pytest.raises(IllegalAction):
+        g.play(1, "drop 0")
     all_pass(g)
     g.play(1, "gabo")
     hands_end = g.view(0)["round_results"][0]["hands"]
@@ -399,8 +404,10 @@ def test_wrong_snap_penalty_fills_lowest_empty_positions() -> None:
     g = start(hands, "5D", ["5H", "3D", "4D"])
     g.play(0, "draw deck")
     g.play(0, "discard")
-    g.play(1, "drop 1")  # 5C: ok, 1.1 empties
+    g.play(1, "drop 1")  # 5C: ok, 1.1 empties; seat 1 may snap again
+    assert 1 in g.actors
     g.play(1, "drop 0")  # 4C: wrong, 1.0 empties, penalties fill 1.0 and 1.1
+    assert 1 not in g.actors
     v = g.view(1)
     assert len(v["hands"][1]) == 4
     assert seen(g, 1, 0) == []
@@ -672,26 +679,71 @@ def test_determinize_after_reshuffle_keeps_reshuffled_cards_in_the_deck() -> Non
 
 
 def test_round_ends_when_nothing_can_be_reshuffled() -> None:
+    # Every turn draws and discards, and every seat snaps its first card: mostly wrong, so each
+    # window moves cards from the deck into hands (two penalties for one card on the pile)
+    # until deck and pile are empty but for the pile's top card.
     hands = [["5S", "9H", "2D", "KS"], ["4C", "3C", "9C", "AH"], ["6C", "BJ", "6H", "7D"]]
-    g = start(hands, "5D", ["RJ"])
-    g.play(0, "draw deck")
-    g.play(0, "discard")  # a joker opens the window; seat 2 keeps the other joker
-    snaps = 0
-    while True:
-        v = g.view(1)
-        if v["deck"] == 0 and len(v["discard"]) == 1:
-            break
-        g.play(1, next(a for a in v["legal"] if a.startswith("drop")))
-        snaps += 1
-        assert snaps < 200
-    assert v["reshuffles"] >= 1  # penalty draws reshuffled the pile mid-window
-    assert v["phase"] == "snap"
-    all_pass(g)
+    g = start(hands, "5D", ["RJ"], max_turns=1000)
+    steps = 0
+    reshuffled = False
+    while not g.over:
+        v = g.view(0)
+        reshuffled = reshuffled or v["reshuffles"] > 0
+        seat = g.actors[0]
+        legal = [str(a) for a in g.legal_actions(seat)]
+        if v["phase"] == "snap":
+            action = next((a for a in legal if a.startswith("drop")), "pass")
+        elif v["phase"] == "turn":
+            action = "draw deck"
+        elif v["phase"] == "drawn":
+            action = "discard"
+        else:
+            action = "pass"
+        g.play(seat, action)
+        steps += 1
+        assert steps < 5000
+    assert reshuffled  # penalty draws reshuffled the pile along the way
     v = g.view(1)
-    assert v["phase"] == "over"
+    # It ended because no card could be had, long before the safety net.
+    assert v["deck"] == 0
+    assert len(v["discard"]) <= 1
+    assert v["turns"] < 1000 * 3
     assert v["round_results"][0]["caller"] is None
+    assert sum(len([c for c in h if c]) for h in v["round_results"][0]["hands"]) >= 53
     assert g.result is not None
     assert len(g.result.rounds) == 1
+
+
+def test_a_seat_that_always_snaps_cannot_hold_a_window_open() -> None:
+    # The case that once looped for ever: every seat always plays its first legal action
+    # (`drop 0` in every window). Each window now closes after one wrong snap per seat.
+    g = new_game(GAME, players=3, seed=1, options={"target": None})
+    actions = 0
+    while not g.over:
+        seat = g.actors[0]
+        g.play(seat, g.legal_actions(seat)[0])
+        actions += 1
+        assert actions < 10_000
+    assert g.result is not None
+
+
+def test_snaps_count_toward_max_turns() -> None:
+    # max_turns 2 with 3 seats: the round stops after 6 turns, snaps included. Seat 0's turn
+    # (1) and the three wrong snaps of its window (3) leave room for two more turns.
+    g = start(HANDS_3, "5D", ["QH", "8D", "8H", "8S", "2H", "2S", "3S", "3H"], max_turns=2)
+    g.play(0, "draw deck")  # QH
+    g.play(0, "replace 2")  # 2D on the pile: a 2-window
+    for seat in (0, 1, 2):
+        g.play(seat, "drop 0")  # 5S, 4C, 6C: all wrong
+    v = g.view(0)
+    assert v["turns"] == 4
+    assert v["turn"] == 1
+    draw_turn(g, 1)
+    assert not g.over
+    draw_turn(g, 2)
+    assert g.over
+    assert g.view(0)["turns"] == 6
+    assert g.view(0)["round_results"][0]["caller"] is None
 
 
 # ---------------------------------------------------------------------------- match

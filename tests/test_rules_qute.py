@@ -611,6 +611,24 @@ def test_eights_all_other_seats_draw_two_each_round_robin(players: int, eights: 
     assert_private(g)
 
 
+def test_three_eights_at_three_players_play_goes_to_a_seat_that_drew() -> None:
+    # RULES.md §3: 1.0 draws two, 2 draws two, 1 draws two again (more 8s than other seats);
+    # play goes to the seat after the last drawer: seat 2, which itself drew.
+    blind = ["AC", "AD", "KC", "KD", "QC", "QD"]
+    g = table(3, {0: ["8C", "8D", "8H"]}, blind)
+    g.play(0, "play 8C 8D 8H")
+    assert g.view(0)["legal"] == ["eights all", "eights next"]
+    g.play(0, "eights all")
+    v = g.view(2)
+    assert v["penalty_counts"] == [0, 4, 2]
+    assert g.view(1)["penalty_drawn"] == ["AC", "AD", "QC", "QD"]
+    assert v["penalty_drawn"] == ["KC", "KD"]
+    assert v["turn"] == 2
+    assert v["actors"] == [2]
+    assert v["counts"] == [2, 9, 7]
+    assert_private(g)
+
+
 def test_eights_all_needs_three_players_with_one_eight_no_question() -> None:
     g = table(3, {0: ["8C"]}, ["AC", "AD"])
     g.play(0, "play 8C")
@@ -1191,16 +1209,38 @@ def test_game_ends_when_a_total_exceeds_the_target_default_125() -> None:
     }
 
 
-@pytest.mark.parametrize(("target", "over"), [(30, False), (29, True)])
-def test_a_total_equal_to_the_target_does_not_end_the_game(target: int, over: bool) -> None:
+@pytest.mark.parametrize(("target", "totals", "over"), [(30, [0, 0], False), (29, [0, 30], True)])
+def test_a_total_equal_to_the_target_does_not_end_the_game(
+    target: int, totals: list[int], over: bool
+) -> None:
+    # Landing exactly on the target resets the total to 0 (the "125" rule, at the match's own
+    # target: docs/decisions.md); one more point ends the match.
     hands = [["9C", "9D", "9H", "9S", "6C"], ["10H", "QH", "KH", "8D", "8S"]]
     g = start(hands, target=target)
     g.play(0, "play 9C 9D 9H 9S")
     g.play(0, "qute")
     v = g.view(0)
-    assert v["totals"] == [0, 30]
+    assert v["round_results"][0]["scores"] == [0, 30]
+    assert v["totals"] == totals
+    assert v["round_results"][0]["reset"] == ([] if over else [1])
     assert v["over"] is over
     assert v["round"] == (1 if over else 2)
+
+
+def test_a_single_round_of_125_is_scored_as_it_is() -> None:
+    # The reset belongs to a match: with target None a round of exactly 125 stays 125.
+    hands = [["JC", "JD", "JH", "JS", "9C"], ["AH", "10H", "QH", "9D", "10S"]]
+    g = start(hands)  # target None
+    g.play(0, "play JC JD JH JS")
+    g.play(0, "qute")
+    g.play(0, "jpoints plus")
+    v = g.view(1)
+    assert v["over"] is True
+    assert v["round_results"][0]["scores"] == [0, 125]
+    assert v["round_results"][0]["reset"] == []
+    assert v["totals"] == [0, 125]
+    assert v["result"]["totals"] == [0, 125]
+    assert v["result"]["winners"] == [0]
 
 
 def test_lowest_total_wins_ties_share() -> None:

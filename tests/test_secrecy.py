@@ -143,7 +143,10 @@ def test_determinize_respects_reshuffled_deck() -> None:
         game: Any = new_game("gabo", players=2, seed=seed, options={"target": None})
         while not game.over and game.epoch == 0:
             seat = random_actor(game, rng)
-            game.play(seat, kind_first_choice(game, seat, rng))
+            choice = kind_first_choice(game, seat, rng)
+            if choice == "gabo":  # nobody calls, so that the deck runs out
+                choice = "draw deck"
+            game.play(seat, choice)
         if game.over:
             continue
         # advance a little so some reshuffled cards sit in hands, face down
@@ -169,3 +172,105 @@ def test_determinize_respects_reshuffled_deck() -> None:
                 assert len(world.deck) == len(game.deck)
         return
     raise AssertionError("no reshuffle happened in 40 random gabo games")
+
+
+# ---------------------------------------------------------------------------- memory-less views
+MEMORYLESS_GAMES = 8
+
+
+def _masked(view: dict[str, Any]) -> dict[str, Any]:
+    """A view with every hand card's code and every event removed (what memory changes)."""
+    out = dict(view)
+    out["hands"] = [
+        [None if c is None else {**c, "card": None} for c in hand] for hand in view["hands"]
+    ]
+    out.pop("events")
+    return out
+
+
+def _check_memoryless(game: Any, seat: int, allowed: set[str]) -> None:
+    """``view(seat, memory=False)`` holds no more than ``view(seat)`` and no face-down code.
+
+    ``allowed``: codes the seat may still see face down (gabo: its initial peek before its
+    first draw), tracked by the test from the actions played, not read from the engine.
+    """
+    full = game.view(seat)
+    bare = game.view(seat, memory=False)
+    if game.variant == "qute":  # hands are face up to their owners: nothing to remember
+        assert bare == full
+        return
+    codes = set(game.codes)
+    # Never more than the full view: same fields, and each value the same or removed.
+    assert _masked(bare) == _masked(full)
+    assert len(bare["events"]) == len(full["events"])
+    for b, f in zip(bare["events"], full["events"], strict=True):
+        assert b == {k: f[k] for k in b}, "a memory-less event differs from the full one"
+    shown = Counter(x for x in strings_in(bare) if x in codes)
+    assert not shown - Counter(x for x in strings_in(full) if x in codes)
+    for bh, fh in zip(bare["hands"], full["hands"], strict=True):
+        for b, f in zip(bh, fh, strict=True):
+            if b is not None and b["card"] is not None:
+                assert b["card"] == f["card"]
+    if full["phase"] == "over":
+        return
+    # During play: no face-down code at all, but gabo's initial-peek cards before the first draw.
+    for s, hand in enumerate(bare["hands"]):
+        for cell in hand:
+            if cell is not None and cell["card"] is not None:
+                assert s == seat and cell["card"] in allowed, (
+                    f"seat {seat} sees face-down {cell['card']} at seat {s} without memory aid"
+                )
+    for event in bare["events"]:
+        if event["type"] not in ("round_end", "game_over"):
+            named = {x for x in strings_in(event) if x in codes}
+            assert not named, f"a memory-less event names {named}"
+
+
+@pytest.mark.parametrize(("name", "players"), ALL_CONFIGS)
+def test_memoryless_views_hide_every_face_down_card(name: str, players: int) -> None:
+    """Memory-less views (RULES.md, Memory) over random games of every configuration: no more
+    than the full view, no face-down code during play, and unchanged by a re-deal."""
+    checked = 0
+    for seed in range(MEMORYLESS_GAMES):
+        rng = Rng(seed + 77 * players)
+        drng = random.Random(seed)
+        game: Any = new_game(name, players=players, seed=seed, options={"target": None})
+        allowed: list[set[str]] = [set() for _ in range(players)]
+        step = 0
+        while not game.over:
+            for seat in range(players):
+                _check_memoryless(game, seat, allowed[seat])
+                if step % 4 == 0:
+                    bare = canonical_json(game.view(seat, memory=False))
+                    world: Any = game.determinize(seat, drng)
+                    assert canonical_json(world.view(seat, memory=False)) == bare
+                    checked += 1
+            seat = random_actor(game, rng)
+            action = kind_first_choice(game, seat, rng)
+            phase = game.view(seat)["phase"]
+            game.play(seat, action)
+            if name == "gabo":
+                if phase == "peek":  # seed 003: the peeked cards stay visible to it ...
+                    pos = int(action.split()[1])
+                    allowed[seat].add(game.view(seat)["hands"][seat][pos]["card"])
+                elif action.startswith("draw"):  # ... until its first draw
+                    allowed[seat] = set()
+            step += 1
+        for seat in range(players):
+            _check_memoryless(game, seat, allowed[seat])
+            assert game.view(seat, memory=False) == game.view(seat)  # the reveal
+    assert checked >= MEMORYLESS_GAMES
+
+
+@pytest.mark.parametrize("name", ["cabo", "cabo-german", "gabo", "kaboo"])
+def test_memoryless_spectator_sees_only_what_is_face_up(name: str) -> None:
+    """A spectator without memory aid sees no hand card at all until the reveal."""
+    game: Any = new_game(name, players=3, seed=5, options={"target": None})
+    rng = Rng(5)
+    while not game.over:
+        view = game.spectator_view(memory=False)
+        assert all(c is None or c["card"] is None for h in view["hands"] for c in h)
+        assert _masked(view) == _masked(game.spectator_view())
+        seat = random_actor(game, rng)
+        game.play(seat, kind_first_choice(game, seat, rng))
+    assert game.spectator_view(memory=False) == game.spectator_view()

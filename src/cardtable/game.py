@@ -26,7 +26,13 @@ RECENT_EVENTS = 24
 
 
 class Event:
-    """Something that happened, with a public part and a part only its audience may see."""
+    """Something that happened: a public part (who did what, where) and the card codes it
+    showed, with the seats they were shown to.
+
+    Every card code of a Cabo-family event sits in ``secret``, even a card shown to everyone
+    (``audience`` then holds every seat and the spectators' bit): a card face up at that moment
+    may be face down later, and a view without memory aid carries only the public parts.
+    """
 
     __slots__ = ("audience", "data", "secret", "seq", "type")
 
@@ -45,7 +51,7 @@ class Event:
         self.data = data
         """What everyone may see."""
         self.secret = secret
-        """What only the seats in ``audience`` may see (card codes)."""
+        """The card codes the event showed, seen only by the seats in ``audience``."""
         self.audience = audience
         """Bit mask of seats (bit ``n`` = spectators) allowed to see ``secret``."""
 
@@ -91,6 +97,7 @@ class Game(ABC):
     _recent: deque[Event]
     _seq: int
     _redacted: tuple[tuple[int, int, int], tuple[Event, ...]]
+    _opening: tuple[Event, ...]
 
     def _init_base(
         self, variant: str, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
@@ -106,6 +113,14 @@ class Game(ABC):
         self._events = None
         self._recent = deque(maxlen=RECENT_EVENTS)
         self._seq = 0
+        self._opening = ()
+
+    def _opened(self) -> None:
+        """Engine hook, called at the end of construction: keep the deal's events."""
+        assert self._events is not None
+        self._opening = tuple(self._events)
+        self._recent.extend(self._events)
+        self._events = None
 
     # -- randomness ----------------------------------------------------------------------------
     @property
@@ -149,18 +164,35 @@ class Game(ABC):
         """Play a legal action without checking it (fast path for agents and rollouts)."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view of ``seat`` (``None``: a spectator); built field by field, deny by default."""
+    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: a spectator); built field by field, deny by default.
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """JSON-ready dict of everything ``seat`` may know, nothing more."""
+        ``memory=False``: the table as a person without memory aid sees it (RULES.md, Memory).
+        """
+
+    def view(self, seat: int, memory: bool = True) -> dict[str, Any]:
+        """JSON-ready dict of everything ``seat`` may know, nothing more.
+
+        With ``memory=True`` (the default) the view remembers perfectly every card the seat has
+        ever known: what agents and research interfaces read. With ``memory=False`` it is the
+        table as a person without memory aid sees it: no code of a face-down card (RULES.md,
+        "Memory"), and events without the cards they showed; what the seat learns reaches it
+        only in the events :meth:`play` returns at that moment.
+        """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
-        return self._view(seat)
+        return self._view(seat, memory)
 
-    def spectator_view(self) -> dict[str, Any]:
-        """JSON-ready dict of public information only."""
-        return self._view(None)
+    def spectator_view(self, memory: bool = True) -> dict[str, Any]:
+        """JSON-ready dict of public information only (``memory=False``: face-up cards only,
+        as for :meth:`view`)."""
+        return self._view(None, memory)
+
+    @property
+    def opening_events(self) -> list[Event]:
+        """The events of the first deal (what :meth:`play` returns for an action), such as
+        kaboo's first sight of each seat's bottom row; empty for clones."""
+        return list(self._opening)
 
     @abstractmethod
     def determinize(self, seat: int, rng: Any) -> Game:
@@ -196,6 +228,7 @@ class Game(ABC):
         d["_actions"] = None
         d["_events"] = None
         d["_recent"] = deque(maxlen=self._recent.maxlen)
+        d["_opening"] = ()
         g.__dict__ = d
         return g
 
@@ -306,8 +339,12 @@ class Game(ABC):
             "actions": [list(a) for a in self._actions],
         }
 
-    def _view_tail(self, seat: int | None, bit: int) -> dict[str, Any]:
-        """The fields every game's view ends with: scores, rounds, events, result, legal."""
+    def _view_tail(self, seat: int | None, bit: int, memory: bool = True) -> dict[str, Any]:
+        """The fields every game's view ends with: scores, rounds, events, result, legal.
+
+        Without ``memory`` the events carry only their public part (no card a peek, spy, look
+        or draw showed, no card shown for a moment and then put back face down).
+        """
         g: Any = self  # every engine keeps totals, round_no, target, round_results, _result
         result = g._result
         return {
@@ -315,7 +352,7 @@ class Game(ABC):
             "round": g.round_no,
             "target": g.target,
             "round_results": g.round_results,
-            "events": self.recent_events(bit),
+            "events": self.recent_events(bit if memory else 0),
             "over": self.over,
             "result": result.to_dict() if result is not None else None,
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],

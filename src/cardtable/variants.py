@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
+    "MAX_TARGET",
     "OptionSpec",
     "Variant",
     "get",
@@ -24,6 +25,11 @@ __all__ = [
     "replay",
     "rules_text",
 ]
+
+
+MAX_TARGET = 1000
+"""Highest match target any variant accepts (ten times the usual 100 or 125: sensible bounds
+for a match people play, and totals that stay small numbers)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class OptionSpec:
     """What the option changes, in one line."""
     minimum: int | None = None
     """Smallest allowed value for an ``int`` option."""
+    maximum: int | None = None
+    """Largest allowed value for an ``int`` option."""
     choices: tuple[Any, ...] | None = None
     """Allowed values, if the option is an enumeration."""
 
@@ -62,6 +70,13 @@ class OptionSpec:
             and value < self.minimum
         ):
             raise ValueError(f"option {self.name!r} of {variant} must be ≥ {self.minimum}")
+        if (
+            self.maximum is not None
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and value > self.maximum
+        ):
+            raise ValueError(f"option {self.name!r} of {variant} must be ≤ {self.maximum}")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ draws; a run of four that makes calling Qute look good is taken.
 from __future__ import annotations
 
 from ..cards import short_deck
-from ..games.qute.engine import CARD_POINTS, J_POINTS, PH_OVER, RESET_TOTAL, QuteGame
+from ..games.qute.engine import CARD_POINTS, J_POINTS, PH_OVER, QuteGame
 from ..notation import Action
 from ..rng import Rng
 
@@ -460,8 +460,8 @@ def _choose_eights(g: QuteGame, seat: int) -> Action:
 
 def _choose_jpoints(g: QuteGame, seat: int) -> Action:
     """``plus`` when it surely ends the match with ``seat`` winning, or lands ``seat`` on
-    exactly 125 (reset to 0); otherwise ``minus``. Never ``plus`` when an opponent with no
-    points in hand would land on exactly 125 (and be reset to 0)."""
+    exactly the target (reset to 0); otherwise ``minus``. Never ``plus`` when an opponent with
+    no points in hand would land on exactly the target (and be reset to 0)."""
     target = g.target
     if target is None:  # one round: both change the gaps alike
         return _J_MINUS
@@ -471,9 +471,9 @@ def _choose_jpoints(g: QuteGame, seat: int) -> Action:
     own = _hand_points(g.hands[seat])
     mine_minus = totals[seat] + (own - J_POINTS * js) * mult
     mine_plus = totals[seat] + own * mult
-    if mine_plus == RESET_TOTAL:
+    if mine_plus == target:
         mine_plus = 0
-    if mine_minus == RESET_TOTAL:
+    if mine_minus == target:
         mine_minus = 0
     ends = mine_plus > target
     wins = True
@@ -481,7 +481,7 @@ def _choose_jpoints(g: QuteGame, seat: int) -> Action:
         if s == seat:
             continue
         low = totals[s] + J_POINTS * js * mult  # their hidden hand adds 0 or more
-        if low == RESET_TOTAL:
+        if low == target:
             return _J_MINUS
         if low > target:
             ends = True

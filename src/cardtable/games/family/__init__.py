@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...variants import OptionSpec, Variant, register
+from ...variants import MAX_TARGET, OptionSpec, Variant, register
 from .engine import PHASES, FamilyGame
 from .rulesets import RULESETS, RuleSet
 
@@ -21,6 +21,7 @@ def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
             + ("reaches" if rs.target_reached == "reaches" else "exceeds")
             + " it",
             1,
+            MAX_TARGET,
         ),
         OptionSpec(
             "first",

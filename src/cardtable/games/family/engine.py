@@ -123,8 +123,7 @@ class FamilyGame(Game):
         if first is None:
             first = self.random.below(n) if rs.random_first else 0
         self._start_round(first)
-        self._recent.extend(self._events)
-        self._events = None
+        self._opened()
 
     # ------------------------------------------------------------------ setup
     def _stack(self, deck: list[str]) -> list[int]:
@@ -183,13 +182,12 @@ class FamilyGame(Game):
         self.snap_key: Any = None
         self.snap_card = -1
         self.snap_passed = 0
+        self.first_look: list[tuple[int, ...]] = [()] * n
         self._emit(
             "round_start",
-            {
-                "round": self.round_no,
-                "first": first,
-                "discard": [self.codes[c] for c in self.discard],
-            },
+            {"round": self.round_no, "first": first},
+            {"discard": [self.codes[c] for c in self.discard]},
+            self.allmask | self.pub,
         )
         if self.rs.auto_peek:
             self.peeks_left = [0] * n
@@ -261,7 +259,7 @@ class FamilyGame(Game):
             acts = []
             if self.deck or (rs.deck_end == "reshuffle" and len(self.discard) > 1):
                 acts.append(_A_DRAW_DECK)
-            if self.discard and self.occupied(seat):
+            if self.discard and (rs.pile_draw_free or self.occupied(seat)):
                 acts.append(_A_DRAW_DISCARD)
             if self.caller < 0:
                 acts.append(_CALLS[rs.call])
@@ -272,7 +270,7 @@ class FamilyGame(Game):
             if seat != self.turn:
                 return []
             own = self.occupied(seat)
-            can_discard = self.drawn_from == FROM_DECK or not own
+            can_discard = self.drawn_from == FROM_DECK or rs.pile_draw_free or not own
             multi = rs.drops == "multi"
             acts = list(
                 _cached(
@@ -321,6 +319,7 @@ class FamilyGame(Game):
         own = self.occupied(seat)
         optional = power not in self.rs.must_use
         if power == PEEK:
+            optional = optional or not own  # nothing to peek at: pass (RULES.md §1, Powers)
             key: tuple[Any, ...] = ("peek", own, optional)
             return _cached(
                 key,
@@ -374,6 +373,8 @@ class FamilyGame(Game):
     def _do_peek(self, seat: int, args: tuple[Any, ...]) -> None:
         pos = args[0]
         self.known[seat][pos] |= 1 << seat
+        if self.phase == PH_PEEK and self.rs.peek_shown_until_draw:
+            self.first_look[seat] += (self.hands[seat][pos],)
         if self._events is not None:
             self._emit(
                 "peek",
@@ -401,6 +402,8 @@ class FamilyGame(Game):
             self.drawn_tag = self.epoch
         self.drawn = cid
         self.phase = PH_DRAWN
+        if self.first_look[seat]:
+            self.first_look[seat] = ()
         if self._events is not None:
             self._emit(
                 "draw",
@@ -469,7 +472,10 @@ class FamilyGame(Game):
             self.discard.append(old)
             if self._events is not None:
                 self._emit(
-                    "replace", {"seat": seat, "at": [f"{seat}.{pos}"], "out": [self.codes[old]]}
+                    "replace",
+                    {"seat": seat, "at": [f"{seat}.{pos}"]},
+                    {"out": [self.codes[old]]},
+                    self.allmask | self.pub,
                 )
             self._card_landed(old)
             return
@@ -490,7 +496,9 @@ class FamilyGame(Game):
             self.tags[seat][low] = tag
             self._emit(
                 "claim",
-                {"seat": seat, "at": [f"{seat}.{p}" for p in args], "out": out, "ok": True},
+                {"seat": seat, "at": [f"{seat}.{p}" for p in args], "ok": True},
+                {"out": out},
+                self.allmask | self.pub,
             )
             self._card_landed(self.discard[-1])
         else:
@@ -498,15 +506,17 @@ class FamilyGame(Game):
             for p in args:
                 self.known[seat][p] = everyone
             new = self._place(seat, cid, kn, tag)
+            # the cards were shown for a moment and are face down again
             self._emit(
                 "claim",
                 {
                     "seat": seat,
                     "at": [f"{seat}.{p}" for p in args],
-                    "shown": out,
                     "ok": False,
                     "new": f"{seat}.{new}",
                 },
+                {"shown": out},
+                everyone,
             )
             self._end_turn()
 
@@ -514,15 +524,13 @@ class FamilyGame(Game):
         came_from = self.drawn_from
         cid, _, _ = self._take_drawn()
         self.discard.append(cid)
-        power = self.powers_of[cid] if came_from == FROM_DECK else 0
+        power = self.powers_of[cid] if came_from == FROM_DECK or self.rs.pile_draw_free else 0
         if self._events is not None:
             self._emit(
                 "discard",
-                {
-                    "seat": seat,
-                    "card": self.codes[cid],
-                    "power": POWER_NAMES[power] if power else None,
-                },
+                {"seat": seat, "power": POWER_NAMES[power] if power else None},
+                {"card": self.codes[cid]},
+                self.allmask | self.pub,
             )
         if power:
             self.phase = PH_POWER
@@ -543,7 +551,7 @@ class FamilyGame(Game):
             self.snap_key = self.keys[cid]
             self.snap_card = cid
             self.snap_passed = 0
-            self._emit("snap_open", {"card": self.codes[cid]})
+            self._emit("snap_open", {}, {"card": self.codes[cid]}, self.allmask | self.pub)
         else:
             self._end_turn()
 
@@ -642,13 +650,21 @@ class FamilyGame(Game):
             hand[pos] = -1
             self.known[s][pos] = 0
             self.discard.append(cid)
+            self.turns += 1  # snaps count toward the max_turns safety net like turns
             ok = self.keys[cid] == self.snap_key
             self._emit(
-                "snap", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": ok}
+                "snap",
+                {"seat": seat, "at": f"{s}.{pos}", "ok": ok},
+                {"card": self.codes[cid]},
+                everyone,
             )
             if not ok:
                 self._penalty(seat)
                 self._penalty(seat)
+                # a wrong snap ends the seat's part in the window, as if it had passed
+                self.snap_passed |= 1 << seat
+                if self.snap_passed == self.allmask:
+                    self._end_turn()
             return
         # cabo-german drop against the top of the discard pile
         self._touch_looked(s, pos)
@@ -657,7 +673,10 @@ class FamilyGame(Game):
             self.known[s][pos] = 0
             self.discard.append(cid)
             self._emit(
-                "drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": True}
+                "drop",
+                {"seat": seat, "at": f"{s}.{pos}", "ok": True},
+                {"card": self.codes[cid]},
+                everyone,
             )
             if s != seat and self.occupied(seat):
                 self.give_to = (s, pos)
@@ -665,8 +684,12 @@ class FamilyGame(Game):
                 self.phase = PH_GIVE
         else:
             self.known[s][pos] = everyone
+            # shown to everyone, then back face down
             self._emit(
-                "drop", {"seat": seat, "at": f"{s}.{pos}", "card": self.codes[cid], "ok": False}
+                "drop",
+                {"seat": seat, "at": f"{s}.{pos}", "ok": False},
+                {"card": self.codes[cid]},
+                everyone,
             )
             self._penalty(seat)
 
@@ -809,22 +832,40 @@ class FamilyGame(Game):
         """Every finished round: scores, sums, winners, caller, all hands shown, totals."""
         return [self._round_info(r) for r in self._round_log]
 
-    def _card_view(self, cid: int, kn: int, bit: int) -> dict[str, Any] | None:
+    def _card_view(
+        self, cid: int, kn: int, bit: int, seen: int | None = None
+    ) -> dict[str, Any] | None:
+        """One position: the code if ``kn`` lets the viewer ``bit`` see it, and the seats that
+        know the card (from ``seen``, else ``kn``)."""
         if cid < 0:
             return None
+        who = kn if seen is None else seen
         return {
             "card": self.codes[cid] if kn & bit else None,
-            "seen": [s for s in range(self.n) if kn >> s & 1],
+            "seen": [s for s in range(self.n) if who >> s & 1],
         }
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
         bit = self.pub if seat is None else 1 << seat
         codes = self.codes
-        hands = [
-            [self._card_view(c, k, bit) for c, k in zip(h, kn, strict=True)]
-            for h, kn in zip(self.hands, self.known, strict=True)
-        ]
         ph = self.phase
+        memory = memory or ph == PH_OVER  # once the game is over every card is shown
+        if memory:
+            hands = [
+                [self._card_view(c, k, bit) for c, k in zip(h, kn, strict=True)]
+                for h, kn in zip(self.hands, self.known, strict=True)
+            ]
+        else:
+            # Without memory aid no face-down card shows (RULES.md, Memory), except, in gabo,
+            # the cards of the seat's initial peek in its own hand until its first draw.
+            first = self.first_look[seat] if seat is not None else ()
+            hands = [
+                [
+                    self._card_view(c, k if s == seat and c in first else 0, bit, k)
+                    for c, k in zip(h, kn, strict=True)
+                ]
+                for s, (h, kn) in enumerate(zip(self.hands, self.known, strict=True))
+            ]
         pending: dict[str, Any] | None = None
         if ph == PH_POWER:
             pending = {"power": POWER_NAMES[self.power], "card": codes[self.power_card]}
@@ -872,7 +913,7 @@ class FamilyGame(Game):
             "turns": self.turns,
             "max_turns": self.max_turns * self.n,
             "target_rule": self.rs.target_reached,
-            **self._view_tail(seat, bit),
+            **self._view_tail(seat, bit, memory),
         }
 
     # ------------------------------------------------------------------ copies
@@ -883,6 +924,7 @@ class FamilyGame(Game):
         d["deck"] = list(self.deck)
         d["discard"] = list(self.discard)
         d["peeks_left"] = list(self.peeks_left)
+        d["first_look"] = list(self.first_look)
 
     def determinize(self, seat: int, rng: Any) -> FamilyGame:
         """A copy where every card ``seat`` does not know is re-dealt at random.
@@ -957,6 +999,7 @@ class FamilyGame(Game):
                 "_rng",
                 "_rng_state",
                 "_recent",
+                "_opening",
                 "_events",
                 "_actions",
             )
@@ -991,7 +1034,7 @@ class FamilyGame(Game):
             return "the discard pile is empty"
         if name in ("replace", "discard") and ph != PH_DRAWN:
             return "draw a card first"
-        if name == "discard" and self.drawn_from == FROM_DISCARD:
+        if name == "discard" and self.drawn_from == FROM_DISCARD and not self.rs.pile_draw_free:
             return "a card taken from the discard pile must replace one of yours"
         if name == "replace" and len(action.args) > 1 and self.rs.drops != "multi":
             return f"in {self.variant} you replace exactly one card"

@@ -61,8 +61,14 @@ class RuleSet:
     """Whether one card starts the discard pile face up."""
     drawn_public: bool
     """Whether a card drawn from the deck is shown to everyone (cabo-german)."""
+    pile_draw_free: bool
+    """Whether a card taken from the discard pile is handled like a deck-drawn card (cabo-german:
+    ``replace N`` or ``discard``, and discarding it triggers its power); else it must replace."""
     auto_peek: tuple[int, ...]
     """Positions each seat sees automatically (kaboo); empty → a phase of two ``peek``."""
+    peek_shown_until_draw: bool
+    """Whether the cards of a seat's initial peek stay face up to it, even without memory aid,
+    until its first draw (gabo, seed 003)."""
     match_key: Callable[[str], Hashable]
     """What must be equal for a drop or snap to match."""
     target: int | None
@@ -165,7 +171,9 @@ CABO = RuleSet(
     deck_end="end",
     discard_starts=True,
     drawn_public=False,
+    pile_draw_free=False,
     auto_peek=(),
+    peek_shown_until_draw=False,
     match_key=int,
     target=100,
     target_reached="exceeds",
@@ -192,7 +200,9 @@ CABO_GERMAN = RuleSet(
     deck_end="reshuffle",
     discard_starts=True,
     drawn_public=True,
+    pile_draw_free=True,
     auto_peek=(),
+    peek_shown_until_draw=False,
     match_key=_german_key,
     target=None,
     target_reached="exceeds",
@@ -217,7 +227,9 @@ GABO = RuleSet(
     deck_end="reshuffle",
     discard_starts=True,
     drawn_public=False,
+    pile_draw_free=False,
     auto_peek=(),
+    peek_shown_until_draw=True,
     match_key=_rank,
     target=100,
     target_reached="reaches",
@@ -244,7 +256,9 @@ KABOO = RuleSet(
     deck_end="end",
     discard_starts=False,
     drawn_public=False,
+    pile_draw_free=False,
     auto_peek=(2, 3),
+    peek_shown_until_draw=False,
     match_key=_rank,
     target=None,
     target_reached="exceeds",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...variants import OptionSpec, Variant, register
+from ...variants import MAX_TARGET, OptionSpec, Variant, register
 from .engine import POINTS, QuteGame
 
 __all__ = ["POINTS", "QuteGame"]
@@ -28,6 +28,7 @@ register(
                 125,
                 "None plays one round; a number plays until a total exceeds it",
                 1,
+                MAX_TARGET,
             ),
             OptionSpec("first", (int, type(None)), None, "seat that starts round 1 (seat 0)", 0),
             OptionSpec(

@@ -18,16 +18,13 @@ from ...match import Result, lowest
 from ...notation import Action
 from ...rng import Rng
 
-__all__ = ["CARD_POINTS", "J_POINTS", "POINTS", "RESET_TOTAL", "QuteGame"]
+__all__ = ["CARD_POINTS", "J_POINTS", "POINTS", "QuteGame"]
 
 POINTS = {"6": 0, "7": 0, "8": 0, "9": 0, "10": 10, "Q": 10, "K": 10, "A": 15, "J": 20}
 """Points of a card left in hand at the end of a round."""
 
 J_POINTS = 20
 """Points per J laid in the finishing turn (``jpoints minus`` / ``jpoints plus``)."""
-
-RESET_TOTAL = 125
-"""A total of exactly this after a round becomes 0."""
 
 SUITS = "CDHS"
 PH_PLAY, PH_DECIDE, PH_OVER = 0, 1, 2
@@ -109,8 +106,7 @@ class QuteGame(Game):
         if first is not None and not 0 <= first < players:
             raise ValueError(f"option 'first' must be a seat from 0 to {players - 1}, got {first}")
         self._start_round(0 if first is None else first)
-        self._recent.extend(self._events)
-        self._events = None
+        self._opened()
 
     # ------------------------------------------------------------------ setup
     def _stack(self, deck: list[str]) -> list[int]:
@@ -534,9 +530,10 @@ class QuteGame(Game):
         self.rounds.append(scores)
         self.round_winners.append(winners)
         reset = []
+        target = self.target
         for t in range(n):
             self.totals[t] += scores[t]
-            if self.totals[t] == RESET_TOTAL:
+            if target is not None and self.totals[t] == target:  # a match only (RULES.md §3)
                 self.totals[t] = 0
                 reset.append(t)
         info = {
@@ -554,7 +551,6 @@ class QuteGame(Game):
         }
         self._round_log.append(info)
         self._emit("round_end", info)
-        target = self.target
         if target is None or max(self.totals) > target:
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
@@ -582,7 +578,9 @@ class QuteGame(Game):
         """Every finished round: scores, points, multiplier, winners, all hands, totals."""
         return [dict(r) for r in self._round_log]
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
+        # Hands are held face up by their owners: there is nothing to remember, so the view
+        # is the same with or without memory aid.
         bit = (1 << self.n) if seat is None else 1 << seat
         phase = ("play", "decide", "over")[self.phase]
         if self.phase == PH_PLAY and self.must_cover:
@@ -679,7 +677,7 @@ class QuteGame(Game):
 
     def _dump(self) -> dict[str, Any]:
         """The complete state, hidden cards included (tests and debugging only)."""
-        skip = ("codes", "_rng", "_rng_state", "_recent", "_events", "_actions")
+        skip = ("codes", "_rng", "_rng_state", "_recent", "_opening", "_events", "_actions")
         return {k: v for k, v in self.__dict__.items() if k not in skip} | {
             "rng": self.random.getstate()
         }
