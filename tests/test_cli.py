@@ -685,3 +685,241 @@ def test_qute_pending_decisions_are_explained() -> None:
         if found == set(wanted):
             break
     assert found == set(wanted)
+
+
+# ---------------------------------------------------------------------------- memory aid
+TABLE = re.compile(r"╭─ Table.*?Legal actions", flags=re.S)
+"""One table as the loop prints it: from its status panel to the list of legal actions."""
+
+
+def tables(text: str) -> list[str]:
+    """Every table printed in ``text``, in order."""
+    return TABLE.findall(text)
+
+
+def own_hand(table: str, seat: int = 0) -> list[str]:
+    """The card codes a printed table shows in the human's own hand panel (the last panel)."""
+    return card_tokens(table.split(f"You (seat {seat})", 1)[1])
+
+
+def hand_panels(table: str) -> str:
+    """A printed table without its status panel: the hands only."""
+    return table.split("╰", 1)[1]
+
+
+CABO_PEEKS = ["13", "4", "0", "4", "5", "6", "5", "6", "9", "3"]
+"""A stacked two-seat cabo deal: seat 0 holds 13, 0, 5, 5; the discard pile starts with 9 and
+the first card drawn is 3."""
+CABO_SCRIPT = ["peek 0", "peek 1", "table", "draw deck", "replace 3", "quit"]
+
+
+def _cabo_peeks(memory_aid: bool) -> tuple[str, list[str]]:
+    game = cardtable.new_game("cabo", players=2, seed=1, deck=CABO_PEEKS, options={"target": None})
+    out = CheckedOutput(game, 0)
+    console, _ = plain_console(out)
+    assert not play_loop(game, 0, console, CABO_SCRIPT, memory_aid=memory_aid)
+    text = out.getvalue()
+    printed = tables(text)
+    # one table to start, one after each move or 'table' (quit prints none)
+    assert len(printed) == len(CABO_SCRIPT)
+    return text, printed
+
+
+def test_without_memory_aid_a_peeked_card_is_shown_once() -> None:
+    text, printed = _cabo_peeks(memory_aid=False)
+    assert "you peeked at your card 0: [13]" in text
+    assert "you peeked at your card 1: [0]" in text
+    start, after_peek_0, after_peek_1, again, drawn, next_turn = printed
+    assert own_hand(start) == []
+    # the table right after each peek shows that card, and only that one
+    assert own_hand(after_peek_0) == ["13"]
+    assert "Seen now    your card 0 [13] — shown in this table only: remember it" in after_peek_0
+    assert own_hand(after_peek_1) == ["0"]
+    assert "your card 1 [0] — shown in this table only" in after_peek_1
+    # later tables, the 'table' command's included, show no card of the hand
+    for later in (again, drawn, next_turn):
+        assert own_hand(later) == []
+        assert "Seen now" not in later
+        assert "no memory aid" in later
+    # the card in hand is shown while it is held
+    assert "Drawn      [3] held by you from the deck" in drawn
+
+
+def test_with_memory_aid_every_seen_card_stays_shown() -> None:
+    text, printed = _cabo_peeks(memory_aid=True)
+    assert "you peeked at your card 0: [13]" in text
+    start, after_peek_0, after_peek_1, again, drawn, next_turn = printed
+    assert own_hand(start) == []
+    assert own_hand(after_peek_0) == ["13"]
+    for later in (after_peek_1, again, drawn):
+        assert own_hand(later) == ["13", "0"]
+    assert own_hand(next_turn) == ["13", "0", "3"]  # the 3 put at position 3 is known too
+    for table in printed:
+        assert "memory aid on" in table
+        assert "Seen now" not in table
+
+
+KABOO_DEAL = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]
+"""A stacked two-seat kaboo deal: seat 0's bottom row is 6C and 8C, seat 1's is 7C and 9C; the
+first card drawn is 10C."""
+KABOO_SCRIPT = ["table", "draw deck", "replace 0", "quit"]
+
+
+def _kaboo_bottom_row(memory_aid: bool) -> tuple[str, list[str]]:
+    game = cardtable.new_game("kaboo", seed=3, deck=KABOO_DEAL, options={"first": 0})
+    out = CheckedOutput(game, 0)
+    console, _ = plain_console(out)
+    assert not play_loop(game, 0, console, KABOO_SCRIPT, memory_aid=memory_aid)
+    text = out.getvalue()
+    assert "you peeked at your card 2: [6C]" in text
+    assert "you peeked at your card 3: [8C]" in text
+    printed = tables(text)
+    assert len(printed) == len(KABOO_SCRIPT)
+    return text, printed
+
+
+def test_kaboo_shows_the_bottom_row_in_the_first_table_only() -> None:
+    _, printed = _kaboo_bottom_row(memory_aid=False)
+    first, *later = printed
+    assert own_hand(first) == ["6C", "8C"]
+    assert "your card 2 [6C] · your card 3 [8C] — shown in this table only" in first
+    for table in later:
+        assert own_hand(table) == []
+    for table in printed:  # no card of seat 1's either, not even the 2C it took face up
+        assert card_tokens(hand_panels(table).split("You (seat 0)", 1)[0]) == []
+    assert "[10C] held by you" in later[1]
+
+
+def test_kaboo_with_memory_aid_keeps_the_bottom_row() -> None:
+    _, printed = _kaboo_bottom_row(memory_aid=True)
+    first, again, drawn, next_turn = printed
+    for table in (first, again, drawn):
+        assert own_hand(table) == ["6C", "8C"]
+    assert own_hand(next_turn) == ["10C", "6C", "8C"]
+
+
+@pytest.mark.parametrize(
+    ("memory_aid", "words"),
+    [
+        (False, "a face-down card is shown only at the moment you see it"),
+        (False, "'cardtable play --memory-aid' keeps every card you have seen shown"),
+        (False, "draw the table again (no card you saw earlier: no memory aid)"),
+        (True, "Memory aid on: every card you have seen stays shown."),
+    ],
+)
+def test_help_explains_how_cards_are_shown(memory_aid: bool, words: str) -> None:
+    game = cardtable.new_game("kaboo", seed=3, options={"first": 0})
+    console, buf = plain_console()
+    play_loop(game, 0, console, ["help", "quit"], memory_aid=memory_aid)
+    text = " ".join(buf.getvalue().replace("│", " ").split())
+    assert words in text
+
+
+def _digits(seed: int, count: int = 600) -> str:
+    """Random answers 1 or 5, one a line: in kaboo they draw, replace, discard and use powers,
+    but never knock (the third choice at the start of a turn; 5 is out of range there and is
+    asked again)."""
+    rng = random.Random(seed)
+    return "".join(f"{rng.choice('15')}\n" for _ in range(count))
+
+
+def _play_command(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], answers: str
+) -> tuple[str, cardtable.Game]:
+    """Run ``cardtable play`` with ``args``; return its output and the game it played."""
+    made: list[cardtable.Game] = []
+
+    def capture(*a: Any, **k: Any) -> cardtable.Game:
+        game = cardtable.new_game(*a, **k)
+        made.append(game)
+        return game
+
+    monkeypatch.setattr("cardtable.cli.new_game", capture)
+    result = runner.invoke(app, args, input=answers)
+    assert result.exit_code == 0, result.output
+    assert len(made) == 1
+    return result.output, made[0]
+
+
+def _hand_codes(view: dict[str, Any]) -> set[str]:
+    return {c["card"] for hand in view["hands"] for c in hand if c and c["card"]}
+
+
+def test_play_command_without_memory_aid_shows_cards_only_as_they_are_seen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ["play", "kaboo", "--seed", "0", "--players", "3", "--target", "none"]
+    text, game = _play_command(monkeypatch, args, _digits(0))
+    assert game.over
+    assert "Final totals" in text
+    printed = list(TABLE.finditer(text))
+    # the tables are the states before the human's moves: replay the game to see them again
+    log = game.log
+    replay = cardtable.new_game(log["game"], players=log["players"], seed=log["seed"])
+    mine = [i for i, (seat, _) in enumerate(log["actions"]) if seat == 0]
+    assert len(printed) == len(mine)
+    done = hidden = glimpses = 0
+    end = 0
+    for match, index in zip(printed, mine, strict=True):
+        while done < index:
+            replay.play(*log["actions"][done])
+            done += 1
+        events = set(card_tokens(text[end : match.start()]))  # the lines since the last table
+        end = match.end()
+        shown = set(card_tokens(hand_panels(match.group())))
+        knows = _hand_codes(replay.view(0))  # the seat's full knowledge
+        # a hand shows only cards the seat knows and has just been shown in an event line
+        assert shown <= knows
+        assert shown <= events, match.group()
+        # and the status shows nothing beyond the view without memory aid
+        status = set(card_tokens(match.group())) - shown
+        assert status <= codes_in(replay.view(0, memory=False), DECKS["kaboo"])
+        hidden += bool(knows - shown)
+        glimpses += bool(shown) and match.start() > printed[0].start()
+    assert hidden > 5  # perfect memory would have shown more, many times
+    assert glimpses >= 2  # cards seen during play (a peek, spy or look) were shown once
+
+
+@pytest.mark.parametrize("memory_aid", [False, True])
+def test_play_command_memory_aid_flag(memory_aid: bool) -> None:
+    args = ["play", "kaboo", "--seed", "3", "-o", "first=0"] + (
+        ["--memory-aid"] if memory_aid else []
+    )
+    result = runner.invoke(app, args, input="table\nquit\n")
+    assert result.exit_code == 0, result.output
+    first, again = tables(result.output)
+    row = own_hand(first)
+    assert len(row) == 2  # kaboo's bottom row, seen at the deal
+    assert own_hand(again) == (row if memory_aid else [])
+    assert ("memory aid on" if memory_aid else "no memory aid") in first
+
+
+def test_a_seen_card_that_moved_is_not_shown_at_its_old_place() -> None:
+    game = cardtable.new_game("kaboo", seed=4, options={"target": None})
+    out = CheckedOutput(game, 0)
+    console, _ = plain_console(out)
+    # draw deck (a 9: spy), discard it, spy on 1.0; then seat 1 replaces that very card
+    assert not play_loop(game, 0, console, ["1", "5", "1", "quit"], bot_seed=4)
+    text = out.getvalue()
+    assert "you spied on 1.0: [KH]" in text
+    assert "seat 1 put the card in hand at 1.0 and discarded [KH]" in text
+    last = tables(text)[-1]
+    assert "[KH] ← top" in last  # on the discard pile, where it is now
+    assert card_tokens(hand_panels(last)) == []  # not in seat 1's hand any more
+    assert "Seen now" not in last
+
+
+def test_gabo_says_why_the_initial_peek_stays_shown_until_the_first_draw() -> None:
+    game = cardtable.new_game("gabo", seed=2, options={"target": None})
+    out = CheckedOutput(game, 0)
+    console, _ = plain_console(out)
+    assert not play_loop(game, 0, console, ["peek 0", "peek 1", "draw deck", "quit"])
+    start, after_0, after_1, drawn = tables(out.getvalue())
+    assert own_hand(start) == []
+    assert len(own_hand(after_0)) == 1
+    assert len(own_hand(after_1)) == 2
+    for table in (after_0, after_1):
+        assert "Until draw" in table and "shown until your first draw" in table
+        assert "Seen now" not in table  # the view keeps them, not the loop
+    assert own_hand(drawn) == []
+    assert "Until draw" not in drawn

@@ -1,8 +1,15 @@
 """The terminal front end: ``cardtable play``, ``cardtable rules`` and ``cardtable variants``.
 
 It talks to the engine only through the public game contract (``new_game``, ``actors``,
-``legal_actions``, ``play``, ``view``, ``over``, ``result``) and draws the table from the
-human seat's ``view`` alone, so it can never show a card that seat does not know.
+``legal_actions``, ``play``, ``opening_events``, ``view``, ``over``, ``result``) and draws the
+table from the human seat's ``view`` alone, so it can never show a card that seat does not know.
+
+These are memory games, and the person plays without memory aid by default (RULES.md, "Memory"):
+the tables come from ``view(seat, memory=False)``, which shows no face-down card. A card the
+person sees — a peek, spy or look, kaboo's first sight of the bottom row, a card a failed claim
+or drop shows to everyone — is named in the event line that reports it and shown in the next
+table (the ``Seen now`` row says so), then hidden again. With a memory aid (``--memory-aid``)
+every card the seat has ever seen stays shown.
 
 One loop, prompt and error handling serve every game; what differs — the table, the words for
 events, the round results and the notation — is a :class:`Front`, looked up by variant name in
@@ -353,23 +360,71 @@ def _snap(view: dict[str, Any], me: int) -> Text | None:
     )
 
 
-def _status_grid(view: dict[str, Any], title: str, match: str) -> Table:
+def _status_grid(view: dict[str, Any], title: str, match: str, extra: str = "") -> Table:
     """The two-column status grid every table starts with, opened by its "Game" row."""
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
     status.add_column()
     status.add_row(
         "Game",
-        f"{title or view['game']} · round {view['round']} · {match} · {view['players']} players",
+        f"{title or view['game']} · round {view['round']} · {match} · {view['players']} players"
+        + (f" · {extra}" if extra else ""),
     )
     return status
+
+
+def _memory_words(view: dict[str, Any]) -> str:
+    """The Game row's word on the memory aid (the loop's ``memory_aid`` key; none without it)."""
+    aid = view.get("memory_aid")
+    if aid is None:
+        return ""
+    return "memory aid on" if aid else "no memory aid"
+
+
+def _cards_at(cards: dict[str, str], me: int, note: str) -> Text:
+    """Cards by address, ``your card 2 [7H] · 1.3 [5C]``, then ``note`` highlighted."""
+    parts: list[str | Text | None] = []
+    for addr, code in cards.items():
+        if parts:
+            parts.append(" · ")
+        parts.extend([f"{_addr(addr, me)} ", card_text(code)])
+    parts.append(Text(note, style="yellow"))
+    return _line(*parts)
+
+
+def _sight_rows(view: dict[str, Any], me: int) -> list[tuple[str, Text]]:
+    """Without memory aid, why a face-down card shows: the ``Seen now`` row (the cards the seat
+    has just seen, the loop's ``seen_now`` key) and the ``Until draw`` row (gabo's initial peek,
+    which the view itself keeps shown until the seat's first draw)."""
+    if view.get("memory_aid") is not False or view["phase"] == "over":
+        return []
+    rows: list[tuple[str, Text]] = []
+    seen: dict[str, str] = view.get("seen_now") or {}
+    if seen:
+        them = "it" if len(seen) == 1 else "them"
+        note = f" — shown in this table only: remember {them}"
+        rows.append(("Seen now", _cards_at(seen, me, note)))
+    kept = {
+        f"{me}.{i}": str(cell["card"])
+        for i, cell in enumerate(view["hands"][me])
+        if cell is not None and cell["card"] is not None and f"{me}.{i}" not in seen
+    }
+    if kept:
+        note = " — your initial peek, shown until your first draw"
+        rows.append(("Until draw", _cards_at(kept, me, note)))
+    return rows
 
 
 def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
     """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
     players = int(view["players"])
     target = view.get("target")
-    status = _status_grid(view, title, "single round" if target is None else f"match to {target}")
+    status = _status_grid(
+        view,
+        title,
+        "single round" if target is None else f"match to {target}",
+        _memory_words(view),
+    )
     phase = str(view["phase"])
     status.add_row("Phase", _PHASES.get(phase, phase))
     if phase == "peek" and view.get("peeks_left"):
@@ -383,6 +438,8 @@ def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTy
             "Turn",
             f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)})",
         )
+    for name, row in _sight_rows(view, me):
+        status.add_row(name, row)
     deck = f"{view['deck']} card{_s(view['deck'])}"
     if view.get("reshuffles"):
         deck += f" (reshuffled {view['reshuffles']}×)"
@@ -997,8 +1054,17 @@ class Front:
 
 _FAMILY_NOTE = (
     "Addresses: N is your own position N; P.N is seat P's position N. "
-    f"Unknown cards are shown as {FACE_DOWN}; 'seen' lists who has looked at a card."
+    f"A card you can see is shown by its code (7H, 10C, QS), one you cannot as {FACE_DOWN}; "
+    "the line under a card lists who has looked at it."
 )
+_NO_MEMORY_NOTE = (
+    "No memory aid (the default): a face-down card is shown only at the moment you see it — in "
+    "the line that reports it and in the next table (row 'Seen now') — and is "
+    f"{FACE_DOWN} again after that, so remember it. 'cardtable play --memory-aid' keeps every "
+    "card you have seen shown."
+)
+_GABO_NOTE = " In gabo the two cards of your initial peek stay shown until your first draw."
+_MEMORY_NOTE = "Memory aid on: every card you have seen stays shown."
 _QUTE_NOTE = (
     "Cards are written rank then suit: 6H, 10C, QS (lower case works too). "
     f"{PLAYABLE_MARK} marks the cards of your hand a play may start with; "
@@ -1079,8 +1145,12 @@ def rules_markdown(name: str) -> str:
     return text + "\n".join(lines) + "\n"
 
 
-def _help(game: str) -> RenderableType:
+def _help(game: str, memory_aid: bool = False) -> RenderableType:
     shown = front(game)
+    note = shown.note
+    if game in FAMILY:
+        memory = _MEMORY_NOTE if memory_aid else _NO_MEMORY_NOTE
+        note += " " + memory + (_GABO_NOTE if game == "gabo" and not memory_aid else "")
     table = Table(title="What to type", title_style="bold", show_lines=False)
     table.add_column("input", style="bold", no_wrap=True)
     table.add_column("meaning")
@@ -1089,9 +1159,13 @@ def _help(game: str) -> RenderableType:
         table.add_row(word, meaning)
     table.add_row("help", "this list")
     table.add_row("rules", "the rules of this game")
-    table.add_row("table", "draw the table again")
+    hidden = game in FAMILY and not memory_aid
+    table.add_row(
+        "table",
+        "draw the table again" + (" (no card you saw earlier: no memory aid)" if hidden else ""),
+    )
     table.add_row("quit", "leave the game")
-    return Group(table, Text(shown.note, style="dim"))
+    return Group(table, Text(note, style="dim"))
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -1111,28 +1185,72 @@ def _reader(source: Iterable[str] | InputFn, console: Console) -> InputFn:
     return read
 
 
-def _print_events(game: Game, me: int, console: Console, after: int, rounds: set[int]) -> int:
-    """Print the events of ``view(me)`` newer than ``after``; return the last seq printed.
+def _sights(ev: dict[str, Any]) -> list[tuple[str, str]]:
+    """The face-down cards event ``ev`` (as the seat sees it) showed: ``(address, code)`` pairs.
 
-    ``rounds`` collects the rounds whose results were shown; a round whose ``round_end``
-    event fell out of the view's recent events is shown from ``view["round_results"]``.
+    A peek, spy or look shows its looker the cards (another seat's carries no code); a failed
+    claim (``cabo``) or a failed drop (``cabo-german``) shows everyone cards that go back face
+    down.
     """
-    view = game.view(me)
-    shown = front(game.variant)
-    events: list[dict[str, Any]] = view["events"]
-    new = [e for e in events if int(e["seq"]) > after]
-    if new and after and int(new[0]["seq"]) > after + 1:
-        console.print(Text("(… earlier events not shown)", style="dim"))
-    for ev in new:
-        if ev.get("type") == "round_end":
-            rounds.add(int(ev["round"]))
+    kind = ev.get("type")
+    at = ev.get("at")
+    addrs = [at] if isinstance(at, str) else [str(a) for a in at or []]
+    if kind in ("peek", "spy") or (kind == "drop" and ev.get("ok") is False):
+        return [(addrs[0], str(ev["card"]))] if addrs and "card" in ev else []
+    if kind == "look" or (kind == "claim" and ev.get("ok") is False):
+        codes = ev.get("cards" if kind == "look" else "shown") or []
+        return list(zip(addrs, [str(c) for c in codes], strict=False))
+    return []
+
+
+def _note_sights(events: Iterable[dict[str, Any]], sights: dict[str, str]) -> None:
+    """Add to ``sights`` (address → code: what the seat has seen since the last table) the
+    cards ``events`` showed; a new deal forgets them."""
+    for ev in events:
+        if ev.get("type") == "round_start":
+            sights.clear()
+        sights.update(_sights(ev))
+
+
+def _table_view(game: Game, me: int, memory_aid: bool, sights: dict[str, str]) -> dict[str, Any]:
+    """The view a table is drawn from, with the terminal's own keys ``memory_aid`` and
+    ``seen_now``.
+
+    With the memory aid it is ``view(me)``: every card the seat has ever known. Without it, it
+    is ``view(me, memory=False)`` plus the face-down cards in ``sights`` — those the seat has
+    just seen — each only where ``view(me)`` still knows that card: a card moved since (a
+    replace, a blind exchange, a drop …) is not shown at its old place (unless, in the Cabo
+    deck, whose values repeat, a known card of the same value took it), and the table never
+    names a card the seat does not know.
+    """
+    if memory_aid:
+        return {**game.view(me), "memory_aid": True}
+    view = {**game.view(me, memory=False), "memory_aid": False}
+    if not sights or view["game"] not in FAMILY:
+        return view
+    known: list[list[dict[str, Any] | None]] = game.view(me)["hands"]
+    hands: list[list[dict[str, Any] | None]] = [list(hand) for hand in view["hands"]]
+    seen_now: dict[str, str] = {}
+    for addr, code in sights.items():
+        seat, _, pos = addr.partition(".")
+        s, p = int(seat), int(pos)
+        if not (0 <= s < len(hands) and 0 <= p < len(hands[s])):
+            continue
+        cell, memo = hands[s][p], known[s][p]
+        if cell is None or memo is None or memo["card"] != code or cell["card"] is not None:
+            continue  # gone, moved, or already shown (gabo's initial peek)
+        hands[s][p] = {**cell, "card": code}
+        seen_now[addr] = code
+    return {**view, "hands": hands, "seen_now": seen_now}
+
+
+def _print_events(
+    events: Iterable[dict[str, Any]], me: int, console: Console, shown: Front
+) -> None:
+    """Print events (as seat ``me`` sees them: ``Event.for_seat``) in words."""
+    for ev in events:
         for part in shown.event(ev, me):
             console.print(part)
-    for info in view.get("round_results") or []:
-        if int(info["round"]) not in rounds:
-            rounds.add(int(info["round"]))
-            console.print(shown.round_end(info, me))
-    return int(new[-1]["seq"]) if new else after
 
 
 def play_loop(
@@ -1143,25 +1261,34 @@ def play_loop(
     *,
     bot_seed: int = 0,
     opponents: str = "casual",
+    memory_aid: bool = False,
 ) -> bool:
     """Play ``game`` to its end in the terminal: ``seat`` is the human, the others are bots.
 
-    ``source`` gives the human's lines (an iterable, or a callable taking the prompt);
-    running out of input counts as ``quit``. Bots are ``opponents`` agents (a name or level
-    from :mod:`cardtable.agents`) seeded from ``bot_seed``; whenever the human seat is among
-    the actors (also in simultaneous phases) the human acts first. Returns ``True`` if the
-    game was played to its end, ``False`` if the human quit.
+    ``game`` is a new game: the loop starts by printing its ``opening_events``, then the events
+    each move returns. ``source`` gives the human's lines (an iterable, or a callable taking
+    the prompt); running out of input counts as ``quit``. Bots are ``opponents`` agents (a name
+    or level from :mod:`cardtable.agents`) seeded from ``bot_seed``; whenever the human seat is
+    among the actors (also in simultaneous phases) the human acts first.
+
+    Without ``memory_aid`` (the default) the human plays as a person without memory aid: a
+    face-down card is shown in the event line that reports its sight and in the next table
+    only. With it, every card the seat has seen stays shown. Returns ``True`` if the game was
+    played to its end, ``False`` if the human quit.
     """
-    draw = front(game.variant).table
+    shown = front(game.variant)
     read = _reader(source, console)
     bots = [agents.get(opponents, seed=bot_seed * 16 + s) for s in range(game.players)]
     title = variants.get(game.variant).title
-    rounds: set[int] = set()
-    last = _print_events(game, seat, console, 0, rounds)
+    sights: dict[str, str] = {}  # face-down cards seen since the last table: address → code
+    seen = [ev.for_seat(seat) for ev in game.opening_events]
+    _print_events(seen, seat, console, shown)
+    _note_sights(seen, sights)
     while not game.over:
         if seat in game.actors:
-            view = game.view(seat)
-            console.print(draw(view, seat, title))
+            view = _table_view(game, seat, memory_aid, sights)
+            sights.clear()  # shown once: later tables hide them again
+            console.print(shown.table(view, seat, title))
             legal: list[str] = view["legal"]
             console.print(render_legal(legal))
             while True:
@@ -1177,13 +1304,14 @@ def play_loop(
                     console.print(Text("You left the game.", style="bold"))
                     return False
                 if word in ("help", "h", "?"):
-                    console.print(_help(game.variant))
+                    console.print(_help(game.variant, memory_aid))
                     continue
                 if word == "rules":
                     console.print(Markdown(rules_markdown(game.variant)))
                     continue
                 if word == "table":
-                    console.print(draw(game.view(seat), seat, title))
+                    again = _table_view(game, seat, memory_aid, {})
+                    console.print(shown.table(again, seat, title))
                     console.print(render_legal(legal))
                     continue
                 if word.isdigit():
@@ -1193,16 +1321,18 @@ def play_loop(
                         continue
                     text = legal[k - 1]
                 try:
-                    game.play(seat, text)
+                    events = game.play(seat, text)
                 except IllegalAction as err:
                     console.print(Text(str(err), style="red"))
                     continue
                 break
         else:
             bot = game.actors[0]
-            game.play(bot, bots[bot].act(game, bot))
-        last = _print_events(game, seat, console, last, rounds)
-    console.print(render_result(game.view(seat), seat))
+            events = game.play(bot, bots[bot].act(game, bot))
+        seen = [ev.for_seat(seat) for ev in events]
+        _print_events(seen, seat, console, shown)
+        _note_sights(seen, sights)
+    console.print(render_result(game.view(seat, memory=memory_aid), seat))
     return True
 
 
@@ -1274,8 +1404,19 @@ def play(
             help="the bots' level (beginner, casual, expert, master) or agent (random, …)",
         ),
     ] = "casual",
+    memory_aid: Annotated[
+        bool,
+        typer.Option(
+            "--memory-aid",
+            help="keep every card you have seen shown (default: a face-down card is shown only "
+            "when you see it — a peek, spy or look — and then hidden again)",
+        ),
+    ] = False,
 ) -> None:
-    """Play one game against AI opponents (casual by default)."""
+    """Play one game against AI opponents (casual by default).
+
+    A memory game: without --memory-aid, a card you look at is shown only once — remember it.
+    """
     try:
         name = variants.get(variant).name
     except ValueError as err:
@@ -1300,7 +1441,15 @@ def play(
         _fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
     console = Console()
     try:
-        play_loop(game, seat, console, console.input, bot_seed=seed, opponents=opponents)
+        play_loop(
+            game,
+            seat,
+            console,
+            console.input,
+            bot_seed=seed,
+            opponents=opponents,
+            memory_aid=memory_aid,
+        )
     except KeyboardInterrupt:
         console.print("\nInterrupted.")
         raise typer.Exit(code=130) from None

@@ -650,7 +650,6 @@ class FamilyGame(Game):
             hand[pos] = -1
             self.known[s][pos] = 0
             self.discard.append(cid)
-            self.turns += 1  # snaps count toward the max_turns safety net like turns
             ok = self.keys[cid] == self.snap_key
             self._emit(
                 "snap",
@@ -663,8 +662,8 @@ class FamilyGame(Game):
                 self._penalty(seat)
                 # a wrong snap ends the seat's part in the window, as if it had passed
                 self.snap_passed |= 1 << seat
-                if self.snap_passed == self.allmask:
-                    self._end_turn()
+            if not self._tick() and self.snap_passed == self.allmask:
+                self._end_turn()
             return
         # cabo-german drop against the top of the discard pile
         self._touch_looked(s, pos)
@@ -692,6 +691,7 @@ class FamilyGame(Game):
                 everyone,
             )
             self._penalty(seat)
+        self._tick()
 
     def _do_give(self, seat: int, args: tuple[Any, ...]) -> None:
         pos = args[0]
@@ -709,6 +709,15 @@ class FamilyGame(Game):
         self._emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})
 
     # ------------------------------------------------------------------ turn and round flow
+    def _tick(self) -> bool:
+        """Count a drop or snap toward the ``max_turns`` safety net like a turn; end the round
+        at once, call or no call, if that reaches it. True if the round ended."""
+        self.turns += 1
+        if self.turns >= self.max_turns * self.n:
+            self._end_round()
+            return True
+        return False
+
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
         self.phase = PH_TURN
@@ -771,6 +780,8 @@ class FamilyGame(Game):
         return best
 
     def _end_round(self) -> None:
+        if self.drawn >= 0:  # the safety net ended the round mid-turn: the card is let go
+            self.discard.append(self._take_drawn()[0])
         sums = self.hand_sums()
         scores = self.round_scores(sums)
         winners = self._round_winners(scores)
