@@ -838,3 +838,33 @@ def test_numeric_target_ends_when_a_total_exceeds_it(target: int, ends: bool) ->
         assert v["first"] == 1
         assert v["totals"] == [10, 40]
         assert v["phase"] == "peek"
+
+
+def test_drops_count_toward_max_turns_and_end_the_round_at_once() -> None:
+    # max_turns 1 with 2 seats: two ticks. Each drop is a tick; the one that reaches the count
+    # ends the round at once, and the card held in the draw area goes to the discard pile.
+    g = start(HANDS_2, "5D", ["6C", "8C", "8D"], max_turns=1)
+    g.play(0, "draw deck")  # 6C, held
+    g.play(0, "drop 2")  # 2D on the 5D: wrong, a penalty card (8C)
+    assert not g.over
+    assert g.view(0)["turns"] == 1
+    g.play(0, "drop 1")  # 9H: wrong again, and the second tick
+    assert g.over
+    v = g.view(1)
+    assert v["drawn"] is None
+    assert v["discard"] == ["5D", "6C"]
+    res = v["round_results"][0]
+    assert res["caller"] is None
+    assert res["hands"][0] == ["5S", "9H", "2D", "KS", "8C", "8D"]
+    assert res["sums"] == [5 + 9 + 2 + 10 + 8 + 8, 4 + 3 + 5 + 1]
+
+
+def test_a_drop_after_the_call_still_counts() -> None:
+    g = start(HANDS_2, "5D", ["8C"], max_turns=1)
+    g.play(0, "cabo")  # the call's turn is the first tick
+    assert not g.over
+    g.play(1, "drop 0")  # 4C on the 5D: wrong, penalty 8C; the second tick ends the round
+    assert g.over
+    res = g.view(0)["round_results"][0]
+    assert res["caller"] == 0
+    assert res["hands"][1] == ["4C", "3C", "5H", "AH", "8C"]
