@@ -46,19 +46,31 @@ def create_room(
     seats: list[str],
     *,
     single: bool = True,
+    target: int | None = None,
+    aid_all: bool = False,
     name: str = "Ann",
     public: bool = True,
+    before_create: Any = None,
 ) -> str:
-    """Create a room through the lobby form; ``seats`` are "human" or "ai:LEVEL". Returns its id
-    once the table page is open."""
+    """Create a room through the lobby form; ``seats`` are "human", "human+aid" (a person with
+    the memory aid) or "ai:LEVEL"; ``single=False`` plays a match (to ``target`` if given);
+    ``aid_all`` ticks the memory aid for everyone. ``before_create(page)`` runs on the filled
+    form. Returns the room's id once the table page is open."""
     page.goto(base + "/")
     page.select_option("select[name=game]", game)
     page.fill("input[name=players]", str(len(seats)))
     for i, seat in enumerate(seats):
-        page.select_option(f"select[name=seat-{i}]", seat)
+        page.select_option(f"select[name=seat-{i}]", "human" if seat == "human+aid" else seat)
+        if seat.startswith("human"):
+            page.set_checked(f"input[name=aid-{i}]", seat == "human+aid")
+    page.set_checked("input[name=aid-all]", aid_all)
     page.set_checked("input[name=single]", single)
+    if target is not None:
+        page.fill("input[name=target]", str(target))
     page.fill("input[name=name]", name)
     page.set_checked("input[name=public]", public)
+    if before_create is not None:
+        before_create(page)
     page.click("[data-ui=create]")
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
     return page.url.rsplit("/", 1)[1]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -80,27 +79,6 @@ def test_whole_game_against_ai(
     )
     # A spectator's replay never shows a card that was not public: at the end all are.
     page.screenshot(path=str(screenshots / f"{game}-replay-end.png"), full_page=True)
-
-
-def test_memory_aid_off_shows_a_peeked_card_only_for_a_moment(
-    server: Server, context: BrowserContext
-) -> None:
-    page = context.new_page()
-    create_room(page, server.url, "cabo", ["human", "ai:casual"])
-    page.wait_for_function("() => document.body.dataset.phase === 'peek'")
-    page.click("[data-ui=memory-aid]")
-    expect(page.locator("[data-ui=memory-aid]")).to_have_attribute("aria-pressed", "false")
-    play_action(page, "peek 0")
-    own = page.locator(".card[data-addr='0.0']")
-    expect(own).to_have_class(re.compile(r"\bface-up\b"))
-    # About two seconds later it is face down again, although the seat knows it.
-    expect(own).to_have_class(re.compile(r"\bface-down\b"), timeout=4_000)
-    assert state(page)["view"]["hands"][0][0]["card"] is not None
-    # With the memory aid on, known cards are shown (and the setting survives a reload).
-    page.click("[data-ui=memory-aid]")
-    expect(own).to_have_class(re.compile(r"\bface-up\b"))
-    page.reload()
-    expect(page.locator("[data-ui=memory-aid]")).to_have_attribute("aria-pressed", "true")
 
 
 def test_moves_are_animated_unless_motion_is_reduced(

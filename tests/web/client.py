@@ -12,14 +12,24 @@ from websockets.sync.client import ClientConnection, connect
 
 from ..webserver import Server, http
 
-__all__ = ["Client", "create_room", "join_room"]
+__all__ = ["Client", "create_room", "join_room", "seat_spec"]
 
 _ids = itertools.count(1)
 
 
+def seat_spec(seat: str) -> dict[str, Any]:
+    """A seat of a create body from ``"human"``, ``"human+aid"`` (a person with memory aid)
+    or an AI level."""
+    if seat == "human":
+        return {"type": "human"}
+    if seat == "human+aid":
+        return {"type": "human", "memory_aid": True}
+    return {"type": "ai", "level": seat}
+
+
 def create_room(server: Server, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
-    """POST /api/rooms with seats given as ``"human"`` or an AI level; returns the answer."""
-    spec = [{"type": "human"} if s == "human" else {"type": "ai", "level": s} for s in seats]
+    """POST /api/rooms with seats as :func:`seat_spec` reads them; returns the answer."""
+    spec = [seat_spec(s) for s in seats]
     status, answer = http("POST", server.url + "/api/rooms", {"game": game, "seats": spec, **body})
     assert status == 201, answer
     assert isinstance(answer, dict)
@@ -45,6 +55,8 @@ class Client:
         self.token = token
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.join_ids: set[int] = set()
+        """Ids of the ``join`` messages sent (their answers carry them)."""
 
     def close(self) -> None:
         """Close the connection."""
@@ -92,7 +104,10 @@ class Client:
 
     def join(self) -> dict[str, Any]:
         """Join the room (as the token's seat, or as a spectator) and return the state."""
-        return self.request(type="join", room=self.room, token=self.token)
+        msg_id = next(_ids)
+        self.join_ids.add(msg_id)
+        self.send(id=msg_id, type="join", room=self.room, token=self.token)
+        return self.reply(msg_id)
 
     def act(self, action: str, version: int | None = None) -> dict[str, Any]:
         """Play an action based on the latest state (or ``version``); return the answer."""

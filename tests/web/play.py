@@ -89,22 +89,34 @@ def stored_game(url: str, room: str, game_no: int = 1) -> tuple[int, int, list[t
 
 
 def replay_expected(
-    game: str, players: int, options: dict[str, Any], seed: int, actions: list[tuple[int, str]]
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[tuple[int, str]],
+    memory: list[bool] | None = None,
 ) -> list[Moment]:
-    """The engine replayed: the moment after k actions, for k = 0..len(actions)."""
+    """The engine replayed: the moment after k actions, for k = 0..len(actions) (moment 0 with
+    the deal's opening events). ``memory[seat]``: whether that seat has the memory aid (the
+    server then sends it the perfect-memory view); every seat has it when not given."""
     g = cardtable.new_game(game, players=players, seed=seed, options=options)
-    out = [Moment(g, [])]
+    aid = memory if memory is not None else [True] * players
+    out = [Moment(g, g.opening_events, aid)]
     for seat, action in actions:
-        out.append(Moment(g, g.play(seat, action)))
+        out.append(Moment(g, g.play(seat, action), aid))
     return out
 
 
 class Moment:
-    """Every seat's view and the spectator view at one moment, and the events that led there."""
+    """What every seat and a spectator are sent at one moment, and the events that led there."""
 
-    def __init__(self, g: Game, events: list[Event]) -> None:
-        self.views = [g.view(s) for s in range(g.players)]
-        self.public = g.spectator_view()
+    def __init__(self, g: Game, events: list[Event], memory: list[bool]) -> None:
+        self.views = [g.view(s, memory=memory[s]) for s in range(g.players)]
+        """Each seat's view, with or without memory as the seat's memory aid says."""
+        self.public = g.spectator_view(memory=False)
+        """What a spectator of the live table sees: face-up cards only."""
+        self.record = g.spectator_view()
+        """The spectator view of a replay (public knowledge: every card once face up)."""
         self.events = events
         self.players = g.players
 

@@ -31,7 +31,10 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -65,6 +68,7 @@ seats = Table(
     Column("level", String(32)),
     Column("name", String(32)),
     Column("token_hash", String(64)),
+    Column("memory_aid", Boolean, nullable=False),
     ForeignKeyConstraint(["room_id"], ["rooms.id"]),
 )
 
@@ -112,6 +116,8 @@ class SeatRow:
     """Display name."""
     token_hash: str | None = None
     """SHA-256 digest of the seat's token (``None``: not taken, or an AI seat)."""
+    memory_aid: bool = False
+    """A person's seat that is sent perfect-memory views (always ``False`` for AI seats)."""
 
 
 @dataclass
@@ -181,6 +187,20 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+def _create_schema(conn: Connection) -> None:
+    """Create missing tables, and bring tables of an older version up to date."""
+    metadata.create_all(conn)
+    columns = {c["name"] for c in inspect(conn).get_columns("seats")}
+    if "memory_aid" not in columns:
+        # Stores made before seats had a memory-aid choice: those rooms were created when the
+        # browser showed every known card to everyone, so their seats keep the memory aid
+        # (``true`` for every row that exists; new rows always give the value).
+        default = true().compile(dialect=conn.dialect)
+        # (PostgreSQL: harmless if another server starting at the same time added it first)
+        add = "ADD COLUMN IF NOT EXISTS" if conn.dialect.name == "postgresql" else "ADD COLUMN"
+        conn.execute(text(f"ALTER TABLE seats {add} memory_aid BOOLEAN NOT NULL DEFAULT {default}"))
+
+
 _Write = tuple[str, Any, "asyncio.Future[None]"]
 _Step = tuple[Any, Any, int | None]
 """One statement of a batch: statement, parameters, expected row count (or ``None``)."""
@@ -236,6 +256,7 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                     "level": s.level,
                     "name": s.name,
                     "token_hash": s.token_hash,
+                    "memory_aid": s.memory_aid,
                 }
                 for s in r.seats
             ]
@@ -316,7 +337,7 @@ class Store:
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         async with engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+            await conn.run_sync(_create_schema)
         self._engine = engine
         self._writer = asyncio.create_task(self._write_loop())
 
@@ -452,7 +473,10 @@ class Store:
             public=bool(row.public),
             autostart=bool(row.autostart),
             created=row.created,
-            seats=[SeatRow(s.seat, s.type, s.level, s.name, s.token_hash) for s in seat_rows],
+            seats=[
+                SeatRow(s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid))
+                for s in seat_rows
+            ],
         )
 
     async def games(self, room_id: str) -> list[GameRow]:

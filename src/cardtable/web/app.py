@@ -130,12 +130,13 @@ def create_app(
         try:
             room, seat, token = await manager.create(
                 body.game,
-                [(s.type, s.level) for s in body.seats],
+                [(s.type, s.level, s.memory_aid) for s in body.seats],
                 players=body.players,
                 options=body.options,
                 name=body.name or None,
                 public=body.public,
                 autostart=body.autostart,
+                memory_aid=body.memory_aid,
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise HTTPException(400, str(exc).strip("'\"")) from None

@@ -10,7 +10,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+)
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -164,12 +171,15 @@ def error(code: str, message: str, msg_id: Any = None) -> dict[str, Any]:
 
 
 class SeatSpec(BaseModel):
-    """One seat of a new room: a person, or an AI of a level."""
+    """One seat of a new room: a person (with or without memory aid), or an AI of a level."""
 
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["human", "ai"]
     level: Annotated[str, StringConstraints(max_length=32)] | None = None
+    memory_aid: StrictBool = False
+    """A person's seat only: its table keeps showing every card it has seen (a handicap the
+    whole table sees). Without it a card shows only at the moment it is seen."""
 
 
 class CreateRoom(BaseModel):
@@ -184,6 +194,8 @@ class CreateRoom(BaseModel):
     name: Name | None = None
     public: bool = True
     autostart: bool = True
+    memory_aid: StrictBool = False
+    """Give the memory aid to every person's seat of the room."""
 
 
 class JoinRoom(BaseModel):

@@ -3,7 +3,11 @@
 A :class:`RoomManager` owns every live room. All changes to a room happen under its lock, in
 the order docs/protocol.md gives: check, append to the store (committed), apply to the game,
 push every connection its own state. The engine is reached only through ``view``,
-``spectator_view``, ``legal_actions``, ``actors``, ``check`` and ``play``.
+``spectator_view``, ``legal_actions``, ``actors``, ``check``, ``play`` and ``opening_events``.
+
+People play without memory aid unless their seat was given one when the room was made: such a
+seat (and every spectator) is sent ``view(seat, memory=False)``, the table without the code of
+any face-down card; what it learns reaches it only in the events of the moment it learns it.
 """
 
 from __future__ import annotations
@@ -125,6 +129,9 @@ class Room:
     """When that window closes (loop time)."""
     window_task: asyncio.Task[None] | None = None
     """The timer closing the window."""
+    unopened: set[int] = field(default_factory=set)
+    """People's seats that have not yet been sent the current game's opening events (nobody
+    was connected for them when it was dealt)."""
 
     @property
     def id(self) -> str:
@@ -156,6 +163,7 @@ class Room:
                 "name": s.name,
                 "taken": s.type == "ai" or s.token_hash is not None,
                 "online": s.type == "ai" or s.seat in on,
+                "memory_aid": s.memory_aid,
             }
             for s in self.row.seats
         ]
@@ -242,6 +250,8 @@ class RoomManager:
                 room.game, room.game_row = game, last
                 room.version = last.base_version + last.actions
                 room.agents = self._agents(row, last.seed)
+                if not last.actions:  # dealt, and nobody has moved: the deal is still news
+                    room.unopened = {s.seat for s in row.seats if s.type == "human"}
             self.rooms[room_id] = room
             self._loading.pop(room_id, None)
         async with room.lock:
@@ -264,16 +274,21 @@ class RoomManager:
     async def create(
         self,
         game: str,
-        seats: list[tuple[str, str | None]],
+        seats: list[tuple[str, str | None, bool]],
         *,
         players: int | None = None,
         options: dict[str, Any] | None = None,
         name: str | None = None,
         public: bool = True,
         autostart: bool = True,
+        memory_aid: bool = False,
     ) -> tuple[Room, int | None, str | None]:
         """Create a room; the creator takes the first person's seat. Returns the room, that
-        seat and its token (``None`` when every seat is an AI). Raises ``ValueError``."""
+        seat and its token (``None`` when every seat is an AI). Raises ``ValueError``.
+
+        ``seats`` lists ``(type, level, memory_aid)``; ``memory_aid=True`` gives the memory
+        aid to every person's seat. An AI seat cannot be given one: it always reads the
+        perfect-memory view, its level models how well it remembers."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -284,8 +299,13 @@ class RoomManager:
             )
         resolved = variants.new_game(var.name, players=n, seed=0, options=options).options
         rows: list[SeatRow] = []
-        for i, (kind, level) in enumerate(seats):
+        for i, (kind, level, aid) in enumerate(seats):
             if kind == "ai":
+                if aid:
+                    raise ValueError(
+                        f"seat {i} is an AI: only a person's seat can have the memory aid "
+                        "(an AI's level decides how well it remembers)"
+                    )
                 lvl = (level or "casual").strip().lower()
                 if lvl not in AI_LEVELS:
                     raise ValueError(
@@ -295,7 +315,7 @@ class RoomManager:
             elif kind == "human":
                 if level is not None:
                     raise ValueError("a person's seat has no level")
-                rows.append(SeatRow(i, "human"))
+                rows.append(SeatRow(i, "human", memory_aid=bool(aid or memory_aid)))
             else:
                 raise ValueError(f"a seat is 'human' or 'ai', not {kind!r}")
         token: str | None = None
@@ -376,9 +396,8 @@ class RoomManager:
                 conn.room, conn.seat = room, seat
                 room.conns.add(conn)
                 if room.online() != was_online:
-                    self._broadcast(room, [], sender=conn, msg_id=msg.id)
-                else:
-                    conn.push(self._state(room, seat, [], msg.id))
+                    self._broadcast(room, [], skip=conn)
+                conn.push(self._state(room, seat, self._first_sight(room, seat), msg.id))
             return
         seat = self._seat_of(room, msg.token, msg.id)
         async with room.lock:
@@ -486,7 +505,42 @@ class RoomManager:
         room.version += 1
         room.agents = self._agents(room.row, seed)
         self._after_change(room)
-        self._broadcast(room, [], sender=sender, msg_id=msg_id)
+        # The deal's events (kaboo: each seat's first sight of its bottom row) reach every seat
+        # now; a person not connected gets them when it first joins (see _first_sight).
+        self._broadcast(room, room.game.opening_events, sender=sender, msg_id=msg_id)
+        online = room.online()
+        room.unopened = {s.seat for s in room.row.seats if s.type == "human"} - online
+
+    def _first_sight(self, room: Room, seat: int | None) -> list[Event]:
+        """The opening events for a seat that joins the current game for the first time, after
+        it was dealt without it (e.g. against AI players, the game starts when the room is
+        made); empty for every later join, so a reload never shows a card again.
+
+        A card the deal showed the seat is shown only if it is still where it was: the
+        perfect-memory view must still give the seat that card at that address (another seat
+        may have moved it meanwhile), and the first round must still be on."""
+        game = room.game
+        if seat is None or game is None or seat not in room.unopened:
+            return []
+        room.unopened.discard(seat)
+        if game.over:
+            return []
+        known = game.view(seat)
+        out: list[Event] = []
+        for event in game.opening_events:
+            seen = event.for_seat(seat)
+            if event.type == "round_start" and seen.get("round") != known.get("round"):
+                return []
+            if event.type == "peek" and seen.get("seat") == seat:
+                where = str(seen.get("at", "")).split(".")
+                try:
+                    slot = known["hands"][int(where[0])][int(where[1])]
+                except (IndexError, KeyError, TypeError, ValueError):
+                    continue
+                if not slot or slot.get("card") != seen.get("card"):
+                    continue
+            out.append(event)
+        return out
 
     # -- pushing states ----------------------------------------------------------------------
     def _window(self, room: Room) -> dict[str, Any] | None:
@@ -502,7 +556,13 @@ class RoomManager:
         bit = 1 << (seat if seat is not None else room.row.players)
         view: dict[str, Any] | None = None
         if game is not None:
-            view = game.view(seat) if seat is not None else game.spectator_view()
+            # A seat without memory aid, and every spectator (else a second tab watching the
+            # room would give back the cards a player should remember), sees the table as a
+            # person does: no code of a face-down card; the events below carry the moment.
+            if seat is None:
+                view = game.spectator_view(memory=False)
+            else:
+                view = game.view(seat, memory=room.row.seats[seat].memory_aid)
         out: dict[str, Any] = {
             "type": "state",
             "room": room.id,
@@ -525,10 +585,14 @@ class RoomManager:
         events: list[Event],
         sender: Conn | None = None,
         msg_id: Any = None,
+        skip: Conn | None = None,
     ) -> None:
-        """Push every connection of the room its own state (one serialisation per seat)."""
+        """Push every connection of the room (but ``skip``) its own state (one serialisation
+        per seat)."""
         frames: dict[int | None, str] = {}
         for conn in list(room.conns):
+            if conn is skip:
+                continue
             if conn is sender and msg_id is not None:
                 conn.push(self._state(room, conn.seat, events, msg_id))
                 continue

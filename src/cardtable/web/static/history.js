@@ -214,7 +214,6 @@ export class ReplayPage {
         viewer: null,
         seats: d.seats,
         names: this.names,
-        memoryAid: true,
         interactive: false,
         lastActor: last?.seat ?? null,
       }),

@@ -3,9 +3,14 @@
 import { api, loadSeat, saveSeat } from "./net.js";
 import { getName, setName } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
+import { AID_TEXT, matchFormat } from "./table.js";
 import { el, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
+
+// A match's target: the bounds the server accepts, and the default for games that are one
+// round unless told otherwise.
+const TARGET = { min: 1, max: 1000, fallback: 100 };
 
 export class LobbyPage {
   constructor(root) {
@@ -61,8 +66,29 @@ export class LobbyPage {
       onchange: () => this.buildSeats(),
       oninput: () => this.buildSeats(),
     });
-    this.seatsEl = el("fieldset", { class: "seats" });
-    this.singleInput = el("input", { type: "checkbox", name: "single", id: "f-single" });
+    this.seatsEl = el("div", { class: "seat-rows" });
+    this.aidAllInput = el("input", {
+      type: "checkbox",
+      name: "aid-all",
+      id: "f-aid-all",
+      onchange: () => this.labelSeats(),
+    });
+    this.singleInput = el("input", {
+      type: "checkbox",
+      name: "single",
+      id: "f-single",
+      onchange: () => this.syncTarget(),
+    });
+    this.targetInput = el("input", {
+      type: "number",
+      name: "target",
+      id: "f-target",
+      min: TARGET.min,
+      max: TARGET.max,
+      step: 1,
+      inputmode: "numeric",
+      required: true,
+    });
     this.nameInput = el("input", {
       type: "text",
       name: "name",
@@ -103,12 +129,44 @@ export class LobbyPage {
         el("label", { for: "f-players" }, "Players"),
         this.playersInput,
       ),
-      this.seatsEl,
       el(
-        "div",
-        { class: "field check" },
-        this.singleInput,
-        el("label", { for: "f-single" }, "Single round"),
+        "fieldset",
+        { class: "seats" },
+        el("legend", {}, "Seats"),
+        this.seatsEl,
+        el(
+          "div",
+          { class: "field check" },
+          this.aidAllInput,
+          el("label", { for: "f-aid-all" }, "Memory aid for everyone at this table"),
+        ),
+        el(
+          "p",
+          { class: "field-note" },
+          "Cabo-like games are memory games: without the memory aid a card you look at " +
+            "shows for a few seconds, then you must remember it. A person with the memory " +
+            "aid keeps seeing every card they have seen; everybody at the table can see who " +
+            "has it. AI players remember as their level does.",
+        ),
+      ),
+      el(
+        "fieldset",
+        { class: "length" },
+        el("legend", {}, "Length"),
+        el(
+          "div",
+          { class: "field check" },
+          this.singleInput,
+          el("label", { for: "f-single" }, "Single round"),
+        ),
+        el(
+          "div",
+          { class: "field check target-row" },
+          el("label", { for: "f-target" }, "or a match to"),
+          this.targetInput,
+          el("span", {}, "points"),
+        ),
+        (this.targetNote = el("p", { class: "field-note" })),
       ),
       el("div", { class: "field" }, el("label", { for: "f-name" }, "Your name"), this.nameInput),
       el(
@@ -130,10 +188,22 @@ export class LobbyPage {
     this.playersInput.max = String(v.max_players);
     this.playersInput.value = String(v.default_players ?? v.min_players);
     const target = (v.options ?? []).find((o) => o.name === "target");
-    // Games that are one round by default show the box ticked.
+    // Games that are one round by default show the box ticked; a match then goes to 100.
     this.singleInput.checked = Boolean(target) && target.default === null;
     this.singleInput.disabled = !target;
+    this.targetInput.value = String(target?.default ?? TARGET.fallback);
+    this.syncTarget();
     this.buildSeats();
+  }
+
+  // The target is asked for only when the table plays a match.
+  syncTarget() {
+    const single = this.singleInput.checked || this.singleInput.disabled;
+    this.targetInput.disabled = single;
+    this.targetNote.textContent = single
+      ? "One round: the lowest hand wins."
+      : "A match: round after round until a total gets to the target (the rules say " +
+        "exactly when); the lowest total then wins.";
   }
 
   // One row per seat: a person (you or a friend) or an AI level.
@@ -144,6 +214,9 @@ export class LobbyPage {
       Math.max(v.min_players, Number(this.playersInput.value) || v.min_players),
     );
     const old = [...this.seatsEl.querySelectorAll("select")].map((s) => s.value);
+    const oldAid = [...this.seatsEl.querySelectorAll("input[type=checkbox]")].map(
+      (c) => c.checked,
+    );
     const defaultLevel = this.levels.find((l) => l.name === "casual")?.name ?? this.levels[0]?.name;
     const rows = [];
     for (let i = 0; i < n; i += 1) {
@@ -156,6 +229,12 @@ export class LobbyPage {
         ),
       );
       select.value = old[i] ?? (i === 0 ? "human" : `ai:${defaultLevel}`);
+      const aid = el("input", {
+        type: "checkbox",
+        name: `aid-${i}`,
+        id: `f-aid-${i}`,
+        checked: Boolean(oldAid[i]),
+      });
       rows.push(
         el(
           "div",
@@ -163,15 +242,23 @@ export class LobbyPage {
           el("label", { for: `f-seat-${i}` }, `Seat ${i}`),
           select,
           el("span", { class: "seat-who" }),
+          el(
+            "span",
+            { class: "seat-aid", title: AID_TEXT },
+            aid,
+            el("label", { for: `f-aid-${i}` }, "memory aid"),
+          ),
         ),
       );
     }
-    this.seatsEl.replaceChildren(el("legend", {}, "Seats"), ...rows);
+    this.seatsEl.replaceChildren(...rows);
     this.labelSeats();
   }
 
+  // Who sits where, and the memory-aid box of each person's seat (AI seats have none).
   labelSeats() {
     let first = true;
+    const all = this.aidAllInput.checked;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
       const human = row.querySelector("select").value === "human";
       row.querySelector(".seat-who").textContent = human
@@ -180,16 +267,23 @@ export class LobbyPage {
           : "a friend (invite link)"
         : "";
       if (human) first = false;
+      const box = row.querySelector(".seat-aid");
+      box.hidden = !human;
+      const input = box.querySelector("input");
+      input.disabled = !human || all;
+      if (all && human) input.checked = true;
     }
   }
 
   async onSubmit(ev) {
     ev.preventDefault();
-    const seats = [...this.seatsEl.querySelectorAll("select")].map((s) =>
-      s.value === "human" ? { type: "human" } : { type: "ai", level: s.value.slice(3) },
-    );
+    const seats = [...this.seatsEl.querySelectorAll(".seat-row")].map((row) => {
+      const value = row.querySelector("select").value;
+      if (value !== "human") return { type: "ai", level: value.slice(3) };
+      const aid = row.querySelector(".seat-aid input").checked;
+      return aid ? { type: "human", memory_aid: true } : { type: "human" };
+    });
     const name = this.nameInput.value.trim();
-    setName(name);
     const body = {
       game: this.gameSelect.value,
       players: seats.length,
@@ -197,7 +291,20 @@ export class LobbyPage {
       public: this.publicInput.checked,
     };
     if (name) body.name = name;
-    if (this.singleInput.checked) body.options = { target: null };
+    if (this.aidAllInput.checked) body.memory_aid = true;
+    if (!this.singleInput.disabled) {
+      let target = null;
+      if (!this.singleInput.checked) {
+        target = Number(this.targetInput.value);
+        if (!Number.isInteger(target) || target < TARGET.min || target > TARGET.max) {
+          toast(`The target is a whole number from ${TARGET.min} to ${TARGET.max}.`, "error");
+          this.targetInput.focus();
+          return;
+        }
+      }
+      body.options = { target };
+    }
+    setName(name);
     this.submit.disabled = true;
     try {
       const res = await api("/api/rooms", { method: "POST", body });
@@ -241,7 +348,11 @@ export class LobbyPage {
     const free = room.seats.some((s) => s.type === "human" && !s.taken);
     const held = loadSeat(room.room);
     const who = room.seats
-      .map((s) => (s.type === "ai" ? `AI ${s.level}` : s.taken ? s.name || "player" : "free seat"))
+      .map((s) => {
+        if (s.type === "ai") return `AI ${s.level}`;
+        const person = s.taken ? s.name || "player" : "free seat";
+        return s.memory_aid ? `${person} (memory aid)` : person;
+      })
       .join(", ");
     const buttons = [];
     if (held) {
@@ -276,6 +387,11 @@ export class LobbyPage {
         "div",
         { class: "room-main" },
         el("strong", {}, room.title ?? room.game),
+        el(
+          "span",
+          { class: "room-format", dataset: { ui: "room-format" } },
+          matchFormat(room.options),
+        ),
         el("span", { class: `status status-${room.status}` }, room.status),
         el("span", { class: "muted" }, who),
       ),

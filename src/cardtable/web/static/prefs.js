@@ -1,14 +1,26 @@
 // Player preferences, kept in localStorage.
 
 const KEY = "cardtable:prefs";
-const DEFAULTS = { memoryAid: true, sound: false };
 
+/** How long a card you look at stays face up without memory aid (seconds): bounds, default. */
+export const REVEAL_SECONDS = { min: 0.5, max: 30, step: 0.5, default: 3 };
+
+const DEFAULTS = { sound: false, revealSeconds: REVEAL_SECONDS.default };
+
+// Only known preferences are read (an older client stored a "memoryAid" switch: the memory aid
+// is now a seat's handicap chosen when the room is created, not a setting of the browser).
 function load() {
+  let stored = {};
   try {
-    return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) ?? "{}") };
+    stored = JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {};
   } catch {
-    return { ...DEFAULTS };
+    stored = {};
   }
+  const out = { ...DEFAULTS };
+  for (const name of Object.keys(DEFAULTS)) {
+    if (typeof stored[name] === typeof DEFAULTS[name]) out[name] = stored[name];
+  }
+  return out;
 }
 
 /** Current value of a preference. */
@@ -19,6 +31,13 @@ export function getPref(name) {
 /** Store a preference. */
 export function setPref(name, value) {
   localStorage.setItem(KEY, JSON.stringify({ ...load(), [name]: value }));
+}
+
+/** Seconds a card you look at stays face up, within REVEAL_SECONDS's bounds. */
+export function revealSeconds() {
+  const s = Number(getPref("revealSeconds"));
+  if (!Number.isFinite(s)) return REVEAL_SECONDS.default;
+  return Math.min(REVEAL_SECONDS.max, Math.max(REVEAL_SECONDS.min, s));
 }
 
 /** The name a player last typed (lobby, joins). */

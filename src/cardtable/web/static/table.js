@@ -8,6 +8,25 @@ import { el } from "./ui.js";
 const CALL_WORDS = { cabo: "Cabo", gabo: "Gabo", knock: "Knock" };
 const QUTE_RANK_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
+/** What the memory-aid badge means, for its tooltip and screen readers. */
+export const AID_TEXT = "Memory aid: this player sees every card they have seen";
+
+/** The badge shown by the name of a seat that has the memory aid. */
+export function aidBadge() {
+  return el(
+    "span",
+    { class: "badge badge-aid", title: AID_TEXT, dataset: { ui: "aid-badge" } },
+    el("span", { "aria-hidden": "true" }, "Memory aid"),
+    el("span", { class: "sr-only" }, AID_TEXT),
+  );
+}
+
+/** A room's length from its options: "One round" or "Match to N". */
+export function matchFormat(options) {
+  const target = options?.target;
+  return target === null || target === undefined ? "One round" : `Match to ${target}`;
+}
+
 /** Display name of seat `i`: its player's name, an AI level, or "Seat i". */
 export function seatName(seats, i) {
   const base = (k) => {
@@ -43,7 +62,8 @@ function placeSeats(players, viewer) {
 
 /**
  * One card element.
- * opts: {code, faceUp, addr, label, legal, selected, known, seen, interactive, size, extra}
+ * opts: {code, faceUp, addr, label, legal, selected, known, revealed, seen, interactive, size,
+ *        extra}
  */
 export function cardElement(opts) {
   const { code, faceUp, addr, interactive } = opts;
@@ -53,10 +73,13 @@ export function cardElement(opts) {
   if (opts.legal) classes.push("legal");
   if (opts.selected) classes.push("selected");
   if (opts.known && showFace) classes.push("known");
+  if (opts.revealed && showFace) classes.push("revealed");
   if (opts.extra) classes.push(opts.extra);
   const where = opts.label ?? "";
   const label = showFace
-    ? `${cardName(code)}${where ? `, ${where}` : ""}`
+    ? `${cardName(code)}${where ? `, ${where}` : ""}${
+        opts.revealed ? " (shown for a moment: click to turn it over)" : ""
+      }`
     : `face-down card${where ? `, ${where}` : ""}`;
   const attrs = {
     class: classes.join(" "),
@@ -99,6 +122,11 @@ export function describeEvent(ev, names) {
   const who = ev.seat !== undefined && ev.seat !== null ? names(ev.seat) : "";
   const at = (a) => (Array.isArray(a) ? a.join(" and ") : a);
   const c = (code) => (code ? cardShort(code) : "a card");
+  // Codes in brackets, when the event carries them (a table without memory aid gets none).
+  const shown = (codes) => {
+    const list = (Array.isArray(codes) ? codes : [codes]).filter(Boolean);
+    return list.length ? ` (${list.map(c).join(", ")})` : "";
+  };
   switch (ev.type) {
     case "round_start":
       return `Round ${ev.round} begins`;
@@ -112,21 +140,23 @@ export function describeEvent(ev, names) {
       if (ev.from) return `${who} drew from the ${ev.from}${ev.card ? ` (${c(ev.card)})` : ""}`;
       return `${who} drew from the blind${typeof ev.card === "string" ? ` (${c(ev.card)})` : ""}`;
     case "replace":
-      return `${who} replaced ${at(ev.at)}, discarding ${ev.out.map(c).join(", ")}`;
+      return ev.out?.length
+        ? `${who} replaced ${at(ev.at)}, discarding ${ev.out.map(c).join(", ")}`
+        : `${who} replaced ${at(ev.at)}`;
     case "claim":
       return ev.ok
-        ? `${who} claimed ${at(ev.at)}: equal! (${(ev.out ?? []).map(c).join(", ")})`
-        : `${who} claimed ${at(ev.at)}: not equal (${(ev.shown ?? []).map(c).join(", ")})`;
+        ? `${who} claimed ${at(ev.at)}: equal!${shown(ev.out)}`
+        : `${who} claimed ${at(ev.at)}: not equal${shown(ev.shown)}`;
     case "discard":
       return `${who} discarded ${c(ev.card)}${ev.power ? ` — power: ${ev.power}` : ""}`;
     case "exchange":
       return `${who} exchanged ${at(ev.at)}`;
     case "drop":
-      return `${who} dropped ${at(ev.at)} (${c(ev.card)}): ${ev.ok ? "match" : "no match"}`;
+      return `${who} dropped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
     case "snap":
-      return `${who} snapped ${at(ev.at)} (${c(ev.card)}): ${ev.ok ? "match" : "no match"}`;
+      return `${who} snapped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
     case "snap_open":
-      return `Snap window for ${c(ev.card)}`;
+      return ev.card ? `Snap window for ${c(ev.card)}` : "Snap window";
     case "give":
       return `${who} gave ${ev.from} to ${ev.to}`;
     case "penalty":
@@ -235,21 +265,23 @@ function familyHand(view, seat, ctx) {
       wrap.append(emptySlot(addr, n));
       return;
     }
-    const code = slot.card;
-    // Spectators and replays only ever receive public cards; the viewer's own knowledge is
-    // hidden when the memory aid is off, except for a moment after seeing a card.
-    const faceUp =
-      Boolean(code) && (over || ctx.viewer === null || ctx.memoryAid || ctx.revealed?.has(addr));
+    // The server sends a code only for a card this viewer may have face up: with the memory
+    // aid every card it knows, without it none during play (the round's end shows them all).
+    // A card it has just seen comes in the events of that moment and is shown for a while
+    // (ctx.revealed: address -> code).
+    const flash = slot.card ? null : (ctx.revealed?.get(addr) ?? null);
+    const code = slot.card ?? flash;
     const card = cardElement({
       code,
-      faceUp,
+      faceUp: Boolean(code),
       addr,
       label: where,
       legal: ctx.targets?.has(addr),
       selected: ctx.selection?.includes(addr),
       known: ctx.viewer !== null && !over,
+      revealed: Boolean(flash),
       // Who else has looked at this card (the viewer's own knowledge shows as the face).
-      seen: ctx.memoryAid && !over ? slot.seen?.filter((x) => x !== ctx.viewer) : null,
+      seen: !over ? slot.seen?.filter((x) => x !== ctx.viewer) : null,
       interactive: ctx.interactive,
       size: mine ? "lg" : "sm",
     });
@@ -271,6 +303,7 @@ function seatHeader(view, seat, ctx) {
     const n = view.counts[seat];
     badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
   }
+  if (info?.memory_aid) badges.push(aidBadge());
   // Online dots only at a live table (a replay's seats are not connected to anything).
   const online =
     info && ctx.live ? (info.type === "ai" ? "ai" : info.online ? "online" : "offline") : null;
@@ -548,8 +581,8 @@ function quteInfo(view, ctx) {
 
 /**
  * Render `view` as a table element.
- * ctx: {viewer, seats, names, memoryAid, revealed, targets, selection, piles, interactive,
- *       live, lastActor}
+ * ctx: {viewer, seats, names, revealed (Map address -> code of cards seen a moment ago),
+ *       targets, selection, piles, interactive, live, lastActor}
  */
 export function renderTable(view, ctx) {
   const qute = view.game === "qute";

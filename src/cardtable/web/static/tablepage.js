@@ -5,13 +5,36 @@ import { Picker } from "./actions.js";
 import { animateEvents, measure } from "./animate.js";
 import { cardShort } from "./cards.js";
 import { api, forgetSeat, loadSeat, RoomConnection, saveSeat } from "./net.js";
-import { getName, getPref, setName, setPref } from "./prefs.js";
+import { getName, getPref, REVEAL_SECONDS, revealSeconds, setName, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { beep } from "./sound.js";
-import { describeEvent, renderResults, renderTable, seatName, statusLine } from "./table.js";
+import {
+  aidBadge,
+  describeEvent,
+  matchFormat,
+  renderResults,
+  renderTable,
+  seatName,
+  statusLine,
+} from "./table.js";
 import { closeModal, copyText, el, isModalOpen, modal, toast } from "./ui.js";
 
-const REVEAL_MS = 2000;
+const ADDR = /^\d+\.\d+$/;
+
+// Event fields holding cards that lie face up on the discard pile once the event is over: the
+// move log may keep showing them (a seat without memory aid is sent them only at the moment).
+const PUBLIC_CARDS = {
+  discard: ["card"],
+  replace: ["out"],
+  snap: ["card"],
+  snap_open: ["card"],
+  round_start: ["discard"],
+};
+
+/** Addresses ("seat.position") an event names in `at`, `from` or `to`. */
+function addrsOf(ev) {
+  return [ev.at, ev.from, ev.to].flat().filter((a) => typeof a === "string" && ADDR.test(a));
+}
 
 const SHORTCUTS = [
   ["D", "draw from the deck (Qute: draw from the blind)"],
@@ -22,8 +45,7 @@ const SHORTCUTS = [
   ["X", "exchange (after a look)"],
   ["C", "continue (Qute)"],
   ["Enter", "confirm the selected action"],
-  ["Esc", "clear the selection, close a dialog"],
-  ["M", "memory aid on / off"],
+  ["Esc", "clear the selection, turn shown cards back over, close a dialog"],
   ["S", "sound on / off"],
   ["R", "the rules"],
   ["?", "this help"],
@@ -67,8 +89,10 @@ export class TablePage {
     this.conn = null;
     this.state = null;
     this.picker = new Picker();
-    this.revealed = new Map(); // addr → time when it hides again
+    this.revealed = new Map(); // addr → {code, until}: a card seen a moment ago, shown a while
     this.revealTimer = null;
+    this.publicCards = new Map(); // "game:seq" → pile cards of that event, for the move log
+    this.gameNo = null;
     this.windowDeadline = null;
     this.windowTimer = null;
     this.pendingId = null;
@@ -129,12 +153,6 @@ export class TablePage {
       { class: "conn", role: "status", "aria-live": "polite" },
       el("span", { class: "conn-text" }, "connecting…"),
     );
-    this.memBtn = el("button", {
-      type: "button",
-      class: "btn btn-toggle",
-      dataset: { ui: "memory-aid" },
-      onclick: () => this.toggle("memoryAid"),
-    });
     this.soundBtn = el("button", {
       type: "button",
       class: "btn btn-toggle",
@@ -161,13 +179,24 @@ export class TablePage {
         },
         "?",
       ),
-      this.memBtn,
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          dataset: { ui: "settings" },
+          onclick: () => this.openSettings(),
+        },
+        "Settings",
+      ),
       this.soundBtn,
     );
     this.titleEl = el("h1", { class: "room-title" }, `Room ${this.room}`);
+    this.formatEl = el("span", { class: "room-format", dataset: { ui: "room-format" } });
     this.banner = el("div", { class: "banner-area" });
     this.connBanner = el("div", { class: "banner-area" });
     this.statusEl = el("p", { class: "status-line", role: "status", "aria-live": "polite" });
+    this.hintEl = el("p", { class: "reveal-hint", dataset: { ui: "reveal-hint" }, hidden: true });
     this.windowEl = el("div", { class: "window-countdown", hidden: true });
     this.tableHost = el("div", { class: "table-host" });
     this.bar = el("div", {
@@ -182,7 +211,7 @@ export class TablePage {
       el(
         "div",
         { class: "room-bar" },
-        this.titleEl,
+        el("div", { class: "room-head" }, this.titleEl, this.formatEl),
         el(
           "div",
           { class: "invite" },
@@ -194,7 +223,7 @@ export class TablePage {
       ),
       this.banner,
       this.connBanner,
-      el("div", { class: "status-row" }, this.statusEl, this.windowEl),
+      el("div", { class: "status-row" }, this.statusEl, this.windowEl, this.hintEl),
       this.tableHost,
       this.bar,
       this.endHost,
@@ -204,6 +233,7 @@ export class TablePage {
 
   applySummary(summary) {
     this.titleEl.textContent = `${summary.title ?? summary.game} · room ${this.room}`;
+    this.formatEl.textContent = matchFormat(summary.options);
     this.variant = summary.game;
   }
 
@@ -373,7 +403,12 @@ export class TablePage {
     }
     const seat = state.seat;
     this.picker.setLegal(view?.legal ?? [], seat, view?.game);
-    // What the viewer just saw privately stays visible for a moment with the memory aid off.
+    if (state.game_no !== this.gameNo) {
+      this.gameNo = state.game_no;
+      this.revealed.clear();
+      this.publicCards.clear();
+    }
+    this.notePublicCards(state.events ?? []);
     this.noteReveals(state.events ?? [], seat);
     const actor = [...(state.events ?? [])]
       .reverse()
@@ -387,35 +422,88 @@ export class TablePage {
     this.maybeShowRound(prev, state);
   }
 
-  noteReveals(events, seat) {
-    if (seat === null) return;
-    const until = Date.now() + REVEAL_MS;
+  // Cards of the discard pile named by this state's events, kept for the move log.
+  notePublicCards(events) {
     for (const ev of events) {
-      const mine = ev.seat === seat;
-      const addrs = [];
-      if (mine && (ev.type === "peek" || ev.type === "spy") && ev.card) addrs.push(ev.at);
-      if (mine && ev.type === "look" && ev.cards) addrs.push(...ev.at);
-      // Public flashes: a failed claim or drop shows the cards to everybody for a moment.
-      if (ev.type === "claim" && !ev.ok) addrs.push(...ev.at);
-      if (ev.type === "drop" && !ev.ok) addrs.push(ev.at);
-      for (const a of addrs) this.revealed.set(a, until);
+      const fields = [...(PUBLIC_CARDS[ev.type] ?? [])];
+      if (ev.type === "claim" && ev.ok) fields.push("out");
+      if (ev.type === "drop" && ev.ok) fields.push("card");
+      const cards = {};
+      for (const f of fields) if (ev[f] !== undefined && ev[f] !== null) cards[f] = ev[f];
+      if (Object.keys(cards).length) this.publicCards.set(`${this.gameNo}:${ev.seq}`, cards);
+    }
+  }
+
+  // What is seen at this moment: the viewer's own peeks, spies and looks (kaboo's first sight
+  // of the bottom row included), and the cards a failed claim or drop shows everybody. A table
+  // without memory aid gets these cards only in the events: they stay face up for the reveal
+  // time (Settings), or until clicked, then turn back over. A card that moves takes its
+  // reveal along (a swap) or ends it.
+  noteReveals(events, seat) {
+    const until = Date.now() + revealSeconds() * 1000;
+    for (const ev of events) {
+      const mine = seat !== null && ev.seat === seat;
+      const seen = [];
+      if (ev.type === "round_start") this.revealed.clear();
+      else if (mine && (ev.type === "peek" || ev.type === "spy") && ev.card)
+        seen.push([ev.at, ev.card]);
+      else if (mine && ev.type === "look" && ev.cards)
+        ev.at.forEach((a, i) => seen.push([a, ev.cards[i]]));
+      else if (ev.type === "claim" && !ev.ok && ev.shown)
+        ev.at.forEach((a, i) => seen.push([a, ev.shown[i]]));
+      else if (ev.type === "drop" && !ev.ok && ev.card) seen.push([ev.at, ev.card]);
+      else if (ev.type === "exchange" || ev.type === "give") {
+        const [a, b] = addrsOf(ev);
+        const ra = this.revealed.get(a);
+        const rb = this.revealed.get(b);
+        this.revealed.delete(a);
+        this.revealed.delete(b);
+        if (ra && b) this.revealed.set(b, ra);
+        if (rb && a && ev.type === "exchange") this.revealed.set(a, rb);
+      } else {
+        for (const a of addrsOf(ev)) this.revealed.delete(a);
+      }
+      for (const [a, code] of seen) if (a && code) this.revealed.set(a, { code, until });
     }
     this.scheduleReveal();
+  }
+
+  /** Turn shown cards back over: one address, or all of them. */
+  hideReveals(addr = null) {
+    if (addr === null) this.revealed.clear();
+    else this.revealed.delete(addr);
+    this.scheduleReveal();
+    this.render();
   }
 
   scheduleReveal() {
     clearTimeout(this.revealTimer);
     if (!this.revealed.size) return;
-    const next = Math.min(...this.revealed.values());
+    const next = Math.min(...[...this.revealed.values()].map((r) => r.until));
     this.revealTimer = setTimeout(
       () => {
         const now = Date.now();
-        for (const [a, t] of this.revealed) if (t <= now) this.revealed.delete(a);
+        if (isModalOpen()) {
+          // A dialog covers the table (a round's results come with the next deal): the cards
+          // wait for it to close, then get their full time (restartReveals).
+          for (const r of this.revealed.values()) r.until = Math.max(r.until, now + 500);
+        } else {
+          for (const [a, r] of this.revealed) if (r.until <= now) this.revealed.delete(a);
+        }
         this.render();
         this.scheduleReveal();
       },
       Math.max(0, next - Date.now()) + 10,
     );
+  }
+
+  /** Give every card shown now the whole reveal time again (after a dialog closed). */
+  restartReveals() {
+    if (!this.revealed.size) return;
+    const until = Date.now() + revealSeconds() * 1000;
+    for (const r of this.revealed.values()) r.until = until;
+    this.scheduleReveal();
+    this.render();
   }
 
   sounds(prev, state) {
@@ -444,7 +532,7 @@ export class TablePage {
         modal(
           `Round ${view.round_results.at(-1).round} results`,
           renderResults(view, this.names()),
-          { className: "round-modal" },
+          { className: "round-modal", onClose: () => this.restartReveals() },
         );
     }
   }
@@ -465,7 +553,7 @@ export class TablePage {
       return;
     }
     const seat = state.seat;
-    const revealed = new Set(this.revealed.keys());
+    const revealed = new Map([...this.revealed].map(([a, r]) => [a, r.code]));
     const piles = {
       deck: Boolean(this.picker.pileAction("deck")),
       discard: Boolean(this.picker.pileAction("discard")),
@@ -474,7 +562,6 @@ export class TablePage {
       viewer: seat,
       seats: state.seats,
       names: this.names(),
-      memoryAid: getPref("memoryAid"),
       revealed,
       targets: this.picker.nextTargets(),
       selection: this.picker.selection,
@@ -486,6 +573,15 @@ export class TablePage {
     table.addEventListener("click", (ev) => this.onTableClick(ev));
     this.tableHost.replaceChildren(table);
     this.statusEl.textContent = statusLine(view, seat, this.names());
+    // A seat without memory aid is told so, and, while cards are face up for a moment, for
+    // how long (the line is always there during play, so the table does not jump).
+    const bare = this.hasAid() === false && !view.over && view.game !== "qute";
+    this.hintEl.hidden = !bare;
+    this.hintEl.textContent = !bare
+      ? ""
+      : this.revealed.size
+        ? `Remember it: face up for ${revealSeconds()} s (click to hide).`
+        : "No memory aid here: remember the cards you see.";
     this.renderBar();
     this.renderEnd();
     this.renderLog(view);
@@ -506,6 +602,7 @@ export class TablePage {
           names(i),
           s.type === "human" ? (s.taken ? "" : " — free seat") : "",
           i === state.seat ? " (you)" : "",
+          s.memory_aid ? [" ", aidBadge()] : null,
         ),
       ),
     );
@@ -663,7 +760,12 @@ export class TablePage {
 
   renderLog(view) {
     const names = this.names();
-    const lines = (view.events ?? []).map((e) => describeEvent(e, names)).filter(Boolean);
+    // The view's events carry only what this seat keeps; cards put on the pile come back
+    // from what the moment showed.
+    const pile = (e) => this.publicCards.get(`${this.gameNo}:${e.seq}`);
+    const lines = (view.events ?? [])
+      .map((e) => describeEvent({ ...e, ...pile(e) }, names))
+      .filter(Boolean);
     this.logList.replaceChildren(
       ...lines
         .slice(-14)
@@ -727,6 +829,12 @@ export class TablePage {
     const cardNode = ev.target.closest(".card[data-addr], .card[data-card]");
     if (!cardNode) return;
     const target = cardNode.dataset.card ?? cardNode.dataset.addr;
+    // A card shown for a moment turns back over when clicked (and still counts as a click on
+    // it when it is a target of an action).
+    if (cardNode.classList.contains("revealed")) {
+      this.hideReveals(cardNode.dataset.addr);
+      if (!this.picker.nextTargets().has(target)) return;
+    }
     this.clickTarget(target);
   }
 
@@ -793,12 +901,90 @@ export class TablePage {
   }
 
   updateToggles() {
-    const mem = getPref("memoryAid");
     const snd = getPref("sound");
-    this.memBtn.textContent = `Memory aid: ${mem ? "on" : "off"}`;
-    this.memBtn.setAttribute("aria-pressed", String(mem));
     this.soundBtn.textContent = `Sound: ${snd ? "on" : "off"}`;
     this.soundBtn.setAttribute("aria-pressed", String(snd));
+  }
+
+  /** This seat's memory aid, as the room was created (null: a spectator or no seat yet). */
+  hasAid() {
+    const seat = this.state?.seat;
+    if (seat === null || seat === undefined) return null;
+    return Boolean(this.state.seats?.[seat]?.memory_aid);
+  }
+
+  openSettings() {
+    const input = el("input", {
+      type: "number",
+      name: "reveal-seconds",
+      id: "s-reveal",
+      min: REVEAL_SECONDS.min,
+      max: REVEAL_SECONDS.max,
+      step: REVEAL_SECONDS.step,
+      value: revealSeconds(),
+      inputmode: "decimal",
+    });
+    const note = el("p", { class: "field-note", id: "s-reveal-note" });
+    const save = () => {
+      const value = Number(input.value);
+      if (input.value === "" || !Number.isFinite(value)) {
+        const { min, max } = REVEAL_SECONDS;
+        note.textContent = `Give a number of seconds from ${min} to ${max}.`;
+        return;
+      }
+      const clamped = Math.min(REVEAL_SECONDS.max, Math.max(REVEAL_SECONDS.min, value));
+      setPref("revealSeconds", clamped);
+      if (clamped !== value) input.value = String(clamped);
+      note.textContent = `Saved: ${clamped} s.`;
+    };
+    input.addEventListener("change", save);
+    const aid = this.hasAid();
+    const yours =
+      aid === null
+        ? ""
+        : aid
+          ? "Your seat has the memory aid: every card you have seen stays face up. "
+          : "Your seat has no memory aid: remember what you see! ";
+    modal(
+      "Settings",
+      el(
+        "div",
+        { class: "settings" },
+        el(
+          "div",
+          { class: "field" },
+          el("label", { for: "s-reveal" }, "Show a card you look at for (seconds)"),
+          input,
+          el(
+            "p",
+            { class: "field-note" },
+            yours,
+            "Without memory aid a card you look at is face up only for this long; click it " +
+              "to turn it over sooner. The memory aid is chosen per seat when a table is created.",
+          ),
+          note,
+        ),
+        el(
+          "div",
+          { class: "field check" },
+          el("input", {
+            type: "checkbox",
+            id: "s-sound",
+            name: "sound",
+            checked: Boolean(getPref("sound")),
+            onchange: () => this.toggle("sound"),
+          }),
+          el("label", { for: "s-sound" }, "Sound"),
+        ),
+      ),
+      {
+        className: "settings-modal",
+        onClose: () => {
+          save();
+          this.restartReveals();
+        },
+      },
+    );
   }
 
   openRules() {
@@ -822,6 +1008,14 @@ export class TablePage {
           {},
           "Click cards to build an action: for a swap, a look or a claim of several equal cards, click them one after the other; the action bar then offers to confirm. Highlighted cards and piles are the ones you can use now.",
         ),
+        el(
+          "p",
+          {},
+          "Memory: without the memory aid, a card you look at is face up for a few seconds " +
+            "(change the time in Settings), then you must remember it; click it to turn it " +
+            "over sooner. A “Memory aid” badge marks the players who keep seeing every card " +
+            "they have seen; it is chosen for each seat when the table is created.",
+        ),
       ),
       { className: "help-modal" },
     );
@@ -829,11 +1023,13 @@ export class TablePage {
 
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "Escape" && closeModal()) return; // from a dialog's input too
     const tag = ev.target?.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const key = ev.key;
     if (key === "Escape") {
-      if (!closeModal()) this.clearSelection();
+      if (this.revealed.size) this.hideReveals();
+      this.clearSelection();
       return;
     }
     if (isModalOpen()) return;
@@ -851,7 +1047,6 @@ export class TablePage {
     else if (lower === "p") word("pass");
     else if (lower === "x") word("exchange");
     else if (lower === "c") word("continue");
-    else if (lower === "m") this.toggle("memoryAid");
     else if (lower === "s") this.toggle("sound");
     else if (lower === "r") this.openRules();
     else if (key === "Enter" && this.picker.selection.length) {
