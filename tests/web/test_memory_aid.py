@@ -17,11 +17,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
     Column,
-    Float,
     ForeignKeyConstraint,
     Integer,
     MetaData,
@@ -34,6 +30,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardtable
 from cardtable.store import Store
+from cardtable.store.db import metadata as db_metadata
 
 from ..webserver import Server, http, running_server
 from .client import Client, create_room, join_room
@@ -389,18 +386,9 @@ def test_every_variant_plays_one_round_or_a_match(server: Server) -> None:
 # -- stores made before the memory aid was a seat's choice ----------------------------------------
 
 old = MetaData()
-Table(
-    "rooms",
-    old,
-    Column("id", String(16), primary_key=True),
-    Column("game", String(32), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("options", JSON, nullable=False),
-    Column("public", Boolean, nullable=False),
-    Column("autostart", Boolean, nullable=False),
-    Column("created", Float, nullable=False),
-)
-Table(
+for _name in ("rooms", "games", "actions"):  # unchanged since
+    db_metadata.tables[_name].to_metadata(old)
+Table(  # the seats table as it was: no memory_aid column
     "seats",
     old,
     Column("room_id", String(16), primary_key=True),
@@ -410,29 +398,6 @@ Table(
     Column("name", String(32)),
     Column("token_hash", String(64)),
     ForeignKeyConstraint(["room_id"], ["rooms.id"]),
-)
-Table(
-    "games",
-    old,
-    Column("room_id", String(16), primary_key=True),
-    Column("game_no", Integer, primary_key=True),
-    Column("seed", BigInteger, nullable=False),
-    Column("base_version", Integer, nullable=False),
-    Column("started", Float, nullable=False),
-    Column("finished", Float),
-    Column("result", JSON),
-    ForeignKeyConstraint(["room_id"], ["rooms.id"]),
-)
-Table(
-    "actions",
-    old,
-    Column("room_id", String(16), primary_key=True),
-    Column("game_no", Integer, primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", String(64), nullable=False),
-    Column("at", Float, nullable=False),
-    ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
 )
 """The tables as the store made them before seats had a ``memory_aid`` column."""
 
