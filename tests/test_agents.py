@@ -135,7 +135,7 @@ def test_choices_do_not_depend_on_hidden_cards(variant: str, players: int) -> No
 
 def test_the_search_looks_only_at_determinized_deals() -> None:
     """ISMCTS never touches the real game's hidden state: a game object that hides every
-    attribute but the three allowed methods (and the round number) is enough for it."""
+    attribute but the allowed methods (and the round number) is enough for it."""
     g = new_game("kaboo", players=2, seed=4)
     seat = g.actors[0]
 
@@ -148,8 +148,8 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
         def legal_actions(self, s: int) -> list[Action]:
             return g.legal_actions(s)
 
-        def determinize(self, s: int, rng: Any) -> Game:
-            return g.determinize(s, rng)
+        def determinize(self, s: int, rng: Any, weights: Any = None) -> Game:
+            return g.determinize(s, rng, weights)
 
     guarded: Any = Guarded()
     for agent in (get("ismcts:30", seed=2), get("random", seed=2)):

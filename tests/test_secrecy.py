@@ -33,8 +33,10 @@ GAMES_PER_CONFIG = 25
 
 def _check_determinize(game: Any, seat: int, rng: random.Random) -> None:
     before = canonical_json(game.view(seat))
+    past = canonical_json(game.history(seat))
     world: Any = game.determinize(seat, rng)
     assert canonical_json(world.view(seat)) == before
+    assert canonical_json(world.history(seat)) == past, "the history tells the deals apart"
     assert canonical_json(game.view(seat)) == before, "determinize changed the real game"
     assert_conserved(world)
     assert cards_in_play(world) == cards_in_play(game)
@@ -114,6 +116,8 @@ def test_views_survive_redeal(name: str, players: int) -> None:
             for s in range(players):
                 shown = {x for x in strings_in(game.view(s)) if x in codes}
                 assert shown <= ever[s], f"seat {s} sees {shown - ever[s]} it never knew"
+                told = {x for x in strings_in(game.history(s)) if x in codes}
+                assert told <= ever[s], f"seat {s}'s history names {told - ever[s]}"
             public_shown = {x for x in strings_in(game.spectator_view()) if x in codes}
             assert public_shown <= set().union(*ever)
             step += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import IllegalAction
@@ -98,6 +99,8 @@ class Game(ABC):
     _seq: int
     _redacted: tuple[tuple[int, int, int], tuple[Event, ...]]
     _opening: tuple[Event, ...]
+    _history: list[Event]
+    _redacted_history: tuple[tuple[int, int, int], tuple[Event, ...]]
 
     def _init_base(
         self, variant: str, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
@@ -114,12 +117,13 @@ class Game(ABC):
         self._recent = deque(maxlen=RECENT_EVENTS)
         self._seq = 0
         self._opening = ()
+        self._history = []
 
     def _opened(self) -> None:
         """Engine hook, called at the end of construction: keep the deal's events."""
         assert self._events is not None
         self._opening = tuple(self._events)
-        self._recent.extend(self._events)
+        self._record(self._events)
         self._events = None
 
     # -- randomness ----------------------------------------------------------------------------
@@ -195,8 +199,14 @@ class Game(ABC):
         return list(self._opening)
 
     @abstractmethod
-    def determinize(self, seat: int, rng: Any) -> Game:
-        """A copy consistent with all ``seat`` knows, every card it does not know re-dealt."""
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> Game:
+        """A copy consistent with all ``seat`` knows, every card it does not know re-dealt.
+
+        ``weights`` (a belief) maps a hidden place ``(seat, position)`` to a weight per card
+        id: that place is dealt a card of its pool with probability proportional to its weight
+        (places not named are dealt uniformly). Hard constraints hold whatever the weights."""
 
     @property
     @abstractmethod
@@ -229,6 +239,7 @@ class Game(ABC):
         d["_events"] = None
         d["_recent"] = deque(maxlen=self._recent.maxlen)
         d["_opening"] = ()
+        d["_history"] = list(self._history)
         g.__dict__ = d
         return g
 
@@ -244,6 +255,11 @@ class Game(ABC):
         if cached is None or cached[0] != key:
             cached = self._redacted = (key, tuple(e.redacted(bit) for e in self._recent))
         g._recent = deque(cached[1], maxlen=self._recent.maxlen)
+        hkey = (bit, self._seq, len(self._history))
+        past = self.__dict__.get("_redacted_history")
+        if past is None or past[0] != hkey:
+            past = self._redacted_history = (hkey, tuple(e.redacted(bit) for e in self._history))
+        g._history = list(past[1])
         return g, rng
 
     def _seed_from(self, rng: Rng) -> None:
@@ -303,8 +319,25 @@ class Game(ABC):
             self._events = None
         if self._actions is not None:
             self._actions.append([seat, str(act)])
-        self._recent.extend(events)
+        self._record(events)
         return events
+
+    def _record(self, events: list[Event]) -> None:
+        """Keep ``events`` among the recent ones and in the round's history."""
+        self._recent.extend(events)
+        history = self._history
+        for e in events:
+            if e.type == "round_start":
+                history = self._history = []
+            history.append(e)
+
+    def history(self, seat: int) -> list[dict[str, Any]]:
+        """The events of the current round as ``seat`` saw them, oldest first: everything a
+        belief about the cards ``seat`` does not know may read (RULES.md; what a seat sees
+        and nothing more). Actions applied with :meth:`apply` record no events."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        return [e.for_seat(seat) for e in self._history]
 
     def _not_your_turn(self, seat: int) -> str:
         actors = self.actors

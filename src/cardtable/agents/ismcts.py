@@ -24,6 +24,7 @@ from ..game import Game
 from ..games.family.engine import FamilyGame
 from ..notation import Action
 from .base import Agent, rng_for_view
+from .belief import weights_for
 from .heuristic import policy_for, policy_move
 
 __all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
@@ -152,6 +153,7 @@ class ISMCTSAgent(Agent):
         opponents: str = "policy",
         prior: float = 2.0,
         rollout: str = "policy",
+        belief: bool = False,
     ) -> None:
         super().__init__(seed)
         if iterations < 1:
@@ -177,6 +179,9 @@ class ISMCTSAgent(Agent):
         self.rollout = rollout
         """``policy``: rollouts play the rule-of-thumb policy for every seat; ``random``:
         uniformly random legal actions (plain ISMCTS, as in most libraries)."""
+        self.belief = belief
+        """Deal the hidden cards from the seat's belief (:mod:`.belief`) instead of
+        uniformly."""
         self.stats = SearchStats()
         """Figures of the last search."""
 
@@ -188,7 +193,8 @@ class ISMCTSAgent(Agent):
         view = game.view(seat)
         rng = rng_for_view(self.seed, view)
         start_round: int = view["round"]
-        first: Any = game.determinize(seat, rng)
+        weights = weights_for(game, seat) if self.belief else None
+        first: Any = game.determinize(seat, rng, weights)
         policy = policy_for(first)
         seen = _family_seen if isinstance(first, FamilyGame) else _qute_seen
         root = _Node()
@@ -208,7 +214,7 @@ class ISMCTSAgent(Agent):
                     break
             elif it >= budget:
                 break
-            world: Any = first if it == 0 else game.determinize(seat, rng)
+            world: Any = first if it == 0 else game.determinize(seat, rng, weights)
             it += 1
             node = root
             path: list[_Edge] = []

@@ -32,7 +32,7 @@ are never changed again (each action works on a clone), so cloning a state share
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar, cast
 
@@ -163,9 +163,11 @@ class _ChanceFamily(_ChanceDraws, FamilyGame):
             self.deck.append(cid)  # put it back: chance decides what is drawn
         return self._take(self.deck)
 
-    def determinize(self, seat: int, rng: Any) -> _ChanceFamily:
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> _ChanceFamily:
         """The parent's re-deal; chance keeps choosing every draw (no lazy deck)."""
-        world = cast(_ChanceFamily, FamilyGame.determinize(self, seat, rng))
+        world = cast(_ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
         world._lazy_deck = False
         return world
 

@@ -9,6 +9,7 @@ know it too). Knowledge masks and origin tags move with the cards.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...game import Game
@@ -79,6 +80,22 @@ def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
             _LIST_CACHE.clear()
         acts = _LIST_CACHE[key] = build()
     return acts
+
+
+def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: float) -> int:
+    """An index ``j >= start`` of ``cards`` chosen with probability proportional to
+    ``weights[cards[j]]`` (``u`` uniform in [0, 1)); uniform if every weight is 0."""
+    total = 0.0
+    for j in range(start, len(cards)):
+        total += weights[cards[j]]
+    if total <= 0.0:
+        return start + int(u * (len(cards) - start))
+    x = u * total
+    for j in range(start, len(cards)):
+        x -= weights[cards[j]]
+        if x < 0.0:
+            return j
+    return len(cards) - 1
 
 
 class FamilyGame(Game):
@@ -937,13 +954,18 @@ class FamilyGame(Game):
         d["peeks_left"] = list(self.peeks_left)
         d["first_look"] = list(self.first_look)
 
-    def determinize(self, seat: int, rng: Any) -> FamilyGame:
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> FamilyGame:
         """A copy where every card ``seat`` does not know is re-dealt at random.
 
         Cards are re-dealt only among places of the same origin (the initial shuffle, or a
         given reshuffle of the discard pile), because which cards went into each shuffle is
         public: the result is consistent with everything ``seat`` knows or can infer.
-        ``rng`` is a ``random.Random`` (or an int seed).
+        ``rng`` is a ``random.Random`` (or an int seed). ``weights`` (a belief, see
+        :meth:`Game.determinize`) deals the places it names first, each a card of its pool
+        with probability proportional to the card's weight; the other places and the deck
+        are then dealt uniformly from what is left.
         """
         g, rng = self._world_for(seat, rng)
         bit = 1 << seat
@@ -972,11 +994,17 @@ class FamilyGame(Game):
                 cards += g.deck
             # sorted first: the deal must not depend on where the hidden cards really are
             cards.sort()
-            # a uniform choice for each place (a Fisher–Yates pass over the places only);
-            # what stays is the deck, drawn from uniformly (``_lazy_deck``)
+            if weights:  # the places the belief weighs are dealt first
+                places.sort(key=lambda place: place not in weights)
+            # a choice for each place (a Fisher–Yates pass over the places only, uniform or
+            # by weight); what stays is the deck, drawn from uniformly (``_lazy_deck``)
             size = len(cards)
             for k, (s, i) in enumerate(places):
-                j = k + int(rnd() * (size - k))
+                w = weights.get((s, i)) if weights else None
+                if w is None:
+                    j = k + int(rnd() * (size - k))
+                else:
+                    j = _weighted_index(cards, k, w, rnd())
                 cards[k], cards[j] = cards[j], cards[k]
                 if s < 0:
                     g.drawn = cards[k]
@@ -1011,6 +1039,8 @@ class FamilyGame(Game):
                 "_rng_state",
                 "_recent",
                 "_opening",
+                "_history",
+                "_redacted_history",
                 "_events",
                 "_actions",
             )

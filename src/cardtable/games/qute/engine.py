@@ -10,6 +10,7 @@ cards consistently with everything a seat can infer.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...cards import short_deck
@@ -630,12 +631,15 @@ class QuteGame(Game):
         d["stack"] = list(self.stack)
         d["laid"] = list(self.laid)
 
-    def determinize(self, seat: int, rng: Any) -> QuteGame:
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> QuteGame:
         """A copy where every card ``seat`` cannot see is re-dealt, consistent with inferences.
 
         Other hands and the blind are re-dealt among places of the same origin (initial
         shuffle or a given refill), and a card a seat was seen to lack when it drew (it had
-        nothing that fitted) is never dealt to it.
+        nothing that fitted) is never dealt to it. ``weights`` is not used: Qute's inferences
+        are hard constraints, already respected.
         """
         g, rng = self._world_for(seat, rng)
         groups: dict[int, list[tuple[int, int]]] = {}
@@ -677,7 +681,17 @@ class QuteGame(Game):
 
     def _dump(self) -> dict[str, Any]:
         """The complete state, hidden cards included (tests and debugging only)."""
-        skip = ("codes", "_rng", "_rng_state", "_recent", "_opening", "_events", "_actions")
+        skip = (
+            "codes",
+            "_rng",
+            "_rng_state",
+            "_recent",
+            "_opening",
+            "_history",
+            "_redacted_history",
+            "_events",
+            "_actions",
+        )
         return {k: v for k, v in self.__dict__.items() if k not in skip} | {
             "rng": self.random.getstate()
         }
