@@ -48,11 +48,23 @@ default variant (kaboo has no simultaneous phase) and first-actor-only bots neit
 Actions the server played itself when a window closed are reported as stored but not
 acknowledged (after the run, open windows still close and are played by the server).
 
+**AI tables.** ``--ai-tables N`` adds N rooms where every seat is an AI of ``--ai-level``
+(default ``expert``), created before the people's tables and playing flat out (the server runs
+with ``--ai-delay 0``) a long match (``--ai-options``, default a match to 1000 points, so they
+do not end during the run). They are not measured: they are the load beside which the people's
+tables are measured — with a search level, the server's search workers (``--ai-workers``, passed
+to the server: default one per CPU; ``0`` searches in a thread of the server, as before the
+worker pool). The report gives the AI moves stored during the measured window and the CPU the
+workers used. For example, 100 expert tables beside 20 people's tables:
+
+    .venv/bin/python benchmarks/server_load.py --tables 20 --duration 20 --ai-tables 100
+
 **The machine.** The server's CPU time comes from /proc (or psutil), the clients' from the client
-processes, the whole machine's from /proc/stat; the ``other`` column is what the rest of the
-machine used meanwhile (in cores). Figures taken while other processes were busy are inflated
-and the script says so. The SQLite store lives in ``--tmpdir`` (default: the system temp folder;
-its file-system type is printed, as ``synchronous=FULL`` makes every commit wait for the disk).
+processes, the whole machine's from /proc/stat, the search workers' from their /proc entries;
+the ``other`` column is what the rest of the machine used meanwhile (in cores). Figures taken
+while other processes were busy are inflated and the script says so. The SQLite store lives in
+``--tmpdir`` (default: the system temp folder; its file-system type is printed, as
+``synchronous=FULL`` makes every commit wait for the disk).
 
 **Stores.** Without ``--db`` every N gets a new server with a fresh SQLite file, read back
 directly with ``sqlite3`` for the check. With ``--db URL`` the server is restarted per N on that
@@ -64,6 +76,7 @@ Run (``--tables 100`` for a quick look):
 
     .venv/bin/python benchmarks/server_load.py [--tables 100,500,1000] [--duration 20]
         [--think 0.5-1.5] [--client-procs 2] [--variant kaboo] [--db URL | --url URL]
+        [--ai-tables N [--ai-level expert] [--ai-workers N]]
 
 The goal (the issue): 1,000 tables with p99 < 50 ms on the 2-core dev machine, 0 errors,
 0 lost actions. The figures are printed as measured and the goal is marked met or not met.
@@ -175,6 +188,26 @@ def proc_rss_mb(pid: int) -> float | None:
     return None
 
 
+def children_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds used so far by the live children of ``pid`` (the server's
+    search workers), from /proc; ``None`` where there is no /proc."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    total = 0.0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def machine_busy() -> tuple[float, float] | None:
     """(busy, total) jiffies of all CPUs from /proc/stat."""
     try:
@@ -222,7 +255,13 @@ class ServerProcess(Server):
     """``python -m cardtable serve`` in a subprocess (the tests' runner), AI delay 0."""
 
     def __init__(
-        self, workdir: Path, db_url: str, *, peek_window: float, snap_window: float
+        self,
+        workdir: Path,
+        db_url: str,
+        *,
+        peek_window: float,
+        snap_window: float,
+        ai_workers: int | None = None,
     ) -> None:
         super().__init__(
             workdir,
@@ -230,6 +269,7 @@ class ServerProcess(Server):
             ai_delay=0.0,
             peek_window=peek_window,
             snap_window=snap_window,
+            ai_workers=ai_workers,
         )
 
     @property
@@ -289,6 +329,68 @@ def create_tables(
 
     with ThreadPoolExecutor(max_workers=parallel) as pool:
         return list(pool.map(one, range(n)))
+
+
+def create_ai_tables(
+    base_url: str,
+    n: int,
+    level: str,
+    variant: str,
+    seats: int,
+    options: dict[str, Any],
+    parallel: int,
+) -> list[str]:
+    """Create ``n`` rooms where every seat is an AI of ``level``; they start at once."""
+
+    def one(index: int) -> str:
+        body = {
+            "game": variant,
+            "seats": [{"type": "ai", "level": level}] * seats,
+            "options": options,
+            "public": False,
+        }
+        status, answer = http_json("POST", base_url + "/api/rooms", body)
+        if status != 201:
+            raise RuntimeError(f"POST /api/rooms (AI table) answered {status}: {answer}")
+        room: str = answer["room"]
+        return room
+
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
+        return list(pool.map(one, range(n)))
+
+
+def count_moves(db_url: str, rooms: set[str], since: float, until: float) -> int | None:
+    """Actions of ``rooms`` the store holds with a time in ``[since, until)`` (Unix seconds);
+    ``None`` when the store cannot be read from here."""
+    if not rooms:
+        return 0
+    path = sqlite_path(db_url)
+    if path is not None:
+        if not path.exists():
+            return None
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            query = "SELECT room_id FROM actions WHERE at >= ? AND at < ?"
+            return sum(1 for (room,) in db.execute(query, (since, until)) if room in rooms)
+        finally:
+            db.close()
+
+    async def read() -> int:
+        from sqlalchemy import bindparam, text
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        engine = create_async_engine(db_url)
+        sql = text(
+            "SELECT count(*) FROM actions WHERE room_id IN :ids AND at >= :t0 AND at < :t1"
+        ).bindparams(bindparam("ids", expanding=True))
+        try:
+            async with engine.connect() as conn:
+                found = await conn.execute(sql, {"ids": sorted(rooms), "t0": since, "t1": until})
+                return int(found.scalar_one())
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
 
 
 # -- the client processes --------------------------------------------------------------------
@@ -817,6 +919,12 @@ class RunResult:
     frame_bytes: float = 0.0
     setup_s: float = 0.0
     connect_s: float = 0.0
+    ai_tables: int = 0
+    """All-AI tables playing beside the measured ones."""
+    ai_moves: int | None = None
+    """Their moves stored during the measured window (``None``: store not readable)."""
+    workers_cpu_s: float | None = None
+    """CPU seconds the server's search workers used during the measured window."""
 
     @property
     def error_total(self) -> int:
@@ -833,7 +941,8 @@ class RunResult:
         """Cores other processes of the machine used during the measured window."""
         if self.machine_busy_pct is None or self.server_cpu_s is None:
             return None
-        ours = 100 * self.server_cpu_s / self.duration + sum(self.client_cpu_pct)
+        ours = 100 * (self.server_cpu_s + (self.workers_cpu_s or 0.0)) / self.duration
+        ours += sum(self.client_cpu_pct)
         return max(0.0, self.machine_busy_pct * (os.cpu_count() or 1) - ours) / 100
 
 
@@ -850,14 +959,38 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
         workdir = Path(tmp.name)
         db_url = args.db or f"sqlite+aiosqlite:///{workdir / 'cardtable.db'}"
         server = ServerProcess(
-            workdir, db_url, peek_window=args.peek_window, snap_window=args.snap_window
+            workdir,
+            db_url,
+            peek_window=args.peek_window,
+            snap_window=args.snap_window,
+            ai_workers=args.ai_workers,
         )
         server.start()
         base_url = server.url
         pid = server.pid
     ws_url = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
-    out = RunResult(tables=n, clients=n * args.seats, duration=args.duration)
+    out = RunResult(
+        tables=n, clients=n * args.seats, duration=args.duration, ai_tables=args.ai_tables
+    )
     try:
+        ai_rooms: set[str] = set()
+        if args.ai_tables:
+            t0 = time.monotonic()
+            ai_rooms = set(
+                create_ai_tables(
+                    base_url,
+                    args.ai_tables,
+                    args.ai_level,
+                    args.variant,
+                    args.seats,
+                    json.loads(args.ai_options),
+                    args.http_parallel,
+                )
+            )
+            progress(
+                f"{args.ai_tables:,} {args.ai_level} AI tables created in "
+                f"{time.monotonic() - t0:.1f} s; they play from now on"
+            )
         t0 = time.monotonic()
         tables = create_tables(base_url, n, args.variant, args.seats, options, args.http_parallel)
         out.setup_s = time.monotonic() - t0
@@ -880,12 +1013,18 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
             time.sleep(max(0.0, clock[1] - time.monotonic()))
             progress(f"{n:,} tables: measuring for {args.duration:g} s")
             cpu0 = proc_cpu_seconds(pid) if pid else None
+            kids0 = children_cpu_seconds(pid) if pid else None
+            wall0 = time.time()
             busy0 = machine_busy()
             time.sleep(max(0.0, clock[2] - time.monotonic()))
             cpu1 = proc_cpu_seconds(pid) if pid else None
+            kids1 = children_cpu_seconds(pid) if pid else None
+            wall1 = time.time()
             busy1 = machine_busy()
             if cpu0 is not None and cpu1 is not None:
                 out.server_cpu_s = cpu1 - cpu0
+            if kids0 is not None and kids1 is not None:
+                out.workers_cpu_s = max(0.0, kids1 - kids0)
             if busy0 and busy1 and busy1[1] > busy0[1]:
                 out.machine_busy_pct = 100.0 * (busy1[0] - busy0[0]) / (busy1[1] - busy0[1])
             out.server_rss_mb = proc_rss_mb(pid) if pid else None
@@ -905,6 +1044,8 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
                 raise RuntimeError(f"client process {res.worker} failed: {res.fatal}")
         merge(out, results, args)
         progress(f"{n:,} tables: checking the store")
+        if ai_rooms and db_url and not args.url:
+            out.ai_moves = count_moves(db_url, ai_rooms, wall0, wall1)
         rooms = {t.room for t in tables}
         path = sqlite_path(db_url) if db_url else None
         if path is not None and path.exists() and not args.verify_http:
@@ -1046,6 +1187,19 @@ def details(r: RunResult) -> list[str]:
     )
     busy = f"{r.machine_busy_pct:.0f} %" if r.machine_busy_pct is not None else "n/a"
     rss = f"{r.server_rss_mb:,.0f} MiB" if r.server_rss_mb is not None else "n/a"
+    if r.ai_tables:
+        moves = (
+            f"{r.ai_moves:,} moves in the measured window ({r.ai_moves / r.duration:.1f}/s)"
+            if r.ai_moves is not None
+            else "moves not counted (store not readable from here)"
+        )
+        cpu = r.workers_cpu_s
+        used = (
+            f"{cpu:.1f} CPU s ({100 * cpu / r.duration:.0f} % of a core)"
+            if cpu is not None
+            else "n/a"
+        )
+        lines.append(f"  AI tables {r.ai_tables:,}: {moves}; search workers used {used}")
     lines.append(
         f"  machine busy {busy} of all cores; server RSS {rss}; client loop lag "
         f"p99 {r.client_lag_p99:.1f} ms, max {r.client_lag_max:.1f} ms; "
@@ -1109,11 +1263,29 @@ def main() -> None:
     parser.add_argument("--connect-parallel", type=int, default=64, help="connects at a time")
     parser.add_argument("--verify-http", action="store_true", help="check via HTTP, not SQLite")
     parser.add_argument("--keep-logs", action="store_true", help="print the server log after")
+    parser.add_argument(
+        "--ai-tables", type=int, default=0, help="all-AI tables playing beside the measured ones"
+    )
+    parser.add_argument("--ai-level", default="expert", help="the level of every AI seat there")
+    parser.add_argument(
+        "--ai-options",
+        default='{"target": 1000}',
+        help="their room options (JSON; default a long match, so they play all through the run)",
+    )
+    parser.add_argument(
+        "--ai-workers",
+        type=int,
+        help="the server's --ai-workers (default: its own, one per CPU; 0: search in a thread)",
+    )
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     options = json.loads(args.options)
     if args.client_procs < 1 or args.seats < 1 or args.duration <= 0 or not counts:
         parser.error("need at least one table count, client process and seat, and a duration")
+    if args.ai_tables < 0 or (args.ai_workers is not None and args.ai_workers < 0):
+        parser.error("--ai-tables and --ai-workers cannot be negative")
+    if args.url and (args.ai_workers is not None):
+        parser.error("--ai-workers is for a server this script starts, not with --url")
     limit = raise_fd_limit(4 * max(counts) * args.seats + 1024)
 
     exe = sys.executable
@@ -1132,7 +1304,15 @@ def main() -> None:
         f"{args.compression}; warm-up {args.warmup:g} s, measured {args.duration:g} s; "
         f"open-file limit {limit:,}"
     )
-    print(f"server: {args.url or 'python -m cardtable serve --ai-delay 0'}; store: {store}")
+    started = "python -m cardtable serve --ai-delay 0"
+    if args.ai_workers is not None:
+        started += f" --ai-workers {args.ai_workers}"
+    print(f"server: {args.url or started}; store: {store}")
+    if args.ai_tables:
+        print(
+            f"beside the measured tables: {args.ai_tables:,} tables of {args.seats} "
+            f"{args.ai_level} AI seats, options {args.ai_options} (not measured)"
+        )
     print()
     header = " ".join(name.rjust(w) for name, w in COLUMNS)
     print(header)

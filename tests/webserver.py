@@ -58,6 +58,7 @@ class Server:
         peek_window: float = 30.0,
         snap_window: float = 5.0,
         port: int | None = None,
+        ai_workers: int | None = None,
     ) -> None:
         self.workdir = workdir
         """Folder the server runs in (its log goes there)."""
@@ -83,6 +84,8 @@ class Server:
             "--snap-window",
             str(snap_window),
         ]
+        if ai_workers is not None:  # else the server's default: one per CPU
+            self.args += ["--ai-workers", str(ai_workers)]
         self.proc: subprocess.Popen[bytes] | None = None
         self._log = workdir / f"server-{self.port}.log"
 

@@ -1716,6 +1716,16 @@ def serve(
     snap_window: Annotated[
         float, typer.Option("--snap-window", help="seconds a gabo snap window stays open")
     ] = 5.0,
+    ai_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--ai-workers",
+            help="worker processes that compute the moves of the search levels (expert, "
+            "master) beside the server; default: one per CPU; 0 runs them in a thread of the "
+            "server instead (for debugging)",
+            show_default=False,
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level")] = "warning",
 ) -> None:
     """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
@@ -1727,8 +1737,14 @@ def serve(
         _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
     if min(ai_delay, peek_window, snap_window) < 0:
         _fail("delays and windows cannot be negative")
+    if ai_workers is not None and ai_workers < 0:
+        _fail("--ai-workers cannot be negative")
     application = create_app(
-        db, ai_delay=ai_delay, peek_window=peek_window, snap_window=snap_window
+        db,
+        ai_delay=ai_delay,
+        peek_window=peek_window,
+        snap_window=snap_window,
+        ai_workers=ai_workers,
     )
     # bind first, so the URL printed is one that really answers (and a busy port says so)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -39,11 +39,17 @@ def create_app(
     ai_delay: float = 0.8,
     peek_window: float = 30.0,
     snap_window: float = 5.0,
+    ai_workers: int | None = None,
 ) -> FastAPI:
-    """The web application around the store at ``db_url``."""
+    """The web application around the store at ``db_url``; search-level AI moves run in
+    ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server)."""
     store = Store(db_url)
     manager = RoomManager(
-        store, ai_delay=ai_delay, peek_window=peek_window, snap_window=snap_window
+        store,
+        ai_delay=ai_delay,
+        peek_window=peek_window,
+        snap_window=snap_window,
+        ai_workers=ai_workers,
     )
 
     @contextlib.asynccontextmanager
@@ -61,7 +67,7 @@ def create_app(
         try:
             yield
         finally:
-            await manager.close()
+            await manager.close()  # AI moves, timers and the search workers
             await store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

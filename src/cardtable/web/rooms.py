@@ -8,6 +8,13 @@ push every connection its own state. The engine is reached only through ``view``
 People play without memory aid unless their seat was given one when the room was made: such a
 seat (and every spectator) is sent ``view(seat, memory=False)``, the table without the code of
 any face-down card; what it learns reaches it only in the events of the moment it learns it.
+
+AI seats of the cheap levels decide at once, on the live game, under the room's lock. The
+search levels (``expert``, ``master``) think in worker processes (:mod:`.search`): the move is
+computed from a snapshot of the game taken under the lock, the lock is released meanwhile (the
+room goes on answering joins, and people act in simultaneous phases), and the answer is played
+under the lock only if the room is still at the version the snapshot was taken at. A change of
+the room cancels a search whose state is gone and schedules a new move.
 """
 
 from __future__ import annotations
@@ -33,15 +40,15 @@ from ..errors import IllegalAction
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
 from .protocol import ActMsg, ClientMessage, JoinMsg, PingMsg, ProtocolError, RematchMsg
+from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
 
-__all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "hash_token"]
+__all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
 log = logging.getLogger("cardtable.web")
 
 AI_LEVELS: tuple[str, ...] = (*LEVELS, "random", "heuristic")
 """Agent names a room's AI seat may use."""
 
-_SEARCH_LEVELS = frozenset({"expert", "master"})
 _MAX_QUEUE = 256
 """Frames a connection may have waiting before it is dropped as too slow."""
 
@@ -49,6 +56,11 @@ _MAX_QUEUE = 256
 def _dumps(frame: dict[str, Any]) -> str:
     """A frame as compact JSON text (orjson: JSON encoding was a sixth of the server's CPU)."""
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def ai_seed(seed: int, seat: int) -> int:
+    """The seed of the agent at AI seat ``seat`` in a game dealt from ``seed``."""
+    return (seed * 31 + seat) & (2**62 - 1)
 
 
 def hash_token(token: str) -> str:
@@ -122,7 +134,10 @@ class Room:
     tokens: dict[str, int] = field(default_factory=dict)
     """Seat by token digest."""
     ai_task: asyncio.Task[None] | None = None
-    """The pending AI move."""
+    """The pending AI move (at most one per room)."""
+    ai_version: int | None = None
+    """The room's version the pending AI move is being searched for (``None`` while it waits
+    its delay, or for a level that decides at once)."""
     window_key: tuple[Any, ...] | None = None
     """Which simultaneous window the timer runs for."""
     window_deadline: float = 0.0
@@ -195,6 +210,7 @@ class RoomManager:
         ai_delay: float = 0.8,
         peek_window: float = 30.0,
         snap_window: float = 5.0,
+        ai_workers: int | None = None,
     ) -> None:
         self.store = store
         """Where every accepted action goes first."""
@@ -206,6 +222,9 @@ class RoomManager:
         """Seconds a snap window stays open."""
         self.rooms: dict[str, Room] = {}
         """Live rooms by id."""
+        self.search = SearchPool(default_workers() if ai_workers is None else ai_workers)
+        """Where search-level AI moves are computed (``ai_workers`` processes; 0: a thread;
+        ``None``: one per CPU)."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._closing = False
 
@@ -218,12 +237,13 @@ class RoomManager:
         return len(ids)
 
     async def close(self) -> None:
-        """Stop AI moves and timers."""
+        """Stop AI moves and timers, then the search workers."""
         self._closing = True
         for room in self.rooms.values():
             for task in (room.ai_task, room.window_task):
                 if task is not None:
                     task.cancel()
+        await self.search.close()
 
     async def get(self, room_id: str) -> Room | None:
         """A live room, rebuilt from the store if needed; ``None`` if unknown."""
@@ -263,13 +283,17 @@ class RoomManager:
     def _new_game(row: RoomRow, seed: int) -> Game:
         return variants.new_game(row.game, players=row.players, seed=seed, options=row.options)
 
-    @staticmethod
-    def _agents(row: RoomRow, seed: int) -> dict[int, Agent]:
-        return {
-            s.seat: get_agent(s.level or "casual", seed=(seed * 31 + s.seat) & (2**62 - 1))
+    def _agents(self, row: RoomRow, seed: int) -> dict[int, Agent]:
+        """The agents of the AI seats for a game dealt from ``seed``; a search level among
+        them starts the search workers (once), so its first move does not wait for them."""
+        agents = {
+            s.seat: get_agent(s.level or "casual", seed=ai_seed(seed, s.seat))
             for s in row.seats
             if s.type == "ai"
         }
+        if any(a.name in SEARCH_LEVELS for a in agents.values()):
+            self.search.warm()
+        return agents
 
     async def create(
         self,
@@ -607,6 +631,11 @@ class RoomManager:
         if self._closing:
             return
         self._update_window(room)
+        if room.ai_task is not None and room.ai_version not in (None, room.version):
+            # a search is thinking about a state that is gone: drop it (a job no worker has
+            # taken yet leaves the queue) and think again about the new one
+            room.ai_task.cancel()
+            room.ai_task = room.ai_version = None
         game = room.game
         if game is None or game.over:
             return
@@ -663,26 +692,41 @@ class RoomManager:
                     break
 
     async def _ai_move(self, room: Room) -> None:
+        """Play the move of the first AI seat to act, ``ai_delay`` seconds from now.
+
+        A cheap level decides at once, on the live game, under the room's lock. A search level
+        thinks in the search pool on a snapshot taken under the lock, with the lock released;
+        its answer is played under the lock if the room is still at the snapshot's version
+        (:meth:`_after_change` cancels this task as soon as it is not)."""
+        me = asyncio.current_task()
         try:
             await asyncio.sleep(self.ai_delay)
             async with room.lock:
-                room.ai_task = None
                 game = room.game
-                if game is None or game.over:
+                seats = [] if game is None or game.over else game.actors
+                seat = next((s for s in seats if s in room.agents), None)
+                if game is None or seat is None:
+                    room.ai_task = None
                     return
-                seats = [s for s in game.actors if s in room.agents]
-                if not seats:
-                    return
-                seat = seats[0]
                 agent = room.agents[seat]
-                level = room.row.seats[seat].level
-                if level in _SEARCH_LEVELS:
-                    action = await asyncio.to_thread(agent.act, game, seat)
-                else:
-                    action = agent.act(game, seat)
-                await self._act(room, seat, str(action), None, None, None)
+                if agent.name not in SEARCH_LEVELS:
+                    room.ai_task = None
+                    await self._act(room, seat, str(agent.act(game, seat)), None, None, None)
+                    return
+                version = room.ai_version = room.version
+                state = snapshot(game)
+            action = await self.search.choose(agent.name, agent.seed, seat, state)
+            async with room.lock:
+                if room.ai_task is not me:  # replaced meanwhile: that task plays
+                    return
+                room.ai_task = room.ai_version = None
+                if room.version != version:  # the room moved on: never play on another state
+                    self._after_change(room)
+                    return
+                await self._act(room, seat, action, None, None, None)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("AI move failed in room %s", room.id)
-            room.ai_task = None
+            if room.ai_task is me:
+                room.ai_task = room.ai_version = None

@@ -1,0 +1,230 @@
+"""Search-level AI moves off the event loop: a pool of worker processes.
+
+An ``expert`` or ``master`` move is an ISMCTS search: 0.2–1 s (master: a few seconds) of
+pure-Python CPU. In a thread of the server it would hold the GIL against the event loop, and
+every person's action would wait behind it. :class:`SearchPool` runs these moves in a
+``ProcessPoolExecutor`` instead: a fixed number of worker processes (``cardtable serve
+--ai-workers N``, by default one per CPU), started with ``spawn`` (the server runs threads, which
+forking does not copy safely) at the lowest CPU priority (:data:`WORKER_NICE`), so that on a
+busy machine the server's own work — people's moves — comes first and searches take what is
+left. ``--ai-workers 0`` runs the same function in a thread of the server instead (for
+debugging, and for comparison in ``benchmarks/server_load.py``).
+
+What crosses the process boundary: the agent's level and seed and the seat (plain values; agents
+keep no state between decisions and are deterministic for their seed and what the seat sees, so
+the worker builds the same agent again with ``cardtable.agents.get``), the game as
+:func:`snapshot` pickled it under the room's lock, and back the chosen action as text. The
+worker's answer is the action the agent would have chosen on the live game in the server.
+
+Why a pickled game rather than its log replayed in the worker (``cardtable.replay(game.log)``):
+both give the worker everything an agent may read — ``view`` (with the recent events, which
+also seed the agent's decision), ``legal_actions``, ``determinize`` and ``history(seat)``, the
+round's events as the seat saw them — but a replay costs the worker time in proportion to the
+whole match, while a pickle costs about the same whatever the match's length. Measured on the
+2-core dev machine (``benchmarks/snapshot_cost.py``; per move, median):
+
+=======================  =======  ====================  ====================
+game                     actions  pickle: loop, worker  replay: loop, worker
+=======================  =======  ====================  ====================
+kaboo, one round              30  0.23 ms, 0.16 ms      0.01 ms, 0.4 ms
+qute, match to 125           100  0.31 ms, 0.28 ms      0.03 ms, 1.9 ms
+cabo, match to 100           400  0.27 ms, 0.34 ms      0.07 ms, 3.7 ms
+gabo, match to 1000        3,000  0.43 ms, 0.76 ms      0.77 ms, 32 ms
+=======================  =======  ====================  ====================
+
+The pickle is faster in total at every length, and it never costs the event loop more than
+half a millisecond; the log is cheaper for the loop in short games by a few tenths of a
+millisecond (nothing beside a search of several hundred), but its replay takes tens of
+milliseconds of the workers' time per move in long matches. (``game.clone()`` would not do: it
+keeps the round's history but drops the recent events that the view carries, so the agent
+would see another view and choose otherwise.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..agents import get as get_agent
+from ..game import Game
+
+__all__ = [
+    "SEARCH_LEVELS",
+    "WORKER_NICE",
+    "SearchPool",
+    "default_workers",
+    "snapshot",
+    "think",
+]
+
+log = logging.getLogger("cardtable.web")
+
+SEARCH_LEVELS = frozenset({"expert", "master"})
+"""The AI levels whose moves are searched in the pool; the others decide in the server."""
+
+WORKER_NICE = 19
+"""How much the workers lower their CPU priority (``os.nice``): people's moves first. On the
+2-core dev machine two busy workers at nice 10 delayed the wake-ups of a process of normal
+priority by 2–3 ms at the 99th percentile; at nice 19, by less than 0.2 ms."""
+
+_PARENT_CHECK = 1.0
+"""Seconds between a worker's checks that the server still runs."""
+
+
+def default_workers() -> int:
+    """Worker processes when ``--ai-workers`` is not given: the machine's CPU count (≥ 1)."""
+    return max(1, os.cpu_count() or 1)
+
+
+def snapshot(game: Game) -> bytes:
+    """The game as the worker receives it: pickled whole, with its round history and log.
+
+    Taken under the room's lock: the live game may change as soon as the lock is released,
+    the snapshot does not."""
+    return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def think(level: str, seed: int, seat: int, state: bytes) -> str:
+    """The worker's job: the action (text) that ``cardtable.agents.get(level, seed=seed)``
+    chooses for ``seat`` in the game :func:`snapshot` pickled as ``state``."""
+    game = pickle.loads(state)
+    if not isinstance(game, Game):
+        raise TypeError(f"a search job holds a game, not {type(game).__name__}")
+    return str(get_agent(level, seed=seed).act(game, seat))
+
+
+def _ready() -> int:
+    """A no-op job that starts a worker (and tells which one it was)."""
+    return os.getpid()
+
+
+def _init_worker(nice: int, server: int) -> None:
+    """Set up a worker process: what Ctrl+C does, its priority, a watch on the ``server``
+    (the pid of the process that started it)."""
+    # Ctrl+C reaches the whole process group: the server stops its workers itself, after
+    # the moves they are computing.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        with contextlib.suppress(AttributeError, OSError):
+            os.nice(nice)
+    # A server killed outright (SIGKILL, the OOM killer) cannot stop its workers, and they
+    # would wait for work for ever: each one leaves once it is no longer the server's child
+    # (the server may be gone before this runs: its pid is given, not read here).
+    threading.Thread(
+        target=_watch_parent, args=(server,), name="cardtable-parent-watch", daemon=True
+    ).start()
+    get_agent("expert")  # import the agents and engines now, not during the first move
+
+
+def _watch_parent(parent: int) -> None:
+    """Leave the process as soon as the server that started it is gone."""
+    while os.getppid() == parent:
+        time.sleep(_PARENT_CHECK)
+    os._exit(0)
+
+
+def _log_failure(future: Future[int]) -> None:
+    """Done-callback of a warm-up job: say so if it failed."""
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a search worker failed to start", exc_info=future.exception())
+
+
+class SearchPool:
+    """Where the server computes search-level moves: ``workers`` processes, or a thread of
+    the server when ``workers`` is 0.
+
+    Processes start when first needed (:meth:`warm`: when a room with a search-level seat
+    deals a game) and live until :meth:`close`. A worker that dies (killed, out of memory)
+    breaks a ``ProcessPoolExecutor`` for good; the pool then starts a new one and tries the
+    moves that were in flight once more."""
+
+    def __init__(self, workers: int, *, nice: int = WORKER_NICE) -> None:
+        if workers < 0:
+            raise ValueError(f"the number of AI workers cannot be negative, got {workers}")
+        self.workers = workers
+        """Worker processes (0: search in a thread of the server)."""
+        self.nice = nice
+        """Priority the workers give up (see :data:`WORKER_NICE`)."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._warm = False
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor | None:
+        """The process pool, made when first needed (``None``: threads)."""
+        if self.workers == 0:
+            return None
+        if self._closed:
+            raise RuntimeError("the search pool is closed")
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(self.nice, os.getpid()),
+            )
+        return self._pool
+
+    def warm(self) -> None:
+        """Start every worker now, in the background, so that the first move does not wait
+        for a process to start and import the agents. Does nothing once done."""
+        if self.workers == 0 or self._warm or self._closed:
+            return
+        self._warm = True
+        pool = self._executor()
+        assert pool is not None
+        # With ``spawn`` the executor starts a process per job while none is idle.
+        for _ in range(self.workers):
+            pool.submit(_ready).add_done_callback(_log_failure)
+
+    async def choose(self, level: str, seed: int, seat: int, state: bytes) -> str:
+        """The action (text) of :func:`think` for these arguments, computed in a worker.
+
+        Cancelling the caller drops the job if no worker has taken it yet; a job already
+        running finishes in its worker and its answer is thrown away."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, think, level, seed, seat, state)
+        except BrokenProcessPool:
+            if self._closed or pool is None:
+                raise
+            self._replace(pool)
+            return await loop.run_in_executor(self._executor(), think, level, seed, seat, state)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Give up a broken process pool for a new one (once, whoever notices first)."""
+        if self._pool is not broken:
+            return
+        log.error("a search worker died; starting the search pool again")
+        self._pool = None
+        self._warm = False
+        broken.shutdown(wait=False, cancel_futures=True)
+        self.warm()
+
+    async def close(self, grace: float = 10.0) -> None:
+        """Stop the workers: moves not yet taken are dropped, moves being computed finish —
+        for at most ``grace`` seconds, then their workers are killed."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        done = asyncio.ensure_future(
+            asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        )
+        try:
+            await asyncio.wait_for(asyncio.shield(done), grace)
+        except TimeoutError:
+            log.error("search workers still busy %g s after the server stopped: killed", grace)
+            for proc in multiprocessing.active_children():  # the server's only children
+                proc.kill()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done, grace)
