@@ -3,6 +3,7 @@ the memory model, the levels, ISMCTS budgets, and rule-of-thumb choices in stack
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from cardtable import Game, new_game
 from cardtable.agents import LEVELS, Agent, get, names
 from cardtable.agents.family_policy import estimates
-from cardtable.agents.heuristic import HeuristicAgent, forget_cards
+from cardtable.agents.heuristic import forget_cards
 from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.agents.people import PersonAgent, sane
+from cardtable.agents.search import RolloutAgent
 from cardtable.notation import Action
 from cardtable.rng import Rng
 
@@ -43,7 +46,7 @@ def play_out(game: Game, lineup: list[Agent], limit: int = 100_000) -> list[tupl
 
 def test_names_and_levels() -> None:
     assert set(LEVELS) == {"beginner", "casual", "expert", "master"}
-    assert names() == ["random", "heuristic", "ismcts", *LEVELS]
+    assert names() == ["random", "heuristic", "ismcts", "rollout", *LEVELS]
     for name in names():
         agent = get(name, seed=3)
         assert isinstance(agent, Agent)
@@ -51,12 +54,17 @@ def test_names_and_levels() -> None:
         assert agent.seed == 3
     assert isinstance(get("ismcts:25"), ISMCTSAgent)
     assert get("ismcts:25").iterations == 25  # type: ignore[attr-defined]
-    assert get("master").iterations == 4 * get("expert").iterations  # type: ignore[attr-defined]
+    assert isinstance(get("rollout:25"), RolloutAgent)
+    assert get("rollout:25").samples == 25  # type: ignore[attr-defined]
+    assert get("master").samples == 4 * get("expert").samples  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("bad", ["", "grandmaster", "ismcts:", "ismcts:0", "ismcts:x", 3])
+@pytest.mark.parametrize(
+    "bad",
+    ["", "grandmaster", "ismcts:", "ismcts:0", "ismcts:x", "rollout:1", "rollout:y", "oracle", 3],
+)
 def test_unknown_agents_are_refused_clearly(bad: Any) -> None:
-    with pytest.raises(ValueError, match=r"agent|ismcts"):
+    with pytest.raises(ValueError, match=r"agent|ismcts|rollout"):
         get(bad)
 
 
@@ -84,7 +92,8 @@ def test_light_agents_only_play_legal_actions(variant: str, players: int) -> Non
 @pytest.mark.parametrize(("variant", "players"), ALL_CONFIGS)
 def test_search_agents_only_play_legal_actions(variant: str, players: int) -> None:
     for i in range(4 if players <= 4 else 1):
-        names = ["ismcts:12" if s % 2 == 0 else "heuristic" for s in range(players)]
+        search = "ismcts:12" if i % 2 else "rollout:3"
+        names = [search if s % 2 == 0 else "heuristic" for s in range(players)]
         lineup = [get(name, seed=i + s) for s, name in enumerate(names)]
         g = new_game(variant, players=players, seed=500 + i, options={"target": None})
         play_out(g, lineup)
@@ -111,16 +120,17 @@ def _positions(variant: str, players: int, seed: int, every: int) -> list[tuple[
         seat = g.actors[step % len(g.actors)]
         if step % every == 0:
             out.append((g.clone(), seat))
-        g.apply(seat, mover.act(g, seat))
+        g.play(seat, mover.act(g, seat))  # played, so that the round's history is kept
         step += 1
     return out
 
 
 @pytest.mark.parametrize(("variant", "players"), [(v, p) for v, p in ALL_CONFIGS if p <= 4])
 def test_choices_do_not_depend_on_hidden_cards(variant: str, players: int) -> None:
-    """Re-deal everything a seat does not know: every agent still makes the same choice."""
+    """Re-deal everything a seat does not know: every agent still makes the same choice (the
+    belief of the search included: it reads the seat's history, which the re-deal keeps)."""
     agents = [get(name, seed=5) for name in ("random", "heuristic", "beginner", "casual")]
-    agents.append(get("ismcts:20", seed=5))
+    agents += [get("ismcts:20", seed=5), get("rollout:4", seed=5)]
     rng = Rng(77)
     checked = 0
     for seed in range(3):
@@ -134,13 +144,21 @@ def test_choices_do_not_depend_on_hidden_cards(variant: str, players: int) -> No
 
 
 def test_the_search_looks_only_at_determinized_deals() -> None:
-    """ISMCTS never touches the real game's hidden state: a game object that hides every
-    attribute but the allowed methods (and the round number) is enough for it."""
+    """The search agents never touch the real game's hidden state: a game object that hides
+    every attribute but the allowed methods (and the variant and round number) is enough."""
     g = new_game("kaboo", players=2, seed=4)
+    seat = g.actors[0]
+    g.play(seat, "draw deck")
+    g.play(seat, "replace 0")
     seat = g.actors[0]
 
     class Guarded:
         round_no = g.round_no
+        variant = g.variant
+        players = g.players
+
+        def history(self, s: int) -> list[dict[str, Any]]:
+            return g.history(s)
 
         def view(self, s: int) -> dict[str, Any]:
             return g.view(s)
@@ -152,7 +170,8 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
             return g.determinize(s, rng, weights)
 
     guarded: Any = Guarded()
-    for agent in (get("ismcts:30", seed=2), get("random", seed=2)):
+    for name in ("ismcts:30", "rollout:12", "random", "casual"):
+        agent = get(name, seed=2)
         assert agent.act(guarded, seat) == agent.act(g, seat)
 
 
@@ -163,7 +182,7 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
 def test_same_seed_same_game(variant: str) -> None:
     def run(seed: int) -> list[tuple[int, Action]]:
         g = new_game(variant, players=2, seed=3, options={"target": None})
-        return play_out(g, [get("ismcts:15", seed=seed), get("beginner", seed=seed)])
+        return play_out(g, [get("rollout:5", seed=seed), get("beginner", seed=seed)])
 
     assert run(1) == run(1)
 
@@ -225,11 +244,13 @@ def test_a_forgetful_agent_values_forgotten_cards_at_the_mean() -> None:
 
 def test_levels_are_built_as_documented() -> None:
     beginner, casual = get("beginner"), get("casual")
-    assert isinstance(beginner, HeuristicAgent) and beginner.forget == 0.5
-    assert beginner.noise > 0
-    assert isinstance(casual, HeuristicAgent) and casual.forget == 0.2 and casual.noise == 0
-    assert isinstance(get("expert"), ISMCTSAgent)
-    assert isinstance(get("master"), ISMCTSAgent)
+    assert isinstance(beginner, PersonAgent) and isinstance(casual, PersonAgent)
+    # the beginner forgets sooner and more, and slips more often
+    assert beginner.half_life < casual.half_life and beginner.ceiling > casual.ceiling
+    assert beginner.slip > casual.slip > 0
+    expert, master = get("expert"), get("master")
+    assert isinstance(expert, RolloutAgent) and isinstance(master, RolloutAgent)
+    assert expert.belief and master.belief
 
 
 # --------------------------------------------------------------------------- ISMCTS
@@ -404,3 +425,127 @@ def test_stacked_helper_matches_the_deal() -> None:
     g = deal("kaboo", hands, None, [], options={"first": 0})
     assert g.view(0)["hands"][0][2]["card"] == "3C"
     assert stack(hands)[:2] == ["AC", "AD"]
+
+
+# --------------------------------------------------------------------------- people
+
+
+def test_memory_fades_with_the_turns_since_a_card_was_seen() -> None:
+    person = PersonAgent(half_life=4.0, ceiling=0.6)
+    chances = [person.forget_chance(age) for age in range(0, 40)]
+    assert chances[0] == 0.0  # just seen: remembered
+    assert all(a < b for a, b in itertools.pairwise(chances))
+    assert chances[4] == pytest.approx(0.3)  # half the ceiling after one half-life
+    assert chances[-1] < 0.6
+
+
+def test_a_person_forgets_old_cards_not_new_ones() -> None:
+    # cabo: seat 0 peeks its 13 and 12 at the start; after many turns a forgetful person has
+    # forgotten them for some seeds (and values them like unknown cards), never right away
+    hands = [["13", "12", "0", "1"], ["5", "5", "5", "5"]]
+    g = deal("cabo", hands, "6", ["2", "3", "4"] * 3, options={"target": None})
+    for seat in (0, 1):
+        g.play(seat, "peek 0")
+        g.play(seat, "peek 1")
+    fresh = [
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+    ]
+    assert not any(fresh)  # turn 0: nothing has faded
+    for _ in range(6):  # three turns each: draw and throw away
+        seat = g.actors[0]
+        g.play(seat, "draw deck")
+        g.play(seat, "discard")
+    later = [
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+    ]
+    assert 10 < sum(len(x) for x in later) < 80  # about 0.9 × (1 − 2^−6) of 2 cards × 40
+    again = [
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+    ]
+    assert later == again  # a fixed function of the seed: the same cards every time
+
+
+@pytest.mark.parametrize("variant", ["cabo", "cabo-german", "gabo", "kaboo"])
+def test_slips_are_never_absurd(variant: str) -> None:
+    """A person who always slips (when a sane alternative exists) and never forgets: checked
+    against the seat's real knowledge before every move."""
+    for seed in range(6):
+        g: Any = new_game(variant, players=2, seed=seed, options={"target": None})
+        people = [PersonAgent(seed * 2 + s, ceiling=0.0, slip=1.0) for s in range(2)]
+        while not g.over:
+            seat = g.actors[0]
+            action = people[seat].act(g, seat)
+            _assert_not_absurd(g, seat, action)
+            g.play(seat, action)
+
+
+def _assert_not_absurd(g: Any, seat: int, action: Action) -> None:
+    bit = 1 << seat
+    vals = g.values
+
+    def known(s: int, p: int) -> int | None:
+        c = g.hands[s][p]
+        return vals[c] if c >= 0 and g.known[s][p] & bit else None
+
+    if action.name == g.rs.call:
+        est = estimates(g, seat)
+        assert est.sums[seat] + est.unknown[seat] <= 9 + 2, "a call with a hand it knows is bad"
+    if action.name == "replace" and len(action.args) == 1 and g.drawn >= 0:
+        mine = known(seat, action.args[0])
+        low = mine is not None and mine <= estimates(g, seat).mean
+        assert not (low and vals[g.drawn] > mine), "threw a known low card away for a worse one"
+    if action.name == "draw" and action.args == ("discard",) and not g.rs.pile_draw_free:
+        held = [known(seat, p) for p in range(len(g.hands[seat])) if g.hands[seat][p] >= 0]
+        if held and None not in held:
+            assert vals[g.discard[-1]] < max(held), "took a card worse than all it holds"  # type: ignore[type-var]
+    if action.name == "drop" and action.args:
+        s, p = (seat, action.args[0]) if isinstance(action.args[0], int) else action.args[0]
+        assert g.known[s][p] & bit, "dropped or snapped a card it does not know"
+    if action.name == "exchange" and action.args:
+        a, b = ((seat, x) if isinstance(x, int) else x for x in action.args)
+        own, other = (a, b) if a[0] == seat else (b, a)
+        if own[0] == seat and other[0] != seat:
+            mine, theirs = known(*own), known(*other)
+            mean = estimates(g, seat).mean
+            if mine is not None:
+                assert mine > (theirs if theirs is not None else mean), "gave away a low card"
+
+
+def test_sane_in_a_stacked_deal() -> None:
+    # kaboo: seat 0 knows its bottom row KH (−1) and 9C; it draws a 5D
+    hands = [["2C", "3C", "KH", "9C"], ["5S", "6S", "7S", "8S"]]
+    g: Any = deal("kaboo", hands, None, ["5D"], options={"first": 0})
+    g.play(0, "draw deck")
+    assert not sane(g, 0, Action("replace", (2,)))  # the known K for a 5: absurd
+    assert sane(g, 0, Action("replace", (3,)))  # the 9 for a 5: fine
+    assert sane(g, 0, Action("replace", (0,)))  # an unknown card: fine
+    assert sane(g, 0, Action("discard"))
+
+
+# --------------------------------------------------------------------------- belief rollouts
+
+
+def test_rollouts_compare_every_action_on_the_same_deals() -> None:
+    g = new_game("kaboo", players=2, seed=12, options={"first": 0})
+    agent = RolloutAgent(seed=1, samples=10, prior=0)
+    action = agent.act(g, 0)
+    assert action in g.legal_actions(0)
+    assert agent.stats.iterations == 10 * len(g.legal_actions(0))  # two actions: no pruning
+    with pytest.raises(ValueError):
+        RolloutAgent(samples=1)
+
+
+def test_rollouts_find_the_obvious_knock() -> None:
+    assert RolloutAgent(seed=3, samples=60).act(_knock_position(), 0) == Action("knock")
+
+
+def test_the_oracle_is_only_for_measurements() -> None:
+    from cardtable.arena import ArenaError, run_arena
+
+    with pytest.raises(ValueError):
+        get("oracle")
+    with pytest.raises(ArenaError, match="oracle"):
+        run_arena("kaboo", ["oracle:3", "heuristic"], 2, backend="serial")
+    result = run_arena("kaboo", ["oracle:3", "heuristic"], 2, backend="serial", measure=True)
+    assert not result.failures
+    assert sum(s.games for s in result.stats) == 4

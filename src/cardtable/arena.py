@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import agents as registry
+from .agents import Agent
 from .notation import Action
 from .variants import get as get_variant
 from .variants import new_game
@@ -63,6 +64,7 @@ __all__ = [
     "ProgressFn",
     "Schedule",
     "aggregate",
+    "build_agent",
     "check_settings",
     "derive_seed",
     "entrant_labels",
@@ -278,6 +280,7 @@ def play_game(
     agent_seeds: Sequence[int],
     index: int = 0,
     max_decisions: int = MAX_DECISIONS,
+    measure: bool = False,
 ) -> GameRecord:
     """Play one game to its end through the checked path (:meth:`~cardtable.Game.play`).
 
@@ -286,7 +289,7 @@ def play_game(
     charged to that agent; it is never skipped over.
     """
     game = new_game(variant, players=players, seed=game_seed, options=options)
-    bots = [registry.get(names[lineup[s]], seed=agent_seeds[s]) for s in range(players)]
+    bots = [build_agent(names[lineup[s]], agent_seeds[s], measure) for s in range(players)]
     times: tuple[array[float], ...] = tuple(array("d") for _ in range(players))
     decisions = [0] * players
     clock = time.perf_counter
@@ -350,6 +353,25 @@ class Chunk:
     """Index one past the last game."""
     max_decisions: int
     """Decisions after which a game is stopped as a failure."""
+    measure: bool = False
+    """Whether measuring-only agents (``oracle``) may play (see :func:`build_agent`)."""
+
+
+def build_agent(name: str, seed: int, measure: bool = False) -> Agent:
+    """The agent behind an entrant's name (:func:`cardtable.agents.get`); with ``measure``,
+    also ``oracle`` / ``oracle:N``, the agent that sees every hand (benchmarks only: it is
+    never reachable from the web app or the terminal)."""
+    key = name.strip().lower()
+    if measure and (key == "oracle" or key.startswith("oracle:")):
+        from .agents.oracle import OracleAgent
+
+        text = key.partition(":")[2]
+        if text and (not text.isdigit() or int(text) < 2):
+            raise ValueError(f"'{name}': give oracle a number of deals, at least 2")
+        agent: Agent = OracleAgent(seed, samples=int(text)) if text else OracleAgent(seed)
+        agent.name = key
+        return agent
+    return registry.get(name, seed=seed)
 
 
 def play_chunk(chunk: Chunk) -> list[GameRecord]:
@@ -373,6 +395,7 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
                 [derive_seed(chunk.seed, "agent", i, s) for s in range(chunk.players)],
                 index=i,
                 max_decisions=chunk.max_decisions,
+                measure=chunk.measure,
             )
         )
     return out
@@ -811,6 +834,7 @@ def check_settings(
     backend: str,
     workers: int | None,
     options: Mapping[str, Any] | None,
+    measure: bool = False,
 ) -> tuple[str, int, dict[str, Any]]:
     """Validate a run's settings before any game is played.
 
@@ -839,7 +863,7 @@ def check_settings(
         raise ArenaError("name at least one agent")
     for name in names:
         try:
-            registry.get(name, seed=0)
+            build_agent(name, 0, measure)
         except (ValueError, ImportError) as err:
             raise ArenaError(f"agent {name!r} is not available: {err}") from None
     if players is None:
@@ -937,6 +961,7 @@ def run_arena(
     duplicate: bool = True,
     chunk_size: int | None = None,
     max_decisions: int = MAX_DECISIONS,
+    measure: bool = False,
 ) -> ArenaResult:
     """Play ``games`` games of ``variant`` between ``agents`` and gather the statistics.
 
@@ -957,16 +982,18 @@ def run_arena(
     backend, a bad seat or game count, Ray or openskill missing). A game that an agent breaks
     (an illegal action, an exception) does not raise: it is recorded as a :class:`Failure`
     naming the agent and left out of the statistics; check :attr:`ArenaResult.failures`.
+    ``measure`` admits the measuring-only ``oracle`` (:func:`build_agent`); the command line
+    never sets it.
     """
     names = list(agents)
     name, seats, given = check_settings(
-        variant, names, games, players, seed, backend, workers, options
+        variant, names, games, players, seed, backend, workers, options, measure
     )
     if workers is None and backend != "ray":
         workers = os.cpu_count() or 1
     spans = _chunks(games, workers or os.cpu_count() or 1, chunk_size)
     chunks = [
-        Chunk(name, seats, given, tuple(names), seed, duplicate, a, b, max_decisions)
+        Chunk(name, seats, given, tuple(names), seed, duplicate, a, b, max_decisions, measure)
         for a, b in spans
     ]
     started = time.perf_counter()

@@ -294,14 +294,14 @@ def weights_for(
 ) -> dict[tuple[int, int], list[float]]:
     """The belief of ``seat`` as ``determinize`` weights: per hidden place of the other hands,
     a weight per card id. Empty for games without a model (uniform dealing)."""
-    if not isinstance(game, FamilyGame):
-        return {}
-    model = model or load(game.variant)
-    if model is None:
+    rs = RULESETS.get(game.variant)
+    model = model or (load(game.variant) if rs is not None else None)
+    if rs is None or model is None:
         return {}
     tracker = FamilyTracker(game, seat)
     index = {v: i for i, v in enumerate(model.values)}
-    card_value = [index[v] for v in game.values]
+    value = _values(rs)
+    card_value = [index[value[code]] for code in rs.deck]  # card id = index in the deck
     out: dict[tuple[int, int], list[float]] = {}
     for place, ctx in tracker.contexts.items():
         w = model.place_weights(ctx)

@@ -30,7 +30,7 @@ from .heuristic import policy_for, policy_move
 __all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
 
 EXPERT_ITERATIONS = 2000
-"""Iterations per decision of the ``expert`` level (``master``: four times as many)."""
+"""Iterations per decision when none are given (``ismcts``; once the ``expert`` level's)."""
 
 
 class _Node:

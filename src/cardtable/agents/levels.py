@@ -1,22 +1,31 @@
-"""Difficulty levels: what a person picks in a menu, mapped onto agents and a memory model."""
+"""Difficulty levels: what a person picks in a menu, mapped onto agents.
+
+``beginner`` and ``casual`` play like people (:mod:`.people`): the rules of thumb, a memory
+that fades, now and then a slip — never an absurd move. ``expert`` and ``master`` search
+(:mod:`.search`): belief rollouts, with four times the expert's deals for the master.
+docs/agents.md says how each one plays and what it measured.
+"""
 
 from __future__ import annotations
 
 from .base import Agent
-from .heuristic import HeuristicAgent
-from .ismcts import EXPERT_ITERATIONS, ISMCTSAgent
+from .people import PersonAgent
+from .search import RolloutAgent
 
-__all__ = ["build_level"]
+__all__ = ["EXPERT_SAMPLES", "build_level"]
+
+EXPERT_SAMPLES = 200
+"""Deals per decision of the ``expert`` level (``master``: four times as many)."""
 
 
 def build_level(level: str, seed: int) -> Agent:
     """The agent behind a level (see :data:`cardtable.agents.LEVELS`)."""
     if level == "beginner":
-        return HeuristicAgent(seed, forget=0.5, noise=1 / 6)
+        return PersonAgent(seed, half_life=3.0, ceiling=0.75, slip=0.15)
     if level == "casual":
-        return HeuristicAgent(seed, forget=0.2)
+        return PersonAgent(seed, half_life=10.0, ceiling=0.35, slip=0.04)
     if level == "expert":
-        return ISMCTSAgent(seed, iterations=EXPERT_ITERATIONS)
+        return RolloutAgent(seed, samples=EXPERT_SAMPLES)
     if level == "master":
-        return ISMCTSAgent(seed, iterations=4 * EXPERT_ITERATIONS)
+        return RolloutAgent(seed, samples=4 * EXPERT_SAMPLES)
     raise ValueError(f"unknown level {level!r}")

@@ -1,9 +1,9 @@
 """Search-level AI moves off the event loop: a pool of worker processes.
 
-An ``expert`` or ``master`` move is an ISMCTS search: 0.2–1 s (master: a few seconds) of
-pure-Python CPU. In a thread of the server it would hold the GIL against the event loop, and
-every person's action would wait behind it. :class:`SearchPool` runs these moves in a
-``ProcessPoolExecutor`` instead: a fixed number of worker processes (``cardtable serve
+An ``expert`` or ``master`` move is a search over belief-sampled deals: 0.1–1 s (master: a
+few seconds) of pure-Python CPU. In a thread of the server it would hold the GIL against the
+event loop, and every person's action would wait behind it. :class:`SearchPool` runs these
+moves in a ``ProcessPoolExecutor`` instead: a fixed number of worker processes (``cardtable serve
 --ai-workers N``, by default one per CPU), started with ``spawn`` (the server runs threads, which
 forking does not copy safely) at the lowest CPU priority (:data:`WORKER_NICE`), so that on a
 busy machine the server's own work — people's moves — comes first and searches take what is

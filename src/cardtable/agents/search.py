@@ -1,0 +1,156 @@
+"""Belief rollouts: one-step policy improvement over the rules of thumb, on belief-dealt deals.
+
+For each decision the agent deals ``samples`` worlds from its seat's belief (``determinize``
+with the weights of :mod:`.belief`: a card the opponent kept is probably low), and in every
+world tries every legal action followed by the rule-of-thumb policy for every seat to the end
+of the round. The worlds, and each world's future draws and policy choices, are the same for
+every action (common random numbers), so actions are compared on equal luck and the noise of
+the comparison is small. The action with the best mean result is played — unless the
+rule-of-thumb move is within ``prior`` standard errors of it, then that one (the search must
+clearly beat the policy to overrule it). Half-way through, actions clearly behind the best are
+dropped so the rest get the samples (successive halving).
+
+This is Tesauro's rollout algorithm with a belief: it cannot do worse than the policy it rolls
+out when its deals follow the true distribution, which is what the belief is for. With uniform
+deals it overrates the opponents' hands (their kept cards are low) and plays worse than the
+policy itself (docs/agents.md has the figures).
+
+A result is the win share at the end of a single-round game; in a match, a smooth function of
+the projected totals (:func:`cardtable.agents.ismcts.evaluate`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..game import Game
+from ..notation import Action
+from ..rng import Rng
+from .base import Agent, rng_for_view
+from .belief import weights_for
+from .heuristic import policy_for, policy_move
+from .ismcts import SearchStats, evaluate
+
+__all__ = ["RolloutAgent"]
+
+
+def _result(world: Any, seat: int, start_round: int) -> float:
+    """The seat's result in a finished simulation: its win share when the game is over (one
+    round), else the smooth projection of :func:`evaluate`."""
+    if world.over:
+        result = world.result
+        assert result is not None
+        return 1.0 / len(result.winners) if seat in result.winners else 0.0
+    return evaluate(world, start_round)[seat]
+
+
+class RolloutAgent(Agent):
+    """Belief rollouts with common random numbers (see the module's docstring)."""
+
+    name = "rollout"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 200,
+        seconds: float | None = None,
+        belief: bool = True,
+        prior: float = 1.0,
+        depth: int = 400,
+        prune: float = 3.0,
+    ) -> None:
+        super().__init__(seed)
+        if samples < 2:
+            raise ValueError("samples must be at least 2")
+        self.samples = samples
+        """Dealt worlds per decision (each tries every action still in the race)."""
+        self.seconds = seconds
+        """Optional time budget per decision (then ``samples`` is a ceiling)."""
+        self.belief = belief
+        """Deal from the seat's belief (False: uniformly, for comparison)."""
+        self.prior = prior
+        """Standard errors by which a move must beat the rule-of-thumb move to replace it."""
+        self.depth = depth
+        """Most actions a rollout plays before it is scored as the deal stands."""
+        self.prune = prune
+        """Standard errors behind the best at which an action leaves the race half-way."""
+        self.stats = SearchStats()
+        """Figures of the last decision (iterations = rollouts)."""
+
+    def act(self, game: Game, seat: int) -> Action:
+        """The action with the best mean rollout result (see the module's docstring)."""
+        legal = self._legal(game, seat)
+        if len(legal) == 1:
+            return legal[0]
+        t0 = time.perf_counter()
+        view = game.view(seat)
+        rng = rng_for_view(self.seed, view)
+        start_round: int = view["round"]
+        weights = weights_for(game, seat) if self.belief else None
+        anchor = policy_move(game, seat, rng_for_view(self.seed + 1, view), legal)
+        alive = list(legal)
+        results: dict[Action, list[float]] = {a: [] for a in legal}
+        deadline = t0 + self.seconds if self.seconds is not None else None
+        rollouts = applied = 0
+        depth = self.depth
+        for k in range(self.samples):
+            if deadline is not None and k >= 2 and time.perf_counter() >= deadline:
+                break
+            # every clone of ``base`` starts from the same generator state, so it draws the
+            # same cards; ``moves`` repeats the policy's own random choices
+            base: Any = game.determinize(seat, rng, weights)
+            if k == 0:
+                policy = policy_for(base)
+            luck = int(rng.random() * 2**53)
+            for a in alive:
+                world = base.clone()
+                moves = Rng(luck)
+                world.apply(seat, a)
+                steps = 0
+                while steps < depth and not world.over and world.round_no == start_round:
+                    q = world.actors[0]
+                    world.apply(q, policy(world, q, moves))
+                    steps += 1
+                applied += steps + 1
+                rollouts += 1
+                results[a].append(_result(world, seat, start_round))
+            if k + 1 == self.samples // 2 and len(alive) > 2:
+                alive = self._survivors(alive, results, anchor)
+        best = max(alive, key=lambda a: sum(results[a]) / len(results[a]))
+        if self.prior and anchor in alive and best != anchor:
+            lead, err = _paired(results[best], results[anchor])
+            if lead <= self.prior * err:
+                best = anchor
+        stats = SearchStats()
+        stats.iterations, stats.actions = rollouts, applied
+        stats.seconds = time.perf_counter() - t0
+        self.stats = stats
+        return best
+
+    def _survivors(
+        self, alive: list[Action], results: dict[Action, list[float]], anchor: Action
+    ) -> list[Action]:
+        """The actions not clearly behind the best so far (the policy's move always stays)."""
+        top = max(alive, key=lambda a: sum(results[a]))
+        keep = []
+        for a in alive:
+            if a in (top, anchor):
+                keep.append(a)
+                continue
+            lead, err = _paired(results[top], results[a])
+            if lead <= self.prune * err:
+                keep.append(a)
+        return keep
+
+
+def _paired(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Mean of ``x - y`` over the common samples, and its standard error."""
+    n = min(len(xs), len(ys))
+    if n < 2:
+        return 0.0, math.inf
+    d = [x - y for x, y in zip(xs[:n], ys[:n], strict=True)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean, math.sqrt(var / n) if var > 0 else 1e-9
