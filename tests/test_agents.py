@@ -248,6 +248,9 @@ def test_levels_are_built_as_documented() -> None:
     # the beginner forgets sooner and more, and slips more often
     assert beginner.half_life < casual.half_life and beginner.ceiling > casual.ceiling
     assert beginner.slip > casual.slip > 0
+    # in qute nothing can be forgotten: the beginner slips more there, the casual plays the
+    # rules of thumb
+    assert beginner.open_slip > beginner.slip and casual.open_slip == 0
     expert, master = get("expert"), get("master")
     assert isinstance(expert, RolloutAgent) and isinstance(master, RolloutAgent)
     assert expert.belief and master.belief
@@ -549,3 +552,23 @@ def test_the_oracle_is_only_for_measurements() -> None:
     result = run_arena("kaboo", ["oracle:3", "heuristic"], 2, backend="serial", measure=True)
     assert not result.failures
     assert sum(s.games for s in result.stats) == 4
+
+
+def test_in_qute_a_person_slips_at_its_open_rate() -> None:
+    """Qute has no memory to lose: ``open_slip`` alone decides how often a person leaves the
+    rules of thumb (0: never; 1: whenever another sane move exists)."""
+    steady = PersonAgent(3, slip=1.0, open_slip=0.0)
+    wild = PersonAgent(3, slip=0.0, open_slip=1.0)
+    rules = get("heuristic", seed=3)
+    same = differ = 0
+    for seed in range(4):
+        g: Any = new_game("qute", players=2, seed=seed, options={"target": None})
+        while not g.over:
+            seat = g.actors[0]
+            many = len(g.legal_actions(seat)) > 1
+            assert steady.act(g, seat) == rules.act(g, seat) or not many
+            if many:
+                same += 1
+                differ += wild.act(g, seat) != rules.act(g, seat)
+            g.play(seat, rules.act(g, seat))
+    assert same > 10 and differ > same / 2

@@ -12,6 +12,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 
+from cardtable.agents import LEVELS
+
 from ..web.play import replay_expected, stored_game
 from ..webserver import Server, http
 from .driver import (
@@ -223,9 +225,14 @@ def test_a_kaboo_match_from_the_lobby(
     target = page.locator("input[name=target]")
     expect(target).to_be_enabled()
     expect(target).to_have_value("100")
-    # A person's seat offers the memory aid; an AI seat does not.
+    # A person's seat offers the memory aid; an AI seat does not, but says how its level plays.
     expect(page.locator("input[name=aid-0]")).to_be_visible()
     expect(page.locator("input[name=aid-1]")).to_be_hidden()
+    expect(page.locator("#f-level-0")).to_be_hidden()
+    expect(page.locator("#f-level-1")).to_be_visible()
+    expect(page.locator("#f-level-1")).to_have_text(LEVELS["casual"])
+    page.select_option("select[name=seat-1]", "ai:expert")
+    expect(page.locator("#f-level-1")).to_have_text(LEVELS["expert"])
     # Out of bounds: the form says so and nothing is created.
     target.fill("1001")
     page.click("[data-ui=create]")

@@ -21,9 +21,9 @@ EXPERT_SAMPLES = 200
 def build_level(level: str, seed: int) -> Agent:
     """The agent behind a level (see :data:`cardtable.agents.LEVELS`)."""
     if level == "beginner":
-        return PersonAgent(seed, half_life=3.0, ceiling=0.75, slip=0.15)
+        return PersonAgent(seed, half_life=3.0, ceiling=0.75, slip=0.15, open_slip=0.3)
     if level == "casual":
-        return PersonAgent(seed, half_life=10.0, ceiling=0.35, slip=0.04)
+        return PersonAgent(seed, half_life=10.0, ceiling=0.35, slip=0.04, open_slip=0.0)
     if level == "expert":
         return RolloutAgent(seed, samples=EXPERT_SAMPLES)
     if level == "master":

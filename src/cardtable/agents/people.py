@@ -39,7 +39,12 @@ class PersonAgent(Agent):
     name = "person"
 
     def __init__(
-        self, seed: int = 0, half_life: float = 6.0, ceiling: float = 0.5, slip: float = 0.1
+        self,
+        seed: int = 0,
+        half_life: float = 6.0,
+        ceiling: float = 0.5,
+        slip: float = 0.1,
+        open_slip: float | None = None,
     ) -> None:
         super().__init__(seed)
         self.half_life = half_life
@@ -48,6 +53,9 @@ class PersonAgent(Agent):
         """The most a card can be forgotten, however long ago it was seen."""
         self.slip = slip
         """Share of decisions where another sane move replaces the rule-of-thumb move."""
+        self.open_slip = slip if open_slip is None else open_slip
+        """The slip share in Qute, where a seat's cards lie in front of it and nothing can
+        be forgotten: the only way a level can play below the rules of thumb there."""
 
     def forget_chance(self, age: int) -> float:
         """The chance of having forgotten a card last seen ``age`` turns ago."""
@@ -67,7 +75,8 @@ class PersonAgent(Agent):
         choice: Action = policy_for(world)(world, seat, rng)
         if choice not in legal:
             choice = legal[0]
-        if self.slip and rng.random() < self.slip:
+        slip = self.slip if isinstance(world, FamilyGame) else self.open_slip
+        if slip and rng.random() < slip:
             others = [a for a in legal if a != choice and sane(world, seat, a)]
             if others:
                 choice = rng.pick(others)

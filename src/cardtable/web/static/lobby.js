@@ -248,6 +248,7 @@ export class LobbyPage {
             aid,
             el("label", { for: `f-aid-${i}` }, "memory aid"),
           ),
+          el("p", { class: "seat-level field-note", id: `f-level-${i}` }),
         ),
       );
     }
@@ -260,13 +261,19 @@ export class LobbyPage {
     let first = true;
     const all = this.aidAllInput.checked;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
-      const human = row.querySelector("select").value === "human";
+      const select = row.querySelector("select");
+      const human = select.value === "human";
       row.querySelector(".seat-who").textContent = human
         ? first
           ? "you"
           : "a friend (invite link)"
         : "";
       if (human) first = false;
+      // how the chosen AI level plays, in a player's words (from /api/levels)
+      const note = row.querySelector(".seat-level");
+      const level = human ? null : this.levels.find((l) => `ai:${l.name}` === select.value);
+      note.textContent = level?.description ?? "";
+      note.hidden = !level?.description;
       const box = row.querySelector(".seat-aid");
       box.hidden = !human;
       const input = box.querySelector("input");
