@@ -383,6 +383,7 @@ def test_cli_fails_loudly_when_an_agent_breaks_a_game(monkeypatch: pytest.Monkey
 
 
 # ---------------------------------------------------------------------------- Ray
+@pytest.mark.ray
 def test_ray_backend_gives_the_same_results_as_processes() -> None:
     import ray  # installed with the test extras (scripts/setup)
 

@@ -144,3 +144,16 @@ def test_option_checks_are_not_fooled_by_earlier_games() -> None:
     with pytest.raises(ValueError, match="option 'target'"):
         new_game("kaboo", options={"target": True})
     assert new_game("kaboo", options={"target": 1}).options["target"] == 1
+
+
+def test_the_version_has_one_source() -> None:
+    """``cardtable.__version__`` is the installed distribution's, which is pyproject's."""
+    import tomllib
+    from importlib import metadata
+    from pathlib import Path
+
+    import cardtable
+
+    pyproject = Path(__file__).parents[1] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    assert cardtable.__version__ == metadata.version("cardtable") == declared

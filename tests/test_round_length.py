@@ -65,6 +65,8 @@ from cardtable.notation import Action
 
 from .helpers import ALL_CONFIGS
 
+pytestmark = pytest.mark.slow  # whole games by the hundred
+
 QUTE_TURN = 4 * 36 + 1 + 18 + 2 * 18 + 2
 """Most actions one qute turn can take (see the module's derivation)."""
 

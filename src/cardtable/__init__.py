@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from . import variants
 from .errors import IllegalAction
 from .game import Event, Game
@@ -29,4 +31,8 @@ __all__ = [
     "variants",
 ]
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("cardtable")
+    """The installed distribution's version (pyproject.toml is its one source)."""
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+    __version__ = "0+unknown"

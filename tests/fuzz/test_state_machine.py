@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -24,6 +25,8 @@ from ..helpers import (
     canonical_json,
     is_legal_text,
 )
+
+pytestmark = pytest.mark.slow  # whole games by the hundred
 
 WORDS = st.sampled_from(
     [

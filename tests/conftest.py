@@ -1,0 +1,29 @@
+"""Markers for the parts of the suite that need more than Python.
+
+``browser``: drives Debian's Chromium (tests/e2e). ``postgres``: runs a throwaway PostgreSQL
+server (the ``postgresql`` store of the web tests, tests/test_pgserver.py). ``ray``: starts a
+local Ray instance. ``slow``: the longest sweeps. Without root (no Chromium or PostgreSQL
+installed by scripts/setup) run ``scripts/test -m "not browser and not postgres"``; plain
+``scripts/test`` runs everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs (by its folder, or by the store it is given)."""
+    for item in items:
+        path = Path(str(item.path))
+        if (HERE / "e2e") in path.parents:
+            item.add_marker(pytest.mark.browser)
+        if path.name == "test_pgserver.py":
+            item.add_marker(pytest.mark.postgres)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("store_url") == "postgresql":
+            item.add_marker(pytest.mark.postgres)
