@@ -16,7 +16,17 @@ from typing import NamedTuple, TypeAlias
 from .cards import card
 from .errors import IllegalAction
 
-__all__ = ["Action", "Address", "parse", "sort_addresses"]
+__all__ = [
+    "WORDS",
+    "Action",
+    "Address",
+    "add_word",
+    "check_word",
+    "parse",
+    "remove_word",
+    "sort_addresses",
+    "words",
+]
 
 Address: TypeAlias = int | tuple[int, int]
 """``N`` (own position) or ``(P, N)`` (seat P's position N)."""
@@ -117,7 +127,7 @@ def _parse(text: str) -> Action:
     if not toks:
         raise IllegalAction("empty action")
     name, rest = toks[0], toks[1:]
-    if name in _NO_ARGS and not (name == "exchange" and rest):
+    if (name in _NO_ARGS or name in _ADDED) and not (name == "exchange" and rest):
         if rest:
             raise IllegalAction(f"'{name}' takes no arguments")
         return Action(name)
@@ -179,5 +189,48 @@ def _parse(text: str) -> Action:
     raise IllegalAction(f"unknown action {toks[0]!r}")
 
 
-_NO_ARGS = frozenset(["discard", "cabo", "gabo", "knock", "pass", "qute", "continue", "exchange"])
+_NO_ARGS = frozenset(["discard", "pass", "qute", "continue", "exchange"])
 _CHOICES = {"eights": ("all", "next"), "jpoints": ("minus", "plus")}
+_WITH_ARGS = frozenset(
+    ["draw", "peek", "give", "replace", "spy", "look", "drop", "play", "suit", *_CHOICES]
+)
+
+WORDS = _NO_ARGS | _WITH_ARGS
+"""Every action word the notation itself knows (words games add come on top: :func:`words`)."""
+
+_ADDED: set[str] = set()
+"""Words added by games (the Cabo family's call words), each taking no arguments."""
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
+def check_word(word: str) -> None:
+    """``ValueError`` unless :func:`add_word` would accept ``word``: one word of lowercase
+    letters (at most 20) that is not one of the notation's own :data:`WORDS`."""
+    if not isinstance(word, str) or not 1 <= len(word) <= 20 or not set(word) <= _WORD_CHARS:
+        raise ValueError(f"an action word is 1 to 20 lowercase letters a-z, got {word!r}")
+    if word in WORDS:
+        raise ValueError(f"{word!r} is already an action word of the notation")
+
+
+def add_word(word: str) -> None:
+    """Let :func:`parse` accept ``word`` alone as an action (no arguments).
+
+    Games call it for words of their own (a Cabo-family variant's call word, when its rule
+    set is registered); the notation itself names no game. Adding a word twice is harmless.
+    ``ValueError`` as :func:`check_word` says.
+    """
+    check_word(word)
+    _ADDED.add(word)
+
+
+def remove_word(word: str) -> None:
+    """Forget a word given to :func:`add_word` (nothing happens for a word never added)."""
+    if word in _ADDED:
+        _ADDED.discard(word)
+        _parse.cache_clear()
+
+
+def words() -> frozenset[str]:
+    """Every action word :func:`parse` accepts now: :data:`WORDS` and the added words."""
+    return WORDS | _ADDED

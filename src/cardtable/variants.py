@@ -1,7 +1,10 @@
 """The variant registry: every game cardtable plays, found by name, with its options.
 
 Games register themselves when their package is imported (``import cardtable`` imports all
-of them). :func:`new_game` is re-exported as ``cardtable.new_game``.
+of them); a Cabo-like variant added later registers with
+:func:`cardtable.games.family.add_variant`. Front ends and adapters that keep something per
+variant (OpenSpiel games, Gymnasium ids) :func:`subscribe` to the registry, so a variant
+registered at any time reaches them. :func:`new_game` is re-exported as ``cardtable.new_game``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ __all__ = [
     "register",
     "replay",
     "rules_text",
+    "subscribe",
+    "unregister",
 ]
 
 
@@ -101,6 +106,12 @@ class Variant:
     """One line describing the game."""
     aliases: tuple[str, ...] = field(default=())
     """Other accepted names."""
+    family: str = ""
+    """The kind of game, i.e. the engine that plays it: ``"cabo"`` for every variant of the
+    Cabo family, ``"qute"`` for Qute. Front ends choose their layout by it, never by name."""
+    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """JSON-ready facts a front end shows (the call word and its label, card values, powers by
+    card, hand size …), served as they are by the web app's ``/api/variants``."""
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
@@ -150,11 +161,57 @@ _RESOLVED: dict[tuple[str, Any], dict[str, Any]] = {}
 _ALIASES: dict[str, str] = {}
 
 
+Listener = Callable[[Variant], None]
+"""Told of one variant (see :func:`subscribe`)."""
+
+_ADDED: list[Listener] = []
+_REMOVED: list[Listener] = []
+
+
 def register(variant: Variant) -> None:
-    """Add a variant to the registry (called by each game package on import)."""
+    """Add a variant to the registry and tell every subscriber (see :func:`subscribe`).
+
+    Called by each game package on import. ``ValueError`` if its name or an alias is taken.
+    """
+    taken = set(_REGISTRY) | set(_ALIASES)
+    clash = sorted(taken & {variant.name, *variant.aliases})
+    if clash:
+        raise ValueError(f"a game called {clash[0]!r} is already registered")
     _REGISTRY[variant.name] = variant
     for alias in variant.aliases:
         _ALIASES[alias] = variant.name
+    for listener in list(_ADDED):
+        listener(variant)
+
+
+def unregister(name: str) -> Variant:
+    """Remove the variant called ``name`` (aliases too), tell the subscribers, return it.
+
+    ``ValueError`` if no such variant is registered.
+    """
+    variant = get(name)
+    del _REGISTRY[variant.name]
+    for alias in variant.aliases:
+        _ALIASES.pop(alias, None)
+    for key in [k for k in _RESOLVED if k[0] == variant.name]:
+        del _RESOLVED[key]
+    for listener in list(_REMOVED):
+        listener(variant)
+    return variant
+
+
+def subscribe(added: Listener, removed: Listener | None = None) -> None:
+    """Call ``added(variant)`` for every variant registered so far, at once, and for every
+    variant registered later; ``removed(variant)`` for every variant unregistered later.
+
+    Adapters that keep something per variant (an OpenSpiel game, a Gymnasium id) subscribe
+    when they are imported, so a variant added at run time reaches them too.
+    """
+    _ADDED.append(added)
+    if removed is not None:
+        _REMOVED.append(removed)
+    for variant in list(_REGISTRY.values()):
+        added(variant)
 
 
 def names() -> list[str]:

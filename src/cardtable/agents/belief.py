@@ -218,15 +218,15 @@ def _let_go(
             place.bound = value
 
 
-_VALUES: dict[str, dict[str, int]] = {}
+_VALUES: dict[str, tuple[RuleSet, dict[str, int]]] = {}
 
 
 def _values(rs: RuleSet) -> dict[str, int]:
     """Card code → value for a rule set."""
-    table = _VALUES.get(rs.name)
-    if table is None:
-        table = _VALUES[rs.name] = {code: rs.value(code) for code in set(rs.deck)}
-    return table
+    entry = _VALUES.get(rs.name)
+    if entry is None or entry[0] is not rs:  # a name taken again by another rule set
+        entry = _VALUES[rs.name] = (rs, {code: rs.value(code) for code in set(rs.deck)})
+    return entry[1]
 
 
 def _unseen_worth(rs: RuleSet) -> int:
@@ -447,7 +447,7 @@ def log_likelihood(model: BeliefModel, samples: Iterable[Sample]) -> tuple[float
 def main(argv: Sequence[str] | None = None) -> None:
     """Retrain the shipped models and print held-out log-likelihoods against uniform."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--variants", default="cabo,cabo-german,gabo,kaboo")
+    parser.add_argument("--variants", default=",".join(RULESETS))
     parser.add_argument("--games", type=int, default=3000, help="training games per variant")
     parser.add_argument("--test-games", type=int, default=500, help="held-out games")
     parser.add_argument("--out", default=str(Path(__file__).with_name("beliefs")))

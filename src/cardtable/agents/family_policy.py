@@ -30,7 +30,7 @@ _EXCHANGE = Action("exchange")
 _DRAW_DECK = Action("draw", ("deck",))
 _DRAW_DISCARD = Action("draw", ("discard",))
 _DISCARD = Action("discard")
-_DECK_TOTALS: dict[str, tuple[int, int]] = {}
+_DECK_TOTALS: dict[str, tuple[object, tuple[int, int]]] = {}
 
 # How far below its worst card a visible discard must be before the seat takes it.
 _TAKE_MARGIN = 2.5
@@ -39,13 +39,9 @@ _POWER_VALUE = {PEEK: 1.5, SPY: 1.0, SWAP: 2.0, LOOK: 2.5, SWAP_ANY: 2.0}
 
 
 def call_threshold(g: FamilyGame) -> float:
-    """The estimated hand sum at or below which a seat considers calling the end."""
-    scoring = g.rs.scoring
-    if scoring == "gabo":
-        return 5.0  # above 5 the caller is penalised whatever happens
-    if g.rs.name == "kaboo":
-        return 7.0
-    return 9.0
+    """The estimated hand sum at or below which a seat considers calling the end (the rule
+    set's ``call_threshold``: 9 by default, 5 in gabo, 7 in kaboo)."""
+    return g.rs.call_threshold
 
 
 class Estimates:
@@ -65,10 +61,10 @@ class Estimates:
 def estimates(g: FamilyGame, seat: int) -> Estimates:
     """Hand sums as ``seat`` sees them (unknown cards at the mean of its unseen cards)."""
     vals = g.values
-    totals = _DECK_TOTALS.get(g.rs.name)
-    if totals is None:
-        totals = _DECK_TOTALS[g.rs.name] = (sum(vals), len(vals))
-    total, count = totals
+    entry = _DECK_TOTALS.get(g.rs.name)
+    if entry is None or entry[0] is not g.rs:  # a name taken again by another rule set
+        entry = _DECK_TOTALS[g.rs.name] = (g.rs, (sum(vals), len(vals)))
+    total, count = entry[1]
     bit = 1 << seat
     seen_sum = sum(map(vals.__getitem__, g.discard))
     seen = len(g.discard)

@@ -15,7 +15,7 @@ never offered. The observation counts the cards held beyond the cap.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -26,6 +26,8 @@ import numpy.typing as npt
 from .. import variants
 from ..cards import short_deck
 from ..game import Game
+from ..games import family as _family
+from ..games import qute as _qute
 from ..games.family.engine import MAX_CLAIM, PHASES
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..notation import Action, Address, sort_addresses
@@ -35,11 +37,35 @@ __all__ = [
     "Encoding",
     "ObservationPiece",
     "encoding",
+    "supported",
     "win_rewards",
 ]
 
-DEFAULT_MAX_POSITIONS = {"cabo": 8, "cabo-german": 8, "gabo": 8, "kaboo": 4}
-"""Positions per seat the action table covers, by variant (kaboo hands never grow)."""
+
+class _MaxPositions(Mapping[str, int]):
+    """A live view of :attr:`RuleSet.max_positions` of every registered family rule set."""
+
+    def __getitem__(self, name: str) -> int:
+        return RULESETS[name].max_positions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(RULESETS))
+
+    def __len__(self) -> int:
+        return len(RULESETS)
+
+
+DEFAULT_MAX_POSITIONS: Mapping[str, int] = _MaxPositions()
+"""Positions per seat the action table covers, by family variant (each rule set's
+``max_positions``: 8, and 4 in kaboo, whose hands never grow)."""
+
+_FAMILIES = (_family.FAMILY, _qute.FAMILY)
+
+
+def supported(variant: variants.Variant) -> bool:
+    """Whether this module can encode ``variant`` (a game of the Cabo family, or Qute)."""
+    return variant.family in _FAMILIES
+
 
 Vector = npt.NDArray[np.float32]
 """A flat observation vector."""
@@ -84,6 +110,8 @@ class Encoding:
 
     def __init__(self, variant: str, players: int, max_positions: int | None = None) -> None:
         info = variants.get(variant)
+        if not supported(info):
+            raise ValueError(f"{info.name} has no integer encoding (family {info.family!r})")
         info.check_players(players)
         self.variant = info.name
         """Registry name of the variant."""
@@ -422,6 +450,13 @@ def encoding(variant: str, players: int, max_positions: int | None = None) -> En
 @cache
 def _encoding(variant: str, players: int, max_positions: int | None) -> Encoding:
     return Encoding(variant, players, max_positions)
+
+
+def _forget(_variant: variants.Variant) -> None:
+    _encoding.cache_clear()  # a later variant may take the name again
+
+
+variants.subscribe(lambda _variant: None, _forget)
 
 
 def win_rewards(players: int, winners: Sequence[int]) -> list[float]:

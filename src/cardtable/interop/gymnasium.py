@@ -7,9 +7,10 @@
 >>> sorted(obs)
 ['action_mask', 'observation']
 
-Ids (registered on import, ``variant`` fixed, every other constructor argument free):
-``cardtable/Cabo-v0``, ``cardtable/CaboGerman-v0``, ``cardtable/Gabo-v0``,
-``cardtable/Kaboo-v0``, ``cardtable/Qute-v0``.
+Ids (registered on import, ``variant`` fixed, every other constructor argument free): one
+per variant, :func:`gym_id` of its name — ``cardtable/Cabo-v0``, ``cardtable/CaboGerman-v0``,
+``cardtable/Gabo-v0``, ``cardtable/Kaboo-v0``, ``cardtable/Qute-v0`` — and one for every
+variant registered later (``cardtable.games.family.add_variant``).
 
 **Spaces.** Actions are the integers of :mod:`cardtable.interop.encoding` (``Discrete``);
 observations are ``{"observation": float32 vector, "action_mask": int8 vector}``, the vector
@@ -60,7 +61,7 @@ from .. import variants
 from ..agents import Agent
 from ..game import Game
 from ..variants import new_game
-from .encoding import Encoding, encoding, win_rewards
+from .encoding import Encoding, encoding, supported, win_rewards
 
 __all__ = [
     "GYM_IDS",
@@ -73,6 +74,7 @@ __all__ = [
     "check_render_mode",
     "check_seed",
     "emit_render",
+    "gym_id",
     "illegal_message",
     "observation_space",
     "render_table",
@@ -81,14 +83,8 @@ __all__ = [
 Observation = dict[str, npt.NDArray[Any]]
 """An observation: ``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
-GYM_IDS: dict[str, str] = {
-    "cabo": "cardtable/Cabo-v0",
-    "cabo-german": "cardtable/CaboGerman-v0",
-    "gabo": "cardtable/Gabo-v0",
-    "kaboo": "cardtable/Kaboo-v0",
-    "qute": "cardtable/Qute-v0",
-}
-"""Gymnasium id registered for each variant."""
+GYM_IDS: dict[str, str] = {}
+"""Gymnasium id registered for each variant (kept up to date with the registry)."""
 
 RENDER_MODES = ["human", "ansi"]
 """Render modes of both adapters: ``ansi`` returns the text, ``human`` prints it."""
@@ -466,15 +462,30 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         }
 
 
-def _register() -> None:
-    """Register :data:`GYM_IDS` with Gymnasium (ids already registered are left alone)."""
-    for variant, env_id in GYM_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(
-                id=env_id,
-                entry_point=f"{__name__}:CardtableGymEnv",
-                kwargs={"variant": variant},
-            )
+def gym_id(name: str) -> str:
+    """The Gymnasium id of variant ``name``: ``cabo-german`` → ``cardtable/CaboGerman-v0``."""
+    words = name.replace("_", "-").split("-")
+    return "cardtable/" + "".join(w[:1].upper() + w[1:] for w in words) + "-v0"
 
 
-_register()
+def _register(variant: variants.Variant) -> None:
+    """Register ``variant``'s id with Gymnasium (an id already registered is left alone)."""
+    if not supported(variant):
+        return
+    env_id = GYM_IDS[variant.name] = gym_id(variant.name)
+    if env_id not in gymnasium.registry:
+        gymnasium.register(
+            id=env_id,
+            entry_point=f"{__name__}:CardtableGymEnv",
+            kwargs={"variant": variant.name},
+        )
+
+
+def _forget(variant: variants.Variant) -> None:
+    """A variant left the registry: its id goes too."""
+    env_id = GYM_IDS.pop(variant.name, None)
+    if env_id is not None:
+        gymnasium.registry.pop(env_id, None)
+
+
+variants.subscribe(_register, _forget)

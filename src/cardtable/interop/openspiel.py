@@ -1,7 +1,9 @@
 """OpenSpiel games for every cardtable variant (needs the ``[openspiel]`` extra).
 
-Importing this module registers ``cardtable_cabo``, ``cardtable_cabo_german``,
-``cardtable_gabo``, ``cardtable_kaboo`` and ``cardtable_qute`` with ``pyspiel``::
+Importing this module registers one game per variant with ``pyspiel``, named
+``cardtable_`` and the variant's name with ``-`` written ``_`` (``cardtable_cabo``,
+``cardtable_cabo_german``, ``cardtable_gabo``, ``cardtable_kaboo``, ``cardtable_qute``), and
+every variant registered later (``cardtable.games.family.add_variant``) gets its game too::
 
     import pyspiel
     import cardtable.interop.openspiel  # registers the games
@@ -46,7 +48,7 @@ from ..games.family.engine import FamilyGame
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..games.qute.engine import QuteGame
 from ..rng import Rng
-from .encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, win_rewards
+from .encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, supported, win_rewards
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
@@ -56,6 +58,7 @@ __all__ = [
     "CardtableObserver",
     "CardtableState",
     "game_name",
+    "register_variant",
     "to_game",
 ]
 
@@ -74,7 +77,6 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 """OpenSpiel's current-player id of a terminal state."""
 
-_VARIANTS = ("cabo", "cabo-german", "gabo", "kaboo", "qute")
 _T = TypeVar("_T")
 _FIXED_SEED = 0  # the engines' generator only orders the deck; chance nodes pick every card
 
@@ -84,8 +86,8 @@ def game_name(variant: str) -> str:
     return "cardtable_" + variants.get(variant).name.replace("-", "_")
 
 
-GAME_NAMES = {v: game_name(v) for v in _VARIANTS}
-"""OpenSpiel short name of each variant."""
+GAME_NAMES: dict[str, str] = {}
+"""OpenSpiel short name of each registered variant (kept up to date with the registry)."""
 
 
 # ----------------------------------------------------------------------------------- engines
@@ -959,8 +961,29 @@ def _game_class(variant: str) -> type[CardtableGame]:
     )
 
 
-GAME_CLASSES = {v: _game_class(v) for v in _VARIANTS}
+GAME_CLASSES: dict[str, type[CardtableGame]] = {}
 """The registered game class of each variant (``cls(params)`` builds a game)."""
 
-for _variant, _cls in GAME_CLASSES.items():
-    pyspiel.register_game(_game_type(_variant), _cls)
+
+def register_variant(variant: variants.Variant) -> None:
+    """Register ``variant``'s OpenSpiel game, :func:`game_name` (done on import for every
+    variant in the registry, and later for every variant registered after; a variant of a
+    kind the encoding does not know is left out)."""
+    if not supported(variant) or variant.name in GAME_CLASSES:
+        return
+    cls = _game_class(variant.name)
+    pyspiel.register_game(_game_type(variant.name), cls)
+    GAME_NAMES[variant.name] = game_name(variant.name)
+    GAME_CLASSES[variant.name] = cls
+
+
+def _forget(variant: variants.Variant) -> None:
+    """A variant left the registry: drop its entries and every cached spec (``pyspiel``
+    keeps the game registered, but loading it now fails: the variant is unknown)."""
+    GAME_NAMES.pop(variant.name, None)
+    GAME_CLASSES.pop(variant.name, None)
+    _spec.cache_clear()
+    _game_type.cache_clear()
+
+
+variants.subscribe(register_variant, _forget)

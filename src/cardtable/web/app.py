@@ -90,15 +90,18 @@ def create_app(
     # -- reference ---------------------------------------------------------------------------
     @app.get("/api/variants")
     async def list_variants() -> list[dict[str, Any]]:
-        """Every game with its seat range and options."""
+        """Every game with its seat range, options, family (the kind of game, which decides the
+        client's layout) and details (call word and label, card values, powers by card …)."""
         out = []
         for name in variants.names():
             var = variants.get(name)
             out.append(
                 {
+                    **var.details,
                     "name": var.name,
                     "title": var.title,
                     "summary": var.summary,
+                    "family": var.family,
                     "min_players": var.min_players,
                     "max_players": var.max_players,
                     "default_players": var.default_players,

@@ -1,14 +1,43 @@
-"""The Cabo family (``cabo``, ``cabo-german``, ``gabo``, ``kaboo``): one engine, four rule sets."""
+"""The Cabo family (``cabo``, ``cabo-german``, ``gabo``, ``kaboo``): one engine, four rule sets.
+
+A Cabo-like variant is one :class:`RuleSet` record registered with :func:`add_variant`::
+
+    import dataclasses
+    from cardtable.games.family import add_variant
+    from cardtable.games.family.rulesets import KABOO
+
+    add_variant(dataclasses.replace(KABOO, name="pablo", title="Pablo", call="pablo"))
+
+Everything else derives from the registry: the notation learns the call word, the engine
+dispatches it, the variant registry builds games of it, and the adapters (OpenSpiel,
+Gymnasium, PettingZoo) and the web client pick it up through :func:`cardtable.variants.subscribe`.
+The four built-in rule sets are registered the same way when this package is imported.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...variants import MAX_TARGET, OptionSpec, Variant, register
-from .engine import PHASES, FamilyGame
-from .rulesets import RULESETS, RuleSet
+from ... import notation
+from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
+from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
+from .rulesets import BUILT_IN, POWER_LABELS, RULESETS, RuleSet
 
-__all__ = ["PHASES", "RULESETS", "FamilyGame", "RuleSet"]
+__all__ = [
+    "FAMILY",
+    "PHASES",
+    "RULESETS",
+    "FamilyGame",
+    "RuleSet",
+    "add_variant",
+    "remove_variant",
+    "variant_of",
+]
+
+FAMILY = "cabo"
+"""The ``family`` of every variant this package registers (:attr:`Variant.family`)."""
+
+_HAND_LAYOUTS = ("row", "square")
 
 
 def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
@@ -51,17 +80,96 @@ def _factory(rs: RuleSet) -> Any:
     return build
 
 
-for _rs in RULESETS.values():
-    register(
-        Variant(
-            name=_rs.name,
-            title=_rs.title,
-            min_players=_rs.min_players,
-            max_players=_rs.max_players,
-            default_players=_rs.default_players,
-            options=_common_options(_rs) + _rs.extra_options,
-            factory=_factory(_rs),
-            summary=_rs.summary,
-            aliases=(_rs.name.replace("-", "_"),) if "-" in _rs.name else (),
-        )
+def _details(rs: RuleSet) -> dict[str, Any]:
+    """What a front end shows of the rule set (JSON-ready; served by ``/api/variants``)."""
+    codes = list(dict.fromkeys(rs.deck))
+    return {
+        "call": rs.call,
+        "call_label": rs.call_label,
+        "values": {code: rs.value(code) for code in codes},
+        "powers": {code: POWER_LABELS[power] for code in codes if (power := rs.power_of(code))},
+        "hand_size": rs.hand_size,
+        "initial_peeks": rs.initial_peeks,
+        "auto_peek": list(rs.auto_peek),
+        "hand_layout": rs.hand_layout,
+    }
+
+
+def variant_of(rs: RuleSet) -> Variant:
+    """The registry entry of a rule set (how :func:`add_variant` registers it)."""
+    return Variant(
+        name=rs.name,
+        title=rs.title,
+        min_players=rs.min_players,
+        max_players=rs.max_players,
+        default_players=rs.default_players,
+        options=_common_options(rs) + rs.extra_options,
+        factory=_factory(rs),
+        summary=rs.summary,
+        aliases=(rs.name.replace("-", "_"),) if "-" in rs.name else (),
+        family=FAMILY,
+        details=_details(rs),
     )
+
+
+def _check(rs: RuleSet) -> None:
+    """``ValueError`` unless ``rs`` can be registered next to the rule sets already there."""
+    if not isinstance(rs, RuleSet):
+        raise ValueError(f"add_variant takes a RuleSet, got {type(rs).__name__}")
+    taken = set(names()) | {alias for n in names() for alias in get(n).aliases}
+    aliases = {rs.name, rs.name.replace("-", "_")}
+    if aliases & taken:
+        raise ValueError(f"the name {rs.name!r} is already taken by a registered game")
+    notation.check_word(rs.call)  # a new word, or the call word of another family variant
+    if rs.hand_size < 1:
+        raise ValueError("hand_size must be at least 1")
+    if not 0 <= rs.initial_peeks <= rs.hand_size:
+        raise ValueError("initial_peeks must be between 0 and hand_size")
+    if any(not 0 <= pos < rs.hand_size for pos in rs.auto_peek):
+        raise ValueError("auto_peek names a position beyond hand_size")
+    if not 1 <= rs.max_positions <= 64:
+        raise ValueError("max_positions must be between 1 and 64")
+    if rs.hand_layout not in _HAND_LAYOUTS:
+        raise ValueError(f"hand_layout must be one of {list(_HAND_LAYOUTS)}")
+    if not 1 <= rs.min_players <= rs.default_players <= rs.max_players:
+        raise ValueError("players must satisfy 1 ≤ min_players ≤ default_players ≤ max_players")
+    if rs.hand_size * rs.max_players + int(rs.discard_starts) > len(rs.deck):
+        raise ValueError("the deck is too small to deal every seat at the largest table")
+
+
+def add_variant(rs: RuleSet) -> Variant:
+    """Register a Cabo-like variant given as one :class:`RuleSet` record; return its entry.
+
+    The rule set joins :data:`RULESETS`, its call word joins the notation and the engine, and
+    a :class:`~cardtable.variants.Variant` built by :func:`variant_of` joins the variant
+    registry (which tells every subscriber: the OpenSpiel and Gymnasium adapters, …).
+    ``ValueError`` if the name (or its ``_`` alias) is taken, if the call word is already
+    another action word, or if the record is inconsistent (hand size, peeks, players, deck).
+    """
+    _check(rs)
+    notation.add_word(rs.call)
+    add_call_word(rs.call)
+    RULESETS[rs.name] = rs
+    variant = variant_of(rs)
+    register(variant)
+    return variant
+
+
+def remove_variant(name: str) -> RuleSet:
+    """Undo :func:`add_variant` for the variant called ``name`` and return its rule set
+    (for tests and plugins; the built-in variants can be removed too, at your own risk).
+
+    ``ValueError`` if ``name`` is not a registered family variant.
+    """
+    if name not in RULESETS:
+        raise ValueError(f"{name!r} is not a registered Cabo-family variant")
+    unregister(name)
+    rs = RULESETS.pop(name)
+    forget_rule_set(rs)
+    if rs.call not in {r.call for r in RULESETS.values()}:
+        notation.remove_word(rs.call)
+    return rs
+
+
+for _rs in BUILT_IN:
+    add_variant(_rs)

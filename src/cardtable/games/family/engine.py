@@ -17,7 +17,7 @@ from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
 
-__all__ = ["PHASES", "FamilyGame"]
+__all__ = ["PHASES", "FamilyGame", "add_call_word", "forget_rule_set"]
 
 PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
 PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
@@ -36,7 +36,8 @@ _A_DRAW_DISCARD = Action("draw", ("discard",))
 _A_DISCARD = Action("discard")
 _A_PASS = Action("pass")
 _A_EXCHANGE = Action("exchange")
-_CALLS = {w: Action(w) for w in ("cabo", "gabo", "knock")}
+_CALLS: dict[str, Action] = {}
+"""The call word of every rule set the engine has met (filled by :func:`add_call_word`)."""
 _POS_CACHE: dict[tuple[str, int], Action] = {}
 _LIST_CACHE: dict[tuple[Any, ...], list[Action]] = {}
 _RANGES = [tuple(range(k)) for k in range(64)]
@@ -58,19 +59,43 @@ def _replace_list(own: tuple[int, ...], can_discard: bool, multi: bool) -> list[
     return acts + ([_A_DISCARD] if can_discard else [])
 
 
-_TABLES: dict[str, tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]] = {}
+_Tables = tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]
+_TABLES: dict[str, tuple[RuleSet, _Tables]] = {}
 
 
-def _tables(rs: RuleSet) -> tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]:
+def _tables(rs: RuleSet) -> _Tables:
     """Values, match keys and powers by card id, computed once per rule set."""
-    tables = _TABLES.get(rs.name)
-    if tables is None:
-        tables = _TABLES[rs.name] = (
+    entry = _TABLES.get(rs.name)
+    if entry is None or entry[0] is not rs:
+        add_call_word(rs.call)
+        tables = (
             tuple(rs.value(c) for c in rs.deck),
             tuple(rs.match_key(c) for c in rs.deck),
             tuple(rs.power_of(c) for c in rs.deck),
         )
-    return tables
+        entry = _TABLES[rs.name] = (rs, tables)
+    return entry[1]
+
+
+def add_call_word(word: str) -> None:
+    """Teach the engine a call word: it is offered and dispatched like every call.
+
+    Done by :func:`cardtable.games.family.add_variant` (and for any rule set a game is built
+    with). ``ValueError`` if ``word`` already names another kind of action.
+    """
+    handler = _HANDLERS.get(word)
+    if handler is not None and handler is not FamilyGame._do_call:
+        raise ValueError(f"{word!r} is already an action of the Cabo-family engine")
+    _HANDLERS[word] = FamilyGame._do_call
+    if word not in _CALLS:
+        _CALLS[word] = Action(word)
+
+
+def forget_rule_set(rs: RuleSet) -> None:
+    """Drop what the engine computed for ``rs`` (its rule set was unregistered)."""
+    entry = _TABLES.get(rs.name)
+    if entry is not None and entry[0] is rs:
+        del _TABLES[rs.name]
 
 
 def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
@@ -80,6 +105,14 @@ def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
             _LIST_CACHE.clear()
         acts = _LIST_CACHE[key] = build()
     return acts
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _number(k: int) -> str:
+    """``k`` in words for messages ("two"), digits from ten on."""
+    return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
 
 
 def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: float) -> int:
@@ -171,13 +204,14 @@ class FamilyGame(Game):
         # Every card leaves the deck through _draw_from_deck, the deal included.
         self.deck = order[::-1]  # top of the deck is the end of the list
         self.discard = []
-        hands = [[-1] * 4 for _ in range(n)]
+        size = self.rs.hand_size
+        hands = [[-1] * size for _ in range(n)]
         self.hands = hands
-        for pos in range(4):
+        for pos in range(size):
             for s in range(n):
                 hands[s][pos] = self._draw_from_deck()
-        self.known = [[0] * 4 for _ in range(n)]
-        self.tags = [[0] * 4 for _ in range(n)]
+        self.known = [[0] * size for _ in range(n)]
+        self.tags = [[0] * size for _ in range(n)]
         if self.rs.discard_starts:
             self.discard.append(self._draw_from_deck())
         self.epoch = 0
@@ -218,9 +252,12 @@ class FamilyGame(Game):
                         1 << s,
                     )
             self._begin_turn(first)
-        else:
-            self.peeks_left = [2] * n
+        elif self.rs.initial_peeks:
+            self.peeks_left = [self.rs.initial_peeks] * n
             self.phase = PH_PEEK
+        else:
+            self.peeks_left = [0] * n
+            self._begin_turn(first)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -1063,7 +1100,7 @@ class FamilyGame(Game):
                     return f"you have no card at position {arg}"
         ph = self.phase
         call = self.rs.call
-        if name in ("cabo", "gabo", "knock") and name != call:
+        if name in _CALLS and name != call:
             return f"in {self.variant} the end is called with '{call}'"
         if name == call:
             if self.caller >= 0:
@@ -1099,7 +1136,7 @@ class FamilyGame(Game):
         if ph == PH_PEEK:
             if name == "peek":
                 return "you have already looked at that card"
-            return "first look at two of your cards with 'peek N'"
+            return f"first look at {_number(self.rs.initial_peeks)} of your cards with 'peek N'"
         if ph == PH_POWER:
             word = POWER_NAMES[self.power]
             if name != word:
@@ -1132,9 +1169,7 @@ _HANDLERS: dict[str, Any] = {
     "exchange": FamilyGame._do_exchange,
     "look": FamilyGame._do_look,
     "pass": FamilyGame._do_pass,
-    "cabo": FamilyGame._do_call,
-    "gabo": FamilyGame._do_call,
-    "knock": FamilyGame._do_call,
     "drop": FamilyGame._do_drop,
     "give": FamilyGame._do_give,
 }
+"""Handler of each action word (call words join through :func:`add_call_word`)."""

@@ -9,12 +9,14 @@ from ...cards import cabo_deck, card, standard_deck
 from ...variants import OptionSpec
 
 __all__ = [
+    "BUILT_IN",
     "CABO",
     "CABO_GERMAN",
     "GABO",
     "KABOO",
     "LOOK",
     "PEEK",
+    "POWER_LABELS",
     "POWER_NAMES",
     "RULESETS",
     "SPY",
@@ -29,6 +31,9 @@ one other then maybe swap; blind swap of any two cards on the table (different s
 
 POWER_NAMES = {PEEK: "peek", SPY: "spy", SWAP: "exchange", LOOK: "look", SWAP_ANY: "exchange"}
 """The action word each power is used with."""
+
+POWER_LABELS = {PEEK: "peek", SPY: "spy", SWAP: "swap", LOOK: "look", SWAP_ANY: "swap"}
+"""The word a card face shows for its power (the browser prints it on numbered cards)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,8 @@ class RuleSet:
     must_use: frozenset[int]
     """Powers that cannot be declined with ``pass``."""
     call: str
-    """The word that calls the end: ``cabo``, ``gabo`` or ``knock``."""
+    """The word that calls the end (an action without arguments; ``cabo``, ``gabo``,
+    ``knock`` …). Registering the rule set teaches it to the notation."""
     call_ends_round: bool
     """True if the call ends the round at once (gabo), else every other seat plays one turn."""
     drops: str
@@ -89,6 +95,25 @@ class RuleSet:
     """Default points added to a caller who loses the call."""
     extra_options: tuple[OptionSpec, ...] = ()
     """Options beyond the common ones."""
+    hand_size: int = 4
+    """Cards dealt to each seat (positions ``0 .. hand_size-1``)."""
+    initial_peeks: int = 2
+    """Own cards each seat looks at before the first turn (a phase of ``peek N``), unless
+    ``auto_peek`` shows fixed positions instead."""
+    max_positions: int = 8
+    """Hand positions the learners' action table covers (hands can grow past ``hand_size``
+    with penalty cards and failed claims; see :mod:`cardtable.interop.encoding`)."""
+    call_threshold: float = 9.0
+    """Estimated hand sum at or below which the rules-of-thumb agents consider calling."""
+    call_exclaimed: bool = True
+    """Whether the call reads as an exclamation in the client ("Cabo!") or not ("Knock")."""
+    hand_layout: str = "row"
+    """How the client lays a hand out: ``row`` or ``square`` (two rows of two: kaboo)."""
+
+    @property
+    def call_label(self) -> str:
+        """The call as a button or badge reads it: ``Cabo!``, ``Knock``."""
+        return self.call.capitalize() + ("!" if self.call_exclaimed else "")
 
     def power_of(self, code: str) -> int:
         """The power of a card code (0 for none)."""
@@ -240,6 +265,7 @@ GABO = RuleSet(
     scoring="gabo",
     caller_penalty=20,
     extra_options=_GABO_OPTIONS,
+    call_threshold=5.0,  # above 5 the caller is penalised whatever happens
 )
 
 KABOO = RuleSet(
@@ -267,7 +293,15 @@ KABOO = RuleSet(
     max_players=4,
     default_players=2,
     scoring="sum",
+    max_positions=4,  # kaboo hands never grow
+    call_threshold=7.0,
+    call_exclaimed=False,
+    hand_layout="square",
 )
 
-RULESETS = {rs.name: rs for rs in (CABO, CABO_GERMAN, GABO, KABOO)}
-"""Every family rule set by name."""
+BUILT_IN = (CABO, CABO_GERMAN, GABO, KABOO)
+"""The four rule sets cardtable ships (registered on import with ``add_variant``)."""
+
+RULESETS: dict[str, RuleSet] = {}
+"""Every registered family rule set by name (filled by
+:func:`cardtable.games.family.add_variant`; the built-in four on import)."""

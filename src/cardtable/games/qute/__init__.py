@@ -7,7 +7,10 @@ from typing import Any
 from ...variants import MAX_TARGET, OptionSpec, Variant, register
 from .engine import POINTS, QuteGame
 
-__all__ = ["POINTS", "QuteGame"]
+__all__ = ["FAMILY", "POINTS", "QuteGame"]
+
+FAMILY = "qute"
+"""The ``family`` of the variant this package registers (:attr:`Variant.family`)."""
 
 
 def _build(players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> QuteGame:
@@ -38,5 +41,7 @@ register(
         factory=_build,
         summary="Qute: shed your cards on 36 cards; 6s must be covered, 7s and 8s make others "
         "draw, aces skip, Js choose the suit, four in a row may end the round",
+        family=FAMILY,
+        details={"call": "qute", "call_label": "Qute!"},
     )
 )

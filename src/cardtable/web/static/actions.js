@@ -24,9 +24,12 @@ const UNORDERED = new Set(["replace", "exchange", "look"]);
 // Verbs that are never played by a single click (see autoPlay).
 const RISKY = new Set(["drop"]);
 
-/** A pile an action is played from, or null. */
-export function pileOf(text, game) {
-  if (text === "draw deck" || (game === "qute" && text === "draw")) return "deck";
+/**
+ * A pile an action is played from, or null. A bare "draw" (Qute's blind) is never offered in
+ * the Cabo family, whose draws name the pile, so the game itself does not matter.
+ */
+export function pileOf(text, _game) {
+  if (text === "draw deck" || text === "draw") return "deck";
   if (text === "draw discard" || text === "discard") return "discard";
   return null;
 }

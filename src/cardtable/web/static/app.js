@@ -8,6 +8,7 @@ import { HistoryPage, ReplayPage } from "./history.js";
 import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./tablepage.js";
 import { el, toast } from "./ui.js";
+import { loadVariants } from "./variants.js";
 
 function route(path) {
   const root = document.getElementById("app");
@@ -32,6 +33,13 @@ window.addEventListener("unhandledrejection", (ev) =>
 );
 
 document.body.dataset.page = "loading";
+// Every page reads what it shows of a game (its kind, call word, card powers) from the
+// variants the server lists; without them the lobby says what went wrong.
+try {
+  await loadVariants();
+} catch (err) {
+  toast(`Cannot load the games: ${err.message}`, "error");
+}
 const page = route(location.pathname);
 if (page) {
   document.body.dataset.page = page.constructor.name.replace("Page", "").toLowerCase();

@@ -36,9 +36,6 @@ export const SUITS = {
 
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 
-// Cabo's numbered deck: powers of 7–12 (peek, spy, swap), printed small on the card.
-const CABO_POWERS = { 7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap" };
-
 /** Parse a card code into {code, rank, suit, joker, cabo, red}. */
 export function parseCard(code) {
   if (code === "RJ" || code === "BJ") {
@@ -112,8 +109,11 @@ function corners(rank, suit, color) {
   return g;
 }
 
-/** The SVG of a card's face. */
-export function cardFace(code) {
+/**
+ * The SVG of a card's face. `powers` (card code → power word, from /api/variants) prints the
+ * power small on a numbered card, as the numbered deck's own cards do.
+ */
+export function cardFace(code, powers = null) {
   const c = parseCard(code);
   const color = c.red ? "#c62828" : "#1d1d1f";
   const svg = svgRoot("face");
@@ -132,7 +132,7 @@ export function cardFace(code) {
     svg.append(node("rect", { x: 10, y: 30, width: 80, height: 80, rx: 10, fill: band }));
     svg.append(corners(c.rank, null, band));
     svg.append(text(50, 86, c.rank, { "font-size": 44, "font-weight": 800, fill: "#fff" }));
-    const power = CABO_POWERS[value];
+    const power = powers?.[code];
     if (power) {
       svg.append(text(50, 104, power.toUpperCase(), { "font-size": 11, fill: "#fff" }));
     }

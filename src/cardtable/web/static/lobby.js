@@ -5,6 +5,7 @@ import { getName, setName } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { AID_TEXT, matchFormat } from "./table.js";
 import { el, toast } from "./ui.js";
+import { loadVariants } from "./variants.js";
 
 const REFRESH_MS = 4000;
 
@@ -34,7 +35,7 @@ export class LobbyPage {
       ),
     );
     try {
-      [this.variants, this.levels] = await Promise.all([api("/api/variants"), api("/api/levels")]);
+      [this.variants, this.levels] = await Promise.all([loadVariants(), api("/api/levels")]);
     } catch (err) {
       this.formHost.replaceChildren(
         el("p", { class: "error-text", role: "alert" }, `Could not load the games: ${err.message}`),

@@ -4,8 +4,8 @@
 
 import { cardBack, cardFace, cardName, cardShort, parseCard, SUITS } from "./cards.js";
 import { el } from "./ui.js";
+import { callName, countWord, isShedding, variantInfo } from "./variants.js";
 
-const CALL_WORDS = { cabo: "Cabo", gabo: "Gabo", knock: "Knock" };
 const QUTE_RANK_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
 /** What the memory-aid badge means, for its tooltip and screen readers. */
@@ -63,7 +63,7 @@ function placeSeats(players, viewer) {
 /**
  * One card element.
  * opts: {code, faceUp, addr, label, legal, selected, known, revealed, seen, interactive, size,
- *        extra}
+ *        extra, powers (card code → power word printed on numbered cards)}
  */
 export function cardElement(opts) {
   const { code, faceUp, addr, interactive } = opts;
@@ -93,7 +93,7 @@ export function cardElement(opts) {
   const node = interactive
     ? el("button", { ...attrs, type: "button", "aria-pressed": opts.selected ? "true" : "false" })
     : el("div", { ...attrs, role: "img" });
-  node.append(showFace ? cardFace(code) : cardBack());
+  node.append(showFace ? cardFace(code, opts.powers) : cardBack());
   if (opts.known && showFace)
     node.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
   if (opts.seen?.length) {
@@ -165,7 +165,7 @@ export function describeEvent(ev, names) {
     case "pass":
       return `${who} passed`;
     case "call":
-      return `${who} called ${CALL_WORDS[ev.word] ?? ev.word}!`;
+      return `${who} called ${callName(ev.word)}!`;
     case "reshuffle":
       return `The discard pile is shuffled into a new deck (${ev.deck} cards)`;
     case "play":
@@ -202,16 +202,17 @@ export function statusLine(view, viewer, names) {
   const verbs = new Set((view.legal ?? []).map((a) => a.split(" ")[0]));
   if (view.phase === "peek") {
     const left = viewer === null ? null : view.peeks_left?.[viewer];
+    const peeks = variantInfo(view.game)?.initial_peeks ?? 2;
     return left
-      ? `Look at ${left} of your cards: click ${left === 2 ? "two" : "one"}`
-      : "Everybody looks at two of their cards";
+      ? `Look at ${left} of your cards: click ${countWord(left)}`
+      : `Everybody looks at ${countWord(peeks)} of their cards`;
   }
   if (!mine) {
     const acting = view.actors.map(names).join(", ");
     if (view.phase === "snap") return `Snap window: anyone may throw a matching card`;
     return acting ? `${acting} ${view.actors.length > 1 ? "are" : "is"} playing` : "";
   }
-  if (view.game === "qute") {
+  if (isShedding(view.game)) {
     if (verbs.has("qute")) return "Four of a kind! Call Qute to end the round, or continue";
     if (verbs.has("suit")) return "Choose the suit to follow";
     if (verbs.has("eights")) return "Your 8s: the next player draws them all, or they go round";
@@ -254,7 +255,7 @@ function familyHand(view, seat, ctx) {
   const mine = seat === ctx.viewer;
   const over = view.phase === "over";
   const wrap = el("div", {
-    class: `hand ${view.game === "kaboo" ? "hand-square" : ""}`,
+    class: `hand ${variantInfo(view.game)?.hand_layout === "square" ? "hand-square" : ""}`,
     role: "group",
     "aria-label": `${ctx.names(seat)}'s cards`,
   });
@@ -284,6 +285,7 @@ function familyHand(view, seat, ctx) {
       seen: !over ? slot.seen?.filter((x) => x !== ctx.viewer) : null,
       interactive: ctx.interactive,
       size: mine ? "lg" : "sm",
+      powers: ctx.powers,
     });
     const cell = el("div", { class: "slot" }, card);
     if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
@@ -296,10 +298,10 @@ function seatHeader(view, seat, ctx) {
   const info = ctx.seats?.[seat];
   const badges = [];
   if (view.caller === seat)
-    badges.push(el("span", { class: "badge badge-call" }, CALL_WORDS[view.call] ?? "Called"));
+    badges.push(el("span", { class: "badge badge-call" }, callName(view.call) || "Called"));
   if (view.drawer === seat && !view.over)
     badges.push(el("span", { class: "badge" }, "holds a card"));
-  if (view.game === "qute" && view.counts) {
+  if (isShedding(view.game) && view.counts) {
     const n = view.counts[seat];
     badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
   }
@@ -377,7 +379,7 @@ function familyCenter(view, ctx) {
     }`,
     [
       top
-        ? cardElement({ code: top, faceUp: true, size: "md", extra: "pile-top" })
+        ? cardElement({ code: top, faceUp: true, size: "md", extra: "pile-top", powers: ctx.powers })
         : el("div", { class: "card empty card-md" }),
       el("span", { class: "pile-count" }, `${view.discard.length}`),
     ],
@@ -397,6 +399,7 @@ function familyCenter(view, ctx) {
           size: "md",
           label: own ? "the card you drew" : `drawn by ${ctx.names(view.drawer)}`,
           extra: "drawn-card",
+          powers: ctx.powers,
         }),
         el("span", { class: "pile-count" }, own ? "your card" : ctx.names(view.drawer)),
       ),
@@ -417,7 +420,7 @@ function familyInfo(view, ctx) {
       el(
         "span",
         { class: "info-call" },
-        `${ctx.names(view.caller)} called ${CALL_WORDS[view.call] ?? view.call}`,
+        `${ctx.names(view.caller)} called ${callName(view.call)}`,
         left && !view.over ? ` — ${left} final turn${left === 1 ? "" : "s"} left` : "",
       ),
     );
@@ -584,8 +587,9 @@ function quteInfo(view, ctx) {
  * ctx: {viewer, seats, names, revealed (Map address -> code of cards seen a moment ago),
  *       targets, selection, piles, interactive, live, lastActor}
  */
-export function renderTable(view, ctx) {
-  const qute = view.game === "qute";
+export function renderTable(view, tableCtx) {
+  const ctx = { ...tableCtx, powers: variantInfo(view.game)?.powers ?? null };
+  const qute = isShedding(view.game);
   const hand = qute ? quteHand : familyHand;
   const { me, places } = placeSeats(view.players, ctx.viewer);
   const area = (name, seats) =>
@@ -619,6 +623,7 @@ export function renderResults(view, names) {
   const last = rounds.at(-1);
   const players = [...Array(view.players).keys()];
   const result = view.result;
+  const powers = variantInfo(view.game)?.powers ?? null;
   const winners = new Set(result ? result.winners : (last?.winners ?? []));
   const head = el(
     "tr",
@@ -672,7 +677,7 @@ export function renderResults(view, names) {
               { class: "hand" },
               (last.hands[p] ?? [])
                 .filter(Boolean)
-                .map((code) => cardElement({ code, faceUp: true, size: "sm" })),
+                .map((code) => cardElement({ code, faceUp: true, size: "sm", powers })),
             ),
             last.sums ? el("span", { class: "sum" }, `sum ${last.sums[p]}`) : null,
             last.hand_points ? el("span", { class: "sum" }, `points ${last.hand_points[p]}`) : null,

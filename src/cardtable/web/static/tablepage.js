@@ -18,6 +18,7 @@ import {
   statusLine,
 } from "./table.js";
 import { closeModal, copyText, el, isModalOpen, modal, toast } from "./ui.js";
+import { allVariants, callWord, isShedding, variantInfo } from "./variants.js";
 
 const ADDR = /^\d+\.\d+$/;
 
@@ -36,11 +37,14 @@ function addrsOf(ev) {
   return [ev.at, ev.from, ev.to].flat().filter((a) => typeof a === "string" && ADDR.test(a));
 }
 
+// The call words of every game, as the server lists them ("cabo, gabo, knock, qute").
+const callWords = () => [...new Set(allVariants().map((v) => v.call).filter(Boolean))].join(", ");
+
 const SHORTCUTS = [
   ["D", "draw from the deck (Qute: draw from the blind)"],
   ["F", "draw from the discard pile, or throw the drawn card away"],
   ["0 – 9", "your card at that position (Qute: the n-th card from the left, 0 = tenth)"],
-  ["K", "call the end: knock, cabo, gabo (Qute: qute)"],
+  ["K", () => `call the end: ${callWords()}`],
   ["P", "pass"],
   ["X", "exchange (after a look)"],
   ["C", "continue (Qute)"],
@@ -51,14 +55,12 @@ const SHORTCUTS = [
   ["?", "this help"],
 ];
 
-// Labels of word actions in the action bar.
-function actionLabel(text) {
+// Labels of word actions in the action bar (the game's call word: its label from the server).
+function actionLabel(text, game) {
+  const info = variantInfo(game);
+  if (info?.call && text === info.call) return info.call_label ?? info.call;
   const labels = {
     pass: "Pass",
-    knock: "Knock",
-    cabo: "Cabo!",
-    gabo: "Gabo!",
-    qute: "Qute!",
     continue: "Continue",
     exchange: "Exchange",
     draw: "Draw",
@@ -575,7 +577,7 @@ export class TablePage {
     this.statusEl.textContent = statusLine(view, seat, this.names());
     // A seat without memory aid is told so, and, while cards are face up for a moment, for
     // how long (the line is always there during play, so the table does not jump).
-    const bare = this.hasAid() === false && !view.over && view.game !== "qute";
+    const bare = this.hasAid() === false && !view.over && !isShedding(view.game);
     this.hintEl.hidden = !bare;
     this.hintEl.textContent = !bare
       ? ""
@@ -639,14 +641,14 @@ export class TablePage {
           disabled: busy,
           onclick: () => this.play(text),
         },
-        actionLabel(text),
+        actionLabel(text, view?.game ?? this.variant),
       );
     if (view && state.seat !== null) {
       // Complete candidates of the selection (confirm, or choose between verbs).
       for (const a of this.picker.selection.length ? this.picker.complete() : [])
         buttons.push(mk(a.text, "btn-primary"));
       for (const a of this.picker.words()) {
-        const call = ["knock", "cabo", "gabo", "qute"].includes(a.text);
+        const call = a.text === callWord(view.game);
         buttons.push(mk(a.text, call ? "btn-call" : ""));
       }
       if (this.picker.selection.length) {
@@ -1001,7 +1003,10 @@ export class TablePage {
         el(
           "dl",
           { class: "shortcuts" },
-          SHORTCUTS.flatMap(([k, what]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, what)]),
+          SHORTCUTS.flatMap(([k, what]) => [
+            el("dt", {}, el("kbd", {}, k)),
+            el("dd", {}, typeof what === "function" ? what() : what),
+          ]),
         ),
         el(
           "p",
@@ -1043,7 +1048,7 @@ export class TablePage {
     if (key === "?") this.openHelp();
     else if (lower === "d") word("draw deck", "draw");
     else if (lower === "f") word("draw discard", "discard");
-    else if (lower === "k") word("knock", "cabo", "gabo", "qute");
+    else if (lower === "k") word(callWord(this.state?.view?.game ?? this.variant));
     else if (lower === "p") word("pass");
     else if (lower === "x") word("exchange");
     else if (lower === "c") word("continue");
@@ -1056,7 +1061,7 @@ export class TablePage {
       const seat = this.state.seat;
       const view = this.state.view;
       // In Qute, digits count the cards of the hand as drawn, left to right.
-      if (view.game === "qute") {
+      if (isShedding(view.game)) {
         const cards = [...this.tableHost.querySelectorAll(".seat-me [data-card]")];
         const node = cards[Number(key === "0" ? 9 : Number(key) - 1)];
         if (node) this.clickTarget(node.dataset.card);
