@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import random
@@ -17,7 +18,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import cardtable
-from cardtable import agents, variants
+from cardtable import agents, cli, variants
 from cardtable.cards import cabo_deck, short_deck, standard_deck
 from cardtable.cli import (
     FACE_DOWN,
@@ -30,6 +31,8 @@ from cardtable.cli import (
     render_view,
     rules_markdown,
 )
+from cardtable.games.family import add_variant, remove_variant
+from cardtable.games.family.rulesets import KABOO, RULESETS
 
 FAMILY = ["cabo", "cabo-german", "gabo", "kaboo"]
 GAMES = [*FAMILY, "qute"]
@@ -834,7 +837,7 @@ def _play_command(
         made.append(game)
         return game
 
-    monkeypatch.setattr("cardtable.cli.new_game", capture)
+    monkeypatch.setattr("cardtable.cli.play.new_game", capture)
     result = runner.invoke(app, args, input=answers)
     assert result.exit_code == 0, result.output
     assert len(made) == 1
@@ -923,3 +926,70 @@ def test_gabo_says_why_the_initial_peek_stays_shown_until_the_first_draw() -> No
         assert "Seen now" not in table  # the view keeps them, not the loop
     assert own_hand(drawn) == []
     assert "Until draw" not in drawn
+
+
+# ---------------------------------------------------------------------------- a new variant
+PABLO = dataclasses.replace(
+    KABOO, name="pablo", title="Pablo", summary="Kaboo with another word", call="pablo"
+)
+"""A Cabo-like variant the terminal has no code for: Kaboo with another call word."""
+
+
+@pytest.fixture
+def pablo() -> Iterator[str]:
+    """:data:`PABLO` registered at run time, removed from both registries afterwards."""
+    add_variant(PABLO)
+    try:
+        yield PABLO.name
+    finally:
+        remove_variant(PABLO.name)
+        assert PABLO.name not in RULESETS
+        assert PABLO.name not in variants.names()
+
+
+def test_the_terminal_follows_the_registry(pablo: str) -> None:
+    assert list(cli.FAMILY) == [*FAMILY, pablo]
+    assert list(cli.PLAYABLE) == [*FAMILY, pablo, "qute"]
+    assert pablo in cli.FRONTS
+    # the help's call-word line comes from the rule set, the other lines are kaboo's
+    rows = cli.front(pablo).notation
+    assert rows[-1] == ("pablo", "call the end at the start of your turn")
+    assert rows[:-1] == cli.front("kaboo").notation[:-1]
+    assert cli.front("kaboo").notation[-1][0] == "knock"
+
+
+def test_a_variant_registered_at_run_time_plays_in_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, pablo: str
+) -> None:
+    args = ["play", pablo, "--seed", "0", "--target", "none"]
+    text, game = _play_command(monkeypatch, args, "help\nrules\n" + _digits(0))
+    assert game.variant == pablo
+    assert game.over
+    assert "Final totals" in text
+    lines = [" ".join(ln.replace("│", " ").split()) for ln in text.splitlines()]
+    assert "pablo call the end at the start of your turn" in lines
+    assert any(ln.startswith("Game Pablo · round 1 · single round") for ln in lines)
+    assert any(ln.startswith("Call word pablo · turns played") for ln in lines)
+    assert "Kaboo with another word" in lines  # the rules: the registry's fallback text
+    # drawn like kaboo: the bottom row seen at the deal, the hand as a 2×2 square
+    assert "you peeked at your card 2: [" in text
+    assert "you peeked at your card 3: [" in text
+    own = tables(text)[0].split("You (seat 0)", 1)[1]
+    assert [ln.split()[:2] for ln in own.replace("│", " ").splitlines()[2:6:3]] == [
+        ["0", "1"],
+        ["2", "3"],
+    ]
+
+
+def test_a_removed_variant_is_no_longer_playable() -> None:
+    add_variant(PABLO)
+    try:
+        assert PABLO.name in cli.FAMILY
+    finally:
+        remove_variant(PABLO.name)
+    assert PABLO.name not in cli.FAMILY
+    assert PABLO.name not in cli.PLAYABLE
+    assert PABLO.name not in cli.FRONTS
+    result = runner.invoke(app, ["play", PABLO.name])
+    assert result.exit_code == 2
+    assert "unknown game 'pablo'" in result.output

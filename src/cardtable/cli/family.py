@@ -1,0 +1,513 @@
+"""How the terminal draws the Cabo family: the table, events, round results and notation.
+
+One :class:`~cardtable.cli.render.Front` serves every variant whose rule set is in
+:data:`~cardtable.games.family.rulesets.RULESETS` (the built-in four and any registered later
+with :func:`cardtable.games.family.add_variant`): what differs between them — the call word,
+which powers the cards have, drops or snaps, the hand's layout — is read from the
+:class:`~cardtable.games.family.rulesets.RuleSet` or the view, never from the variant's name.
+
+These are memory games, and the person plays without memory aid by default (RULES.md,
+"Memory"): the loop draws the tables from ``view(seat, memory=False)`` and adds the cards the
+seat has just seen (the ``seen_now`` key), which the ``Seen now`` row explains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
+from .render import (
+    FACE_DOWN,
+    Front,
+    _addr,
+    _addrs,
+    _cards,
+    _discard_pile,
+    _line,
+    _s,
+    _status_grid,
+    _who,
+    card_text,
+    number_word,
+)
+
+__all__ = ["family_front", "notation"]
+
+_PHASES = {
+    "peek": "initial peek: everyone looks at some of their own cards",
+    "turn": "start of a turn: draw, or call the end",
+    "drawn": "a drawn card is waiting to be placed or discarded",
+    "power": "a power card is being used",
+    "look": "after a look: exchange the two cards or pass",
+    "give": "after dropping an opponent's card: give them one of yours or pass",
+    "snap": "snap window: drop cards of the same rank, or pass",
+    "over": "the game is over",
+}
+
+_POWER_WORDS = {
+    "peek": "peek at one of your own cards (peek N)",
+    "spy": "look at another seat's card (spy P.N)",
+    "exchange": "swap two cards without looking (exchange A B)",
+    "look": "look at one of yours and one of another seat's (look N P.N)",
+}
+
+
+def _phase_words(view: dict[str, Any]) -> str:
+    """The phase of a view in words (the initial peek's count read from the rule set)."""
+    phase = str(view["phase"])
+    rs = RULESETS.get(str(view["game"]))
+    if phase == "peek" and rs is not None:
+        return f"initial peek: everyone looks at {number_word(rs.initial_peeks)} of their own cards"
+    return _PHASES.get(phase, phase)
+
+
+# ---------------------------------------------------------------------------- notation
+def _ranks(rs: RuleSet, power: int) -> str:
+    """The ranks (or codes) that carry ``power`` in ``rs``, as ``J`` or ``11/12``."""
+    return "/".join(rank for rank, kind in rs.powers.items() if kind == power)
+
+
+def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
+    """What to type in a game of ``rs``, as ``(text, meaning)`` rows for ``help``: the moves
+    every variant has, then those its rule set adds (drops, powers, its call word)."""
+    rows = [
+        ("peek N", "look at your own card N (start of the round, or the peek power)"),
+        ("draw deck", "take the top card of the deck"),
+        ("draw discard", "take the top card of the discard pile"),
+        ("replace N", "put the card you hold at your position N; the old card is discarded"),
+        ("discard", "discard the card you drew from the deck (uses its power, if any)"),
+    ]
+    if SPY in rs.powers.values():
+        rows.append(("spy P.N", "spy power: look at seat P's card N"))
+    rows.append(("pass", "decline a power (where allowed)"))
+    if rs.drops == "multi":
+        rows.append(
+            ("replace N M …", "claim that your cards N, M, … have equal value and replace them all")
+        )
+    if ranks := _ranks(rs, SWAP):
+        rows.append(
+            ("exchange N P.N", f"{ranks} power: swap your card N with seat P's card N, unseen")
+        )
+    if ranks := _ranks(rs, LOOK):
+        rows.append(("look N P.N", f"{ranks} power: look at your card N and seat P's card N"))
+        rows.append(("exchange", "after look: swap the two cards you looked at"))
+    if ranks := _ranks(rs, SWAP_ANY):
+        rows.append(
+            ("exchange A B", f"{ranks} power: swap any two cards of two different seats, unseen")
+        )
+    if rs.drops == "drop":
+        rows.append(
+            ("drop N / drop P.N", "drop a card matching the top of the discard pile (your turn)")
+        )
+        rows.append(("give N", "after dropping an opponent's card: give them your card N"))
+    if rs.drops == "snap":
+        rows.append(("drop N", "snap window: throw your card N if it has the window's rank"))
+        rows.append(("pass", "snap window: you are done snapping for this window"))
+    call = "call the end at the start of your turn"
+    rows.append((rs.call, call + (": the round ends at once" if rs.call_ends_round else "")))
+    return tuple(rows)
+
+
+_NOTE = (
+    "Addresses: N is your own position N; P.N is seat P's position N. "
+    f"A card you can see is shown by its code (7H, 10C, QS), one you cannot as {FACE_DOWN}; "
+    "the line under a card lists who has looked at it."
+)
+_NO_MEMORY_NOTE = (
+    "No memory aid (the default): a face-down card is shown only at the moment you see it — in "
+    "the line that reports it and in the next table (row 'Seen now') — and is "
+    f"{FACE_DOWN} again after that, so remember it. 'cardtable play --memory-aid' keeps every "
+    "card you have seen shown."
+)
+_MEMORY_NOTE = "Memory aid on: every card you have seen stays shown."
+
+
+def _memory_note(rs: RuleSet, memory_aid: bool) -> str:
+    """The ``help`` note's words on the memory aid in a game of ``rs``."""
+    if memory_aid:
+        return _MEMORY_NOTE
+    if not rs.peek_shown_until_draw:
+        return _NO_MEMORY_NOTE
+    n = len(rs.auto_peek) or rs.initial_peeks
+    cards = "card of your initial peek stays" if n == 1 else "cards of your initial peek stay"
+    return (
+        f"{_NO_MEMORY_NOTE} In {rs.name} the {'' if n == 1 else number_word(n) + ' '}{cards} "
+        "shown until your first draw."
+    )
+
+
+def family_front(rs: RuleSet) -> Front:
+    """The :class:`~cardtable.cli.render.Front` of the Cabo-family variant played by ``rs``."""
+    return Front(
+        _family_view,
+        _family_event,
+        _family_round_end,
+        notation(rs),
+        _NOTE,
+        memory=lambda memory_aid: _memory_note(rs, memory_aid),
+    )
+
+
+# ---------------------------------------------------------------------------- the table
+def _seen(seen: Sequence[int], me: int, players: int) -> str:
+    if not seen:
+        return "–"
+    if len(seen) == players:
+        return "all"
+    return ",".join("you" if s == me else str(s) for s in seen)
+
+
+def _hand(view: dict[str, Any], seat: int, me: int) -> RenderableType:
+    """A hand as rows of cells (address, card, who has seen it), 8 cells a row.
+
+    Four cards of a rule set whose ``hand_layout`` is ``square`` (kaboo's) are drawn as a 2×2
+    square. Plain text lines are used instead of nested tables because they render fast even
+    for the long hands that penalties can build.
+    """
+    hand: list[dict[str, Any] | None] = view["hands"][seat]
+    players = int(view["players"])
+    if not any(c is not None for c in hand):
+        return Text("no cards", style="dim")
+    rs = RULESETS.get(str(view["game"]))
+    square = rs is not None and rs.hand_layout == "square"
+    per_row = 2 if square and len(hand) <= 4 else 8
+    lines: list[Text] = []
+    for start in range(0, len(hand), per_row):
+        cells: list[tuple[Text, Text, Text]] = []
+        for i, cell in enumerate(hand[start : start + per_row], start):
+            label = str(i) if seat == me else f"{seat}.{i}"
+            if cell is None:
+                cells.append((Text(label, style="dim strike"), Text("·", style="dim"), Text("")))
+            else:
+                cells.append(
+                    (
+                        Text(label, style="bold"),
+                        card_text(cell["card"], pad=True),
+                        Text(_seen(cell["seen"], me, players), style="dim"),
+                    )
+                )
+        width = max(len(FACE_DOWN), *(len(t.plain) for trio in cells for t in trio))
+        for row in range(3):
+            line = Text(no_wrap=True, overflow="ellipsis")
+            for k, trio in enumerate(cells):
+                part = trio[row]
+                left = (width - len(part.plain) + 1) // 2
+                line.append(" " * (left + (1 if k else 0)))
+                line.append_text(part)
+                line.append(" " * (width - len(part.plain) - left))
+            lines.append(line)
+    return Group(*lines)
+
+
+def _seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
+    title = f"You (seat {seat})" if seat == me else f"Seat {seat}"
+    tags = [f"total {view['totals'][seat]}"]
+    if seat in view["actors"] and view["phase"] != "over":
+        tags.append("▶ to act")
+    if view.get("caller") == seat:
+        tags.append(f"called {view['call']}")
+    border = "yellow" if seat in view["actors"] else ("green" if seat == me else "white")
+    return Panel(
+        Group(Text(" · ".join(tags), style="dim"), _hand(view, seat, me)),
+        title=Text(title, style="bold"),
+        title_align="left",
+        border_style=border,
+        expand=False,
+    )
+
+
+def _pending(view: dict[str, Any], me: int) -> Text | None:
+    pending = view.get("pending")
+    if not pending:
+        return None
+    who = _who(int(view["turn"]), me)
+    if "give" in pending:
+        return _line(f"{who} may give a card into {_addr(pending['give'], me)} (give N) or pass")
+    power = str(pending.get("power"))
+    if power == "look" and "looked" in pending:
+        a, b = (_addr(x, me) for x in pending["looked"])
+        can = "exchange or pass" if pending.get("can_exchange") else "only pass is left"
+        return _line(f"{who} looked at {a} and {b} with ", card_text(pending["card"]), f": {can}")
+    what = _POWER_WORDS.get(power, power)
+    if power == "exchange" and pending.get("any"):
+        what = "swap any two cards of two different seats, unseen (exchange A B)"
+    verb = "use" if who == "you" else "uses"
+    return _line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
+
+
+def _snap(view: dict[str, Any], me: int) -> Text | None:
+    snap = view.get("snap")
+    if not snap:
+        return None
+    passed = [int(s) for s in snap.get("passed", [])]
+    deciding = [s for s in range(int(view["players"])) if s not in passed]
+    rank = str(snap["rank"]).lower() if snap["rank"] == "JOKER" else str(snap["rank"])
+    return _line(
+        "open for rank ",
+        Text(rank, style="bold"),
+        " (drop N or pass); still snapping: ",
+        ", ".join(_who(s, me) for s in deciding) or "nobody",
+    )
+
+
+def _memory_words(view: dict[str, Any]) -> str:
+    """The Game row's word on the memory aid (the loop's ``memory_aid`` key; none without it)."""
+    aid = view.get("memory_aid")
+    if aid is None:
+        return ""
+    return "memory aid on" if aid else "no memory aid"
+
+
+def _cards_at(cards: dict[str, str], me: int, note: str) -> Text:
+    """Cards by address, ``your card 2 [7H] · 1.3 [5C]``, then ``note`` highlighted."""
+    parts: list[str | Text | None] = []
+    for addr, code in cards.items():
+        if parts:
+            parts.append(" · ")
+        parts.extend([f"{_addr(addr, me)} ", card_text(code)])
+    parts.append(Text(note, style="yellow"))
+    return _line(*parts)
+
+
+def _sight_rows(view: dict[str, Any], me: int) -> list[tuple[str, Text]]:
+    """Without memory aid, why a face-down card shows: the ``Seen now`` row (the cards the seat
+    has just seen, the loop's ``seen_now`` key) and the ``Until draw`` row (gabo's initial peek,
+    which the view itself keeps shown until the seat's first draw)."""
+    if view.get("memory_aid") is not False or view["phase"] == "over":
+        return []
+    rows: list[tuple[str, Text]] = []
+    seen: dict[str, str] = view.get("seen_now") or {}
+    if seen:
+        them = "it" if len(seen) == 1 else "them"
+        note = f" — shown in this table only: remember {them}"
+        rows.append(("Seen now", _cards_at(seen, me, note)))
+    kept = {
+        f"{me}.{i}": str(cell["card"])
+        for i, cell in enumerate(view["hands"][me])
+        if cell is not None and cell["card"] is not None and f"{me}.{i}" not in seen
+    }
+    if kept:
+        note = " — your initial peek, shown until your first draw"
+        rows.append(("Until draw", _cards_at(kept, me, note)))
+    return rows
+
+
+def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
+    players = int(view["players"])
+    target = view.get("target")
+    status = _status_grid(
+        view,
+        title,
+        "single round" if target is None else f"match to {target}",
+        _memory_words(view),
+    )
+    phase = str(view["phase"])
+    status.add_row("Phase", _phase_words(view))
+    if phase == "peek" and view.get("peeks_left"):
+        left = view["peeks_left"]
+        status.add_row("Peeks left", " · ".join(f"{_who(s, me)} {n}" for s, n in enumerate(left)))
+    actors = [int(s) for s in view["actors"]]
+    if phase in ("peek", "snap"):
+        status.add_row("To act", ", ".join(_who(s, me) for s in actors) or "nobody")
+    elif phase != "over":
+        status.add_row(
+            "Turn",
+            f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)})",
+        )
+    for name, row in _sight_rows(view, me):
+        status.add_row(name, row)
+    deck = f"{view['deck']} card{_s(view['deck'])}"
+    if view.get("reshuffles"):
+        deck += f" (reshuffled {view['reshuffles']}×)"
+    status.add_row("Deck", deck)
+    status.add_row("Discard", _discard_pile(view["discard"]))
+    if view.get("drawer") is not None:
+        src = {"deck": " from the deck", "discard": " from the discard pile"}.get(
+            str(view.get("drawn_from")), ""
+        )
+        status.add_row(
+            "Drawn",
+            _line(card_text(view.get("drawn")), f" held by {_who(int(view['drawer']), me)}{src}"),
+        )
+    pending = _pending(view, me)
+    if pending is not None:
+        status.add_row("Pending", pending)
+    snap = _snap(view, me)
+    if snap is not None:
+        status.add_row("Snap", snap)
+    if view.get("caller") is not None:
+        left = view.get("final_turns_left")
+        status.add_row(
+            "Called",
+            f"{_who(int(view['caller']), me)} called {view['call']}"
+            + (f" · {left} final turn{_s(left)} left" if left else ""),
+        )
+    else:
+        status.add_row(
+            "Call word",
+            f"{view['call']} · turns played {view['turns']} (the round stops after "
+            f"{view['max_turns']} without a call)",
+        )
+    status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
+    order = [(me + k) % players for k in range(1, players)] + [me]
+    panels: list[RenderableType] = [Panel(status, title="Table", title_align="left")]
+    panels.extend(_seat_panel(view, s, me) for s in order)
+    return Group(*panels)
+
+
+def _family_round_end(info: dict[str, Any], me: int) -> RenderableType:
+    """The results of a finished Cabo-family round: every hand, sums, scores and totals."""
+    table = Table(title=f"Round {info['round']} results", title_style="bold")
+    table.add_column("Seat", no_wrap=True)
+    table.add_column("Hand")
+    table.add_column("Sum", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("Total", justify="right")
+    winners = info.get("winners", [])
+    for s, hand in enumerate(info["hands"]):
+        name = _who(s, me)
+        if s == info.get("caller"):
+            name += " (caller)"
+        if s in winners:
+            name += " ★"
+        table.add_row(
+            Text(name, style="bold green" if s in winners else ""),
+            _cards([c for c in hand if c is not None]),
+            str(info["sums"][s]),
+            str(info["scores"][s]),
+            str(info["totals"][s]),
+        )
+    return table
+
+
+# ---------------------------------------------------------------------------- events
+def _family_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    who = _who(int(seat), me) if isinstance(seat, int) else ""
+    if kind == "round_start":
+        pile = ev.get("discard") or []
+        return [
+            _line(
+                f"Round {ev['round']} begins; {_who(int(ev['first']), me)} play"
+                + ("" if ev["first"] == me else "s")
+                + " first",
+                ("; the discard pile starts with " if pile else None),
+                (_cards(pile) if pile else None),
+                ".",
+                style="bold",
+            )
+        ]
+    if kind == "turn":
+        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
+    if kind == "peek":
+        if "card" in ev:
+            return [_line(f"{who} peeked at {_addr(ev['at'], me)}: ", card_text(ev["card"]))]
+        return [_line(f"{who} peeked at {_addr(ev['at'], me)}")]
+    if kind == "draw":
+        source = "the deck" if ev.get("from") == "deck" else "the discard pile"
+        if "card" in ev:
+            return [_line(f"{who} drew ", card_text(ev["card"]), f" from {source}")]
+        return [_line(f"{who} drew from {source}")]
+    if kind == "replace":
+        at = _addrs(ev.get("at", []), me)
+        return [_line(f"{who} put the card in hand at {at} and discarded ", _cards(ev["out"]))]
+    if kind == "claim":
+        at = _addrs(ev.get("at", []), me)
+        if ev.get("ok"):
+            return [
+                _line(
+                    f"{who} claimed {at} are equal — right: discarded ",
+                    _cards(ev.get("out", [])),
+                    "; the new card is at " + _addr(ev["at"][0], me),
+                )
+            ]
+        return [
+            _line(
+                f"{who} claimed {at} are equal — wrong: they show ",
+                _cards(ev.get("shown", [])),
+                " and stay; the new card goes to " + _addr(str(ev.get("new")), me),
+                style="",
+            )
+        ]
+    if kind == "discard":
+        power = ev.get("power")
+        return [
+            _line(
+                f"{who} discarded the drawn ",
+                card_text(ev.get("card")),
+                f" — power: {power}" if power else None,
+            )
+        ]
+    if kind == "spy":
+        if "card" in ev:
+            return [_line(f"{who} spied on {_addr(ev['at'], me)}: ", card_text(ev["card"]))]
+        return [_line(f"{who} spied on {_addr(ev['at'], me)}")]
+    if kind == "look":
+        a, b = (_addr(x, me) for x in ev.get("at", ["?", "?"]))
+        cards = ev.get("cards")
+        if cards:
+            return [
+                _line(
+                    f"{who} looked at {a} ", card_text(cards[0]), f" and {b} ", card_text(cards[1])
+                )
+            ]
+        return [_line(f"{who} looked at {a} and {b}")]
+    if kind == "exchange":
+        a, b = (_addr(x, me) for x in ev.get("at", ["?", "?"]))
+        return [_line(f"{who} exchanged {a} and {b} (unseen)")]
+    if kind == "pass":
+        return [_line(f"{who} passed")]
+    if kind == "call":
+        return [_line(f"{who} called {ev.get('word')}!", style="bold yellow")]
+    if kind == "penalty":
+        if ev.get("at") is None:
+            return [_line(f"{who} should take a penalty card, but none is left")]
+        return [_line(f"{who} took a penalty card face down at {_addr(ev['at'], me)}", style="red")]
+    if kind == "drop":
+        at = _addr(str(ev.get("at")), me)
+        if ev.get("ok"):
+            return [_line(f"{who} dropped ", card_text(ev.get("card")), f" from {at} — a match")]
+        return [
+            _line(
+                f"{who} tried to drop ",
+                card_text(ev.get("card")),
+                f" from {at} — no match, it goes back",
+            )
+        ]
+    if kind == "give":
+        return [
+            _line(
+                f"{who} gave {_addr(str(ev.get('from')), me)} into {_addr(str(ev.get('to')), me)}"
+            )
+        ]
+    if kind == "snap_open":
+        return [_line(card_text(ev.get("card")), " landed on the discard pile: snap window open")]
+    if kind == "snap":
+        at = _addr(str(ev.get("at")), me)
+        if ev.get("ok"):
+            return [_line(f"{who} snapped ", card_text(ev.get("card")), f" from {at}")]
+        return [
+            _line(
+                f"{who} snapped ",
+                card_text(ev.get("card")),
+                f" from {at} — wrong rank: it stays on the pile",
+            )
+        ]
+    if kind == "reshuffle":
+        n = ev.get("deck")
+        return [_line(f"The discard pile was shuffled into a new deck of {n} card{_s(n)}")]
+    if kind == "round_end":
+        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _family_round_end(ev, me)]
+    if kind == "game_over":
+        return [Text("The game is over.", style="bold")]
+    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
+    return [Text(f"{kind}: {public}")]

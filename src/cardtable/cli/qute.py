@@ -1,0 +1,440 @@
+"""How the terminal draws Qute: the table, events, round results and notation.
+
+Hands are held face up by their owners, so there is nothing to remember: the table shows the
+human's hand sorted by suit and rank, with the cards a play may start with marked
+:data:`PLAYABLE_MARK`, and the other hands face down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..games.qute.engine import J_POINTS
+from .render import (
+    FACE_DOWN,
+    Front,
+    _and,
+    _cards,
+    _discard_pile,
+    _line,
+    _s,
+    _status_grid,
+    _who,
+    card_text,
+    number_word,
+)
+
+__all__ = ["HAND_ROW", "PLAYABLE_MARK", "QUTE_FRONT", "QUTE_RANKS", "QUTE_SUITS", "playable_cards"]
+
+QUTE_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""Qute's ranks from lowest to highest (the order a hand is sorted in)."""
+
+QUTE_SUITS = {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}
+"""Qute's suits in the engine's suit order, with their names."""
+
+HAND_ROW = 12
+"""How many cards of a Qute hand one line shows (and how many face-down cards per seat)."""
+
+PLAYABLE_MARK = "▲"
+"""Drawn under the cards of your hand that a legal ``play`` may start with."""
+
+_QUTE_PHASES = {
+    "play": "playing",
+    "cover": "a 6 on top must be covered",
+    "decide": "a decision is pending",
+    "over": "the game is over",
+}
+
+
+# TODO(issue 14 item 3): the engine exposes neither of these rules; read them from it.
+_EIGHT_DRAWS = 2
+"""Cards drawn per 8 laid (for one 8, by the next seat)."""
+_RUN = 4
+"""Cards of one rank in a row on top that make Qute."""
+
+
+def _qute_key(code: str) -> tuple[int, int]:
+    suits = list(QUTE_SUITS)
+    rank, suit = code[:-1], code[-1:]
+    return (
+        suits.index(suit) if suit in suits else len(suits),
+        QUTE_RANKS.index(rank) if rank in QUTE_RANKS else len(QUTE_RANKS),
+    )
+
+
+def _v(who: str, you: str, other: str) -> str:
+    """``who`` with the verb form that fits it: ``you draw`` / ``seat 1 draws``."""
+    return f"{who} {you if who == 'you' else other}"
+
+
+def _times(n: int) -> str:
+    return {1: "", 2: " twice"}.get(n, f" {n} times")
+
+
+def playable_cards(legal: Sequence[str]) -> list[str]:
+    """The cards a legal ``play`` may start with (the first card of each ``play`` action)."""
+    first: list[str] = []
+    for text in legal:
+        words = text.split()
+        if len(words) > 1 and words[0] == "play" and words[1] not in first:
+            first.append(words[1])
+    return first
+
+
+def _qute_hand(view: dict[str, Any]) -> RenderableType:
+    """Your Qute hand, sorted by suit and rank, the playable cards marked underneath."""
+    hand = sorted(view.get("hand") or [], key=_qute_key)
+    if not hand:
+        return Text("no cards", style="dim")
+    playable = set(playable_cards(view.get("legal") or []))
+    drawn = view.get("drawn")
+    width = len(FACE_DOWN) + 1
+    lines: list[Text] = []
+    for start in range(0, len(hand), HAND_ROW):
+        row = hand[start : start + HAND_ROW]
+        cards = Text(no_wrap=True)
+        marks = Text(no_wrap=True, style="bold green")
+        for code in row:
+            token = card_text(code)
+            if code in playable:
+                token.stylize("underline")
+            cards.append_text(token)
+            cards.append(" " * (width - len(token.plain)))
+            mark = PLAYABLE_MARK if code in playable else ("new" if code == drawn else "")
+            left = (len(token.plain) - len(mark)) // 2
+            marks.append(" " * left + mark + " " * (width - left - len(mark)))
+        lines.append(cards)
+        if marks.plain.strip():
+            lines.append(marks)
+    return Group(*lines)
+
+
+def _qute_seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
+    count = int(view["counts"][seat])
+    tags = [f"{count} card{_s(count)}", f"total {view['totals'][seat]}"]
+    if seat in view["actors"]:
+        tags.append("▶ to act")
+    body: RenderableType
+    if seat == me:
+        body = _qute_hand(view)
+    elif count == 0:
+        body = Text("no cards", style="dim")
+    else:
+        shown = min(count, HAND_ROW)
+        backs = Text(" ").join(card_text(None) for _ in range(shown))
+        if count > shown:
+            backs.append(f" +{count - shown} more", style="dim")
+        body = backs
+    border = "yellow" if seat in view["actors"] else ("green" if seat == me else "white")
+    return Panel(
+        Group(Text(" · ".join(tags), style="dim"), body),
+        title=Text(f"You (seat {seat})" if seat == me else f"Seat {seat}", style="bold"),
+        title_align="left",
+        border_style=border,
+        expand=False,
+    )
+
+
+def _qute_now(view: dict[str, Any], me: int) -> Text:
+    """What the game waits for, in words."""
+    phase = str(view["phase"])
+    turn = int(view["turn"])
+    who = _who(turn, me)
+    laid: list[str] = view.get("laid") or []
+    pending = view.get("pending")
+    if pending == "qute":
+        rank = view["run"]["rank"]
+        return Text(
+            f"{number_word(_RUN)} {rank}s in a row on top, some laid by {who} this turn: {who} "
+            "may call 'qute' (the round ends now) or 'continue'"
+        )
+    if pending == "suit":
+        return Text(f"{who} laid a J: {who} must choose the suit to follow (suit C|D|H|S)")
+    if pending == "eights":
+        k = sum(1 for c in laid if c[:-1] == "8")
+        nxt = _who((turn + 1) % int(view["players"]), me)
+        return Text(
+            f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {_EIGHT_DRAWS * k} "
+            f"and {'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw "
+            f"{number_word(_EIGHT_DRAWS)} per 8 in turn, and each that drew is skipped"
+        )
+    if pending == "jpoints":
+        k = sum(1 for c in laid if c[:-1] == "J")
+        whose = "your" if who == "you" else who + "'s"
+        return Text(
+            f"the round ends and {_v(who, 'have', 'has')} laid {k} J{_s(k)} this turn: "
+            f"'jpoints minus' — {J_POINTS * k} off {whose} round score; 'jpoints plus' — "
+            f"{J_POINTS * k} onto every other seat's"
+        )
+    top = view.get("top")
+    if phase == "cover":
+        suit = str(top)[-1:]
+        return _line(
+            card_text(top),
+            f" on top must be covered by {who}: a card of {QUTE_SUITS.get(suit, suit)}, another "
+            "6 or a J; if nothing fits, draw until something does",
+        )
+    if turn != me:
+        return Text(f"{who} is playing")
+    legal: list[str] = view.get("legal") or []
+    drawn = view.get("drawn")
+    if drawn is not None:
+        return _line(
+            "the card you drew, ",
+            card_text(drawn),
+            ", fits: you must play it (more of its rank may follow)",
+        )
+    if legal == ["draw"]:
+        return Text("nothing in your hand fits: draw a card from the blind")
+    if top is None:
+        return Text("the stack is empty: lay any card (cards marked ▲ may start a play)")
+    return Text("lay cards that fit the top (marked ▲); you must play when you can")
+
+
+def _qute_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+    """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
+    players = int(view["players"])
+    target = view.get("target")
+    match = "single round" if target is None else f"match: ends when a total goes over {target}"
+    status = _status_grid(view, title, match)
+    phase = str(view["phase"])
+    status.add_row("Phase", _QUTE_PHASES.get(phase, phase))
+    if phase != "over":
+        status.add_row("Now", _qute_now(view, me))
+        status.add_row(
+            "Turn",
+            f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)}) "
+            f"· turn {int(view['turns']) + 1} (the round stops after {view['max_turns']})",
+        )
+    stack: list[str] = view.get("stack") or []
+    status.add_row(
+        "Stack",
+        _discard_pile(stack) if stack else Text("empty — any card may be laid", style="dim"),
+    )
+    if view.get("suit"):
+        suit = str(view["suit"])
+        status.add_row("Suit", f"{QUTE_SUITS.get(suit, suit)} ({suit}) was chosen for the J")
+    run = view.get("run") or {}
+    run_cards: list[str] = run.get("cards") or []
+    if run_cards:
+        n = len(run_cards)
+        more = _RUN - n
+        status.add_row(
+            "Run",
+            _line(
+                f"{n} × {run['rank']} on top ",
+                _cards(run_cards),
+                f" — {more} more make{'s' if more == 1 else ''} Qute"
+                if more > 0
+                else " — Qute reached",
+            ),
+        )
+    refills = int(view["refills"])
+    status.add_row(
+        "Blind",
+        f"{view['blind']} card{_s(view['blind'])} · refilled {refills}× · "
+        f"points count ×{view['multiplier']}",
+    )
+    laid: list[str] = view.get("laid") or []
+    if laid and phase != "over":
+        status.add_row(
+            "Laid",
+            _line(_cards(laid), f" by {_who(int(view['turn']), me)} this turn"),
+        )
+    if view.get("drawn") is not None:
+        status.add_row("Drawn", _line("you drew ", card_text(view["drawn"]), " this turn"))
+    counts = [int(c) for c in view.get("penalty_counts") or []]
+    if any(counts):
+        parts: list[str | Text | None] = []
+        for s, c in enumerate(counts):
+            if not c:
+                continue
+            if parts:
+                parts.append(" · ")
+            if s == me:
+                parts.extend(["you drew ", _cards(view.get("penalty_drawn") or [])])
+            else:
+                parts.append(f"seat {s} drew {c} card{_s(c)}")
+        status.add_row("7s/8s", _line(*parts, " for the 7s/8s of the last turn"))
+    status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
+    order = [(me + k) % players for k in range(1, players)] + [me]
+    panels: list[RenderableType] = [Panel(status, title="Table", title_align="left")]
+    panels.extend(_qute_seat_panel(view, s, me) for s in order)
+    return Group(*panels)
+
+
+def _qute_round_end(info: dict[str, Any], me: int) -> RenderableType:
+    """The results of a finished Qute round: hands left, points, multiplier, scores, totals."""
+    mult = int(info.get("multiplier", 1))
+    table = Table(
+        title=f"Round {info['round']} results",
+        title_style="bold",
+        caption=f"points ×{mult} (blind refilled {mult - 1}×)" if mult > 1 else None,
+    )
+    table.add_column("Seat", no_wrap=True)
+    table.add_column("Cards left")
+    table.add_column("Hand", justify="right")
+    table.add_column("J points", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("Total", justify="right")
+    winners = [int(w) for w in info.get("winners", [])]
+    for s, cards in enumerate(info["hands"]):
+        hand: list[str] = sorted(cards, key=_qute_key)
+        name = _who(s, me)
+        if s == info.get("finisher"):
+            name += " (Qute)" if info.get("qute") else (" (out)" if not hand else " (last turn)")
+        if s in winners:
+            name += " ★"
+        table.add_row(
+            Text(name, style="bold green" if s in winners else ""),
+            _cards(hand) if hand else Text("none", style="dim"),
+            str(info["hand_points"][s]),
+            str(info["jpoints"][s]),
+            str(info["scores"][s]),
+            str(info["totals"][s]),
+        )
+    return table
+
+
+def _qute_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+    """A Qute event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    who = _who(int(seat), me) if isinstance(seat, int) else ""
+    if kind == "round_start":
+        first = _who(int(ev["first"]), me)
+        return [
+            Text(f"Round {ev['round']} begins; {_v(first, 'play', 'plays')} first.", style="bold")
+        ]
+    if kind == "turn":
+        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
+    if kind == "play":
+        left = int(ev.get("left", 0))
+        return [
+            _line(
+                f"{_v(who, 'lay', 'lays')} ",
+                _cards(ev.get("cards", [])),
+                f" — {left} card{_s(left)} left" if left else " — no cards left!",
+            )
+        ]
+    if kind == "draw":
+        if not ev.get("card"):
+            return [
+                _line(
+                    f"{_v(who, 'cannot', 'cannot')} draw: the blind is empty and there is nothing "
+                    "to refill it with"
+                )
+            ]
+        if "drawn" in ev:
+            return [
+                _line(f"{_v(who, 'draw', 'draws')} ", card_text(ev["drawn"]), " from the blind")
+            ]
+        return [_line(f"{_v(who, 'draw', 'draws')} a card from the blind")]
+    if kind == "penalty":
+        count = int(ev.get("count", 0))
+        rank = str(ev.get("for"))
+        several = count > (_EIGHT_DRAWS if rank == "8" else 1)
+        reason = f"the {rank}{'s' if several else ''}"
+        skipped = (" and are skipped" if who == "you" else " and is skipped") if rank == "8" else ""
+        if not count:
+            also = f"; {_v(who, 'are', 'is')} skipped all the same" if rank == "8" else ""
+            return [
+                _line(f"{who} should draw for {reason}, but no card is left{also}", style="red")
+            ]
+        cards = ev.get("cards")
+        return [
+            _line(
+                f"{_v(who, 'draw', 'draws')} {count} card{_s(count)} for {reason}{skipped}",
+                ": " if cards else None,
+                _cards(cards) if cards else None,
+                style="red",
+            )
+        ]
+    if kind == "refill":
+        k = int(ev.get("refills", 0))
+        n = ev.get("blind")
+        return [
+            _line(
+                f"The blind ran out: the stack under its top card was shuffled into a new blind "
+                f"of {n} card{_s(n)} (refill {k}: round points now count ×{k + 1})",
+                style="yellow",
+            )
+        ]
+    if kind == "skip":
+        seats = [int(s) for s in ev.get("seats", [])]
+        names = [
+            _who(s, me) + _times(seats.count(s)) for i, s in enumerate(seats) if s not in seats[:i]
+        ]
+        verb = "the ace skips " if len(seats) == 1 else "the aces skip "
+        return [_line(verb + _and(names))]
+    if kind == "qute":
+        return [_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
+    if kind == "continue":
+        return [_line(f"{_v(who, 'let', 'lets')} the chance of Qute pass and play on (continue)")]
+    if kind == "suit":
+        suit = str(ev.get("suit"))
+        return [_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
+    if kind == "eights":
+        if ev.get("mode") == "all":
+            return [_line(f"{_v(who, 'choose', 'chooses')} eights all: the others draw in turn")]
+        return [_line(f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws them all")]
+    if kind == "jpoints":
+        if ev.get("mode") == "minus":
+            own = "your" if who == "you" else "its"
+            return [_line(f"{_v(who, 'take', 'takes')} the J points off {own} own score")]
+        return [_line(f"{_v(who, 'give', 'gives')} the J points to every other seat")]
+    if kind == "dead_end":
+        return [
+            _line(
+                f"{_v(who, 'have', 'has')} to cover a 6 but can neither play nor draw: "
+                "the round ends",
+                style="yellow",
+            )
+        ]
+    if kind == "max_turns":
+        return [_line(f"{ev.get('turns')} turns without an end: the round stops (safety net)")]
+    if kind == "round_end":
+        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _qute_round_end(ev, me)]
+    if kind == "game_over":
+        return [Text("The game is over.", style="bold")]
+    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
+    return [Text(f"{kind}: {public}")]
+
+
+_NOTATION = (
+    (
+        "play C …",
+        "lay cards of one rank (play 8D, play 8D 8H): the first must fit the top card, "
+        "the last ends on top",
+    ),
+    ("draw", "nothing fits: take a card from the blind (while covering a 6, until one fits)"),
+    ("suit S", "after laying a J: the suit to follow (suit C, D, H or S)"),
+    (
+        "eights all|next",
+        f"after two or more 8s (3+ players): the others draw {number_word(_EIGHT_DRAWS)} per 8 "
+        "in turn (all), or the next seat draws them all (next)",
+    ),
+    (
+        "qute / continue",
+        f"after a run of {number_word(_RUN)} of a rank: end the round now, or play on",
+    ),
+    (
+        "jpoints minus|plus",
+        f"the round ends on your Js: −{J_POINTS} per J off your score, or +{J_POINTS} per J to "
+        "every other seat",
+    ),
+)
+_NOTE = (
+    "Cards are written rank then suit: 6H, 10C, QS (lower case works too). "
+    f"{PLAYABLE_MARK} marks the cards of your hand a play may start with; "
+    f"the other hands are shown face down as {FACE_DOWN}."
+)
+
+QUTE_FRONT = Front(_qute_view, _qute_event, _qute_round_end, _NOTATION, _NOTE)
+"""How the terminal draws Qute (no memory aid: hands are held face up)."""

@@ -1,0 +1,206 @@
+"""What every part of the terminal shares: cards, small phrases, the status grid, results.
+
+Every card is drawn as ``[7H]`` when the seat knows it and as :data:`FACE_DOWN` when it does
+not; the bracket form makes the output easy to check for leaks (see ``tests/test_cli.py``).
+
+A :class:`Front` is how the terminal draws one kind of game (its table, events, round results
+and notation); :mod:`cardtable.cli.fronts` finds the one for a variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import typer
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+__all__ = [
+    "DISCARD_SHOWN",
+    "FACE_DOWN",
+    "Front",
+    "card_text",
+    "number_word",
+    "render_legal",
+    "render_result",
+]
+
+FACE_DOWN = "[▒▒▒]"
+"""How a card the human seat does not know is drawn (never a card code)."""
+
+DISCARD_SHOWN = 6
+"""How many cards of the discard pile the table shows (the top one highlighted)."""
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def number_word(n: int) -> str:
+    """``n`` in words for the small counts rules speak of (``two``); digits from ten on."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def _s(n: object) -> str:
+    return "" if n == 1 else "s"
+
+
+def _who(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def _addr(addr: str, me: int) -> str:
+    """An absolute address ``S.P`` as the human reads it: ``your card 2`` or ``1.3``."""
+    seat, _, pos = addr.partition(".")
+    if seat.isdigit() and int(seat) == me:
+        return f"your card {pos}"
+    return addr
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _addrs(addrs: Sequence[str], me: int) -> str:
+    """Several absolute addresses in words: ``your cards 0, 1 and 3`` or ``1.0 and 1.2``."""
+    mine = [a.partition(".")[2] for a in addrs if a.partition(".")[0] == str(me)]
+    if addrs and len(mine) == len(addrs):
+        return ("your card " if len(mine) == 1 else "your cards ") + _and(mine)
+    return _and([_addr(a, me) for a in addrs])
+
+
+def _card_style(code: str) -> str:
+    if code == "RJ" or code[-1:] in ("D", "H"):
+        return "bold red"
+    if code == "BJ" or code[-1:] in ("C", "S"):
+        return "bold"
+    return "bold cyan"  # the Cabo deck's plain numbers
+
+
+def card_text(code: str | None, *, top: bool = False, pad: bool = False) -> Text:
+    """A card as the human sees it: ``[7H]`` if known, :data:`FACE_DOWN` if not.
+
+    ``pad`` right-aligns it to the width of the face-down marker (for tables); ``top`` marks
+    the top of the discard pile.
+    """
+    if code is None:
+        return Text(FACE_DOWN, style="blue")
+    style = _card_style(code) + (" reverse" if top else "")
+    token = f"[{code}]"  # no space inside, so a line is never broken within a card
+    return Text.assemble(" " * (len(FACE_DOWN) - len(token)) if pad else "", (token, style))
+
+
+def _line(*parts: str | Text | None, style: str = "") -> Text:
+    out = Text(style=style)
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, Text):
+            out.append_text(part)
+        else:
+            out.append(part)
+    return out
+
+
+def _cards(codes: Sequence[str | None]) -> Text:
+    out = Text()
+    for i, code in enumerate(codes):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(code))
+    return out
+
+
+def _discard_pile(pile: Sequence[str]) -> Text:
+    if not pile:
+        return Text("empty", style="dim")
+    shown = pile[-DISCARD_SHOWN:]
+    out = Text()
+    if len(pile) > len(shown):
+        out.append(f"(+{len(pile) - len(shown)} under) ", style="dim")
+    for i, code in enumerate(shown):
+        top = i == len(shown) - 1
+        out.append_text(card_text(code, top=top))
+        out.append(" ← top" if top else " ", style="dim" if not top else "yellow")
+    out.append(f"   {len(pile)} card{_s(len(pile))}", style="dim")
+    return out
+
+
+def _status_grid(view: dict[str, Any], title: str, match: str, extra: str = "") -> Table:
+    """The two-column status grid every table starts with, opened by its "Game" row."""
+    status = Table.grid(padding=(0, 2))
+    status.add_column(style="bold", no_wrap=True)
+    status.add_column()
+    status.add_row(
+        "Game",
+        f"{title or view['game']} · round {view['round']} · {match} · {view['players']} players"
+        + (f" · {extra}" if extra else ""),
+    )
+    return status
+
+
+def render_legal(legal: Sequence[str]) -> RenderableType:
+    """The numbered list of legal actions (type the number or the text)."""
+    items = [Text.assemble((f"{i}) ", "bold magenta"), a) for i, a in enumerate(legal, 1)]
+    return Group(Text("Legal actions", style="bold"), Columns(items, padding=(0, 3)))
+
+
+def render_result(view: dict[str, Any], me: int) -> RenderableType:
+    """The final result of the game (``view["result"]``) in words and a small table."""
+    result = view.get("result")
+    if not result:
+        return Text("The game is not over.")
+    winners = [int(w) for w in result["winners"]]
+    if winners == [me]:
+        head = "You win!"
+    elif me in winners:
+        others = ", ".join(f"seat {w}" for w in winners if w != me)
+        head = f"You share the win with {others}."
+    elif len(winners) == 1:
+        head = f"Seat {winners[0]} wins."
+    else:
+        head = "Seats " + ", ".join(str(w) for w in winners) + " share the win."
+    table = Table(title="Final totals", title_style="bold")
+    table.add_column("Seat")
+    for i in range(len(result["rounds"])):
+        table.add_column(f"R{i + 1}", justify="right")
+    table.add_column("Total", justify="right", style="bold")
+    for s, total in enumerate(result["totals"]):
+        table.add_row(
+            Text(
+                _who(s, me) + (" ★" if s in winners else ""), style="green" if s in winners else ""
+            ),
+            *[str(r[s]) for r in result["rounds"]],
+            str(total),
+        )
+    return Group(Text(head, style="bold green" if me in winners else "bold"), table)
+
+
+@dataclass(frozen=True)
+class Front:
+    """How the terminal draws one game: its table, its events, its round results, its notation."""
+
+    table: Callable[[dict[str, Any], int, str], RenderableType]
+    """Draws the table from a seat's view: ``table(view, me, title)``."""
+    event: Callable[[dict[str, Any], int], list[RenderableType]]
+    """Puts one event of a view into words: ``event(ev, me)``."""
+    round_end: Callable[[dict[str, Any], int], RenderableType]
+    """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event)."""
+    notation: tuple[tuple[str, str], ...]
+    """What to type, as ``(text, meaning)`` rows for ``help``."""
+    note: str
+    """A line shown under the ``help`` table."""
+    memory: Callable[[bool], str] | None = None
+    """For a memory game, the ``help`` note's words on the memory aid (given whether it is
+    on); without the aid its tables show a face-down card only just after the seat saw it.
+    ``None`` for a game with nothing to remember."""
+
+
+def _fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and leave the command with exit code 2."""
+    Console(stderr=True).print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code=2)
