@@ -1,8 +1,10 @@
 """Conformance: seeded random playouts of every variant at every allowed player count.
 
 For every state reached: every listed legal action applies (checked on copies), cards are
-conserved, views are JSON-serialisable, illegal inputs raise IllegalAction and change
-nothing; at the end ``replay(log)`` rebuilds the identical game.
+conserved, views are JSON-serialisable and have exactly the shape of ``cardtable.views.View``
+(every seat with and without memory aid, and spectators), events that of ``Event``, illegal
+inputs raise IllegalAction and change nothing; at the end ``replay(log)`` rebuilds the
+identical game.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from cardtable import IllegalAction, new_game, replay
 from cardtable.rng import Rng
+from cardtable.views import validate_event, validate_view
 
 from .helpers import (
     ALL_CONFIGS,
@@ -35,6 +39,16 @@ def _check_all_legal_apply(game: Any) -> None:
             copy = game.clone()
             copy.apply(seat, action)
             assert_conserved(copy)
+
+
+def _check_views(game: Any) -> None:
+    """Every view of the table (each seat with and without memory aid, spectators both ways)
+    serialises and has exactly the shape the schema states."""
+    views = [game.view(seat, memory=m) for seat in range(game.players) for m in (True, False)]
+    views += [game.spectator_view(), game.spectator_view(memory=False)]
+    for view in views:
+        canonical_json(view)
+        validate_view(view)
 
 
 def _probe_illegal(game: Any, rng: Rng) -> None:
@@ -61,9 +75,7 @@ def playout(name: str, players: int, seed: int) -> Any:
         assert game.actors, "a game that is not over must have someone to act"
         assert_conserved(game)
         if steps % 5 == 0:
-            for seat in range(players):
-                canonical_json(game.view(seat))
-            canonical_json(game.spectator_view())
+            _check_views(game)
             _check_all_legal_apply(game)
         if steps % 11 == 0:
             _probe_illegal(game, rng)
@@ -74,6 +86,7 @@ def playout(name: str, players: int, seed: int) -> Any:
         events = game.play(seat, text)
         for event in events:
             canonical_json(event.for_seat(seat))
+            validate_event(event.for_seat(seat))
         steps += 1
         assert steps < 20_000, "a game must end"
     assert_conserved(game)
@@ -81,7 +94,8 @@ def playout(name: str, players: int, seed: int) -> Any:
     assert game.actors == []
     for seat in range(players):
         assert game.legal_actions(seat) == []
-        canonical_json(game.view(seat))
+        validate_event(game.history(seat)[-1])
+    _check_views(game)
     with pytest.raises(IllegalAction, match="over"):
         game.play(0, "pass")
     return game
@@ -113,3 +127,33 @@ def test_same_seed_same_game(name: str, players: int) -> None:
     c: Any = new_game(name, players=players, seed=6)
     assert a._dump() == b._dump()
     assert a.hands != c.hands or a.deck != c.deck
+
+
+@pytest.mark.parametrize("name", ["cabo", "gabo", "qute"])
+def test_a_view_of_another_shape_is_refused(name: str) -> None:
+    """The schema is exact: an unknown key, a missing key or a value of another type fails."""
+    game: Any = new_game(name, players=3, seed=2, options={"target": None})
+    view = game.view(0)
+    validate_view(view)
+    validate_view(game.spectator_view(memory=False))
+    wrong: list[dict[str, Any]] = [
+        {**view, "secret": 1},  # an unknown key
+        {k: v for k, v in view.items() if k != "legal"},  # a missing one
+        {**view, "turn": "0"},  # a string for an int
+        {**view, "turn": True},  # a bool for an int (strict)
+        {**view, "over": 1},  # an int for a bool (strict)
+        {**view, "actors": tuple(view["actors"])},  # a tuple for a list (strict)
+        {**view, "phase": "dance"},  # not a phase
+        {**view, "hands": [[{"card": 7}] for _ in view["hands"]]},  # a card is a code
+        {**view, "events": [{**view["events"][-1], "peeked": "5H"}]},  # an event's extra key
+        {**view, "events": [{"seq": 1, "type": "teleport", "seat": 0}]},  # no such event
+        {**view, "round_results": [{"round": 1}]},  # an incomplete round result
+        {**view, "game": "qute" if name != "qute" else "cabo"},  # the other game's shape
+    ]
+    for bad in wrong:
+        with pytest.raises(ValidationError):
+            validate_view(bad)
+    with pytest.raises(ValidationError):
+        validate_view(None)
+    with pytest.raises(ValidationError):
+        validate_event({"seq": 1, "type": "turn", "seat": 0, "card": "5H"})
