@@ -35,7 +35,7 @@ _DECK_TOTALS: dict[str, tuple[object, tuple[int, int]]] = {}
 # How far below its worst card a visible discard must be before the seat takes it.
 _TAKE_MARGIN = 2.5
 # How much a power is worth compared with keeping a slightly better card (points).
-_POWER_VALUE = {PEEK: 1.5, SPY: 1.0, SWAP: 2.0, LOOK: 2.5, SWAP_ANY: 2.0}
+_POWER_VALUE: dict[int, float] = {PEEK: 1.5, SPY: 1.0, SWAP: 2.0, LOOK: 2.5, SWAP_ANY: 2.0}
 
 
 def call_threshold(g: FamilyGame) -> float:

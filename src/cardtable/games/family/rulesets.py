@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from enum import IntEnum
 
 from ...cards import cabo_deck, card, standard_deck
 from ...variants import OptionSpec
@@ -22,17 +23,45 @@ __all__ = [
     "SPY",
     "SWAP",
     "SWAP_ANY",
+    "Power",
     "RuleSet",
 ]
 
-PEEK, SPY, SWAP, LOOK, SWAP_ANY = 1, 2, 3, 4, 5
-"""Power kinds: look at own card; look at another's; blind own↔other swap; look at one own and
-one other then maybe swap; blind swap of any two cards on the table (different seats)."""
 
-POWER_NAMES = {PEEK: "peek", SPY: "spy", SWAP: "exchange", LOOK: "look", SWAP_ANY: "exchange"}
+class Power(IntEnum):
+    """What a card lets its discarder do (an ``int``, so engines index tables with it)."""
+
+    PEEK = 1
+    """Look at one of your own cards."""
+    SPY = 2
+    """Look at another seat's card."""
+    SWAP = 3
+    """Blindly swap one of your cards with another seat's."""
+    LOOK = 4
+    """Look at one own card and one of another seat, then swap them or not."""
+    SWAP_ANY = 5
+    """Blindly swap any two cards of two different seats."""
+
+
+PEEK, SPY, SWAP, LOOK, SWAP_ANY = Power.PEEK, Power.SPY, Power.SWAP, Power.LOOK, Power.SWAP_ANY
+"""The power kinds under their short names."""
+
+POWER_NAMES: dict[int, str] = {
+    PEEK: "peek",
+    SPY: "spy",
+    SWAP: "exchange",
+    LOOK: "look",
+    SWAP_ANY: "exchange",
+}
 """The action word each power is used with."""
 
-POWER_LABELS = {PEEK: "peek", SPY: "spy", SWAP: "swap", LOOK: "look", SWAP_ANY: "swap"}
+POWER_LABELS: dict[int, str] = {
+    PEEK: "peek",
+    SPY: "spy",
+    SWAP: "swap",
+    LOOK: "look",
+    SWAP_ANY: "swap",
+}
 """The word a card face shows for its power (the browser prints it on numbered cards)."""
 
 
@@ -50,9 +79,9 @@ class RuleSet:
     """Card codes of the full deck (card id = index)."""
     value: Callable[[str], int]
     """Points of a card."""
-    powers: dict[str, int]
+    powers: dict[str, Power]
     """Rank or code → power kind, for cards that have one."""
-    must_use: frozenset[int]
+    must_use: frozenset[Power]
     """Powers that cannot be declined with ``pass``."""
     call: str
     """The word that calls the end (an action without arguments; ``cabo``, ``gabo``,
