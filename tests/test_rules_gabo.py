@@ -17,7 +17,7 @@ from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import standard_deck
 from cardtable.games.family import FamilyGame
 
-from .scenario import all_pass, deal_and_peek, draw_turn, draw_turns, peek_all, shown
+from .scenario import all_pass, deal, deal_and_peek, draw_turn, draw_turns, peek_all, shown
 from .scenario import seen_at as seen  # here: who knows one card, not a whole hand
 
 GAME = "gabo"
@@ -791,3 +791,37 @@ def test_default_match_runs_until_a_total_reaches_100() -> None:
     low = min(g.result.totals)
     assert g.result.winners == [s for s, t in enumerate(g.result.totals) if t == low]
     assert [sum(r[s] for r in g.result.rounds) for s in range(3)] == g.result.totals
+
+
+def test_the_engine_declares_its_timed_windows_and_their_default_moves() -> None:
+    """The initial peeks and every snap window are timed windows; when one runs out each seat
+    still to act passes where it may (a snap window), else plays its first legal move (a peek).
+    Turn-by-turn play has no window, and a seat that may not act has no default."""
+    g = deal("gabo", HANDS_3, "5D", ["7H", "8D"], options={"target": None})
+    assert g.timed_window() == "peek"
+    assert str(g.timeout_action(1)) == "peek 0"
+    for seat in range(3):
+        g.play(seat, g.timeout_action(seat))
+        g.play(seat, g.timeout_action(seat))
+    assert g.timed_window() is None
+    with pytest.raises(ValueError, match="nothing to do"):
+        g.timeout_action(1)
+    g.play(0, "draw deck")
+    g.play(0, "discard")
+    assert g.timed_window() is None  # the 7's power comes first: one seat, no clock
+    g.play(0, "pass")
+    assert g.timed_window() == "snap"
+    assert {str(g.timeout_action(s)) for s in g.actors} == {"pass"}
+    for seat in list(g.actors):
+        g.play(seat, g.timeout_action(seat))
+    assert g.timed_window() is None and g.actors == [1]
+
+
+def test_qute_has_no_timed_windows() -> None:
+    g = new_game("qute", players=3, seed=2)
+    while not g.over:
+        assert g.timed_window() is None
+        seat = g.actors[0]
+        g.play(seat, g.legal_actions(seat)[-1])
+        if g.round_no > 1:
+            break

@@ -192,6 +192,22 @@ class Game(ABC):
         as for :meth:`view`)."""
         return self._view(None, memory)
 
+    def timed_window(self) -> str | None:
+        """The kind of timed window open now, if any: a phase in which several seats act at
+        once and a real table would not wait for ever (``"peek"``, ``"snap"``). Front ends put a
+        clock on it and play :meth:`timeout_action` for every seat still to act when it runs
+        out. ``None`` in turn-by-turn play (the default; engines with windows override it)."""
+        return None
+
+    def timeout_action(self, seat: int) -> Action:
+        """The move played for ``seat`` when its window or clock runs out: ``pass`` where the
+        rules allow it (the seat declines), else its first legal action. ``ValueError`` if
+        ``seat`` may not act now."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do now")
+        return next((a for a in legal if a.name == "pass" and not a.args), legal[0])
+
     @property
     def opening_events(self) -> list[Event]:
         """The events of the first deal (what :meth:`play` returns for an action), such as

@@ -651,9 +651,9 @@ class RoomManager:
             and not game.over
             and (room.window_key is not None or len(game.actors) > 1)
         ):
-            pub = game.spectator_view()
-            phase = pub.get("phase")
-            if phase in ("peek", "snap"):
+            phase = game.timed_window()
+            if phase is not None:
+                pub = game.spectator_view()
                 key = (
                     room.game_row.game_no if room.game_row else 0,
                     pub.get("round"),
@@ -683,8 +683,7 @@ class RoomManager:
                 if game is None or game.over or room.window_key != key:
                     break
                 seat = game.actors[0]
-                legal = [str(a) for a in game.legal_actions(seat)]
-                action = "pass" if "pass" in legal else legal[0]
+                action = str(game.timeout_action(seat))
                 try:
                     await self._act(room, seat, action, None, None, None)
                 except ProtocolError:

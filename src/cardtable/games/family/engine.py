@@ -278,6 +278,14 @@ class FamilyGame(Game):
         """True once the match has ended."""
         return self.phase == PH_OVER
 
+    def timed_window(self) -> str | None:
+        """``"peek"`` during the initial peeks, ``"snap"`` while a snap window is open."""
+        if self.phase == PH_PEEK:
+            return "peek"
+        if self.phase == PH_SNAP:
+            return "snap"
+        return None
+
     @property
     def result(self) -> Result | None:
         """Round scores, totals and winners once over."""
