@@ -157,3 +157,19 @@ def test_the_version_has_one_source() -> None:
     pyproject = Path(__file__).parents[1] / "pyproject.toml"
     declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     assert cardtable.__version__ == metadata.version("cardtable") == declared
+
+
+@pytest.mark.parametrize("variant", ["cabo", "cabo-german", "gabo", "kaboo", "qute"])
+def test_the_debug_dump_lists_every_hidden_card(variant: str) -> None:
+    """``debug_lines`` is the public dump of the whole state (OpenSpiel's debug string reads
+    it): every hand card's code, whoever may know it."""
+
+    from cardtable import new_game
+
+    g: Any = new_game(variant, players=3, seed=4)
+    text = "\n".join(g.debug_lines())
+    for s, hand in enumerate(g.hands):
+        line = next(x for x in text.splitlines() if x.startswith(f"hand {s}:"))
+        for cid in hand:
+            if cid >= 0:
+                assert g.codes[cid] in line

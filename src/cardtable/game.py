@@ -192,6 +192,12 @@ class Game(ABC):
         as for :meth:`view`)."""
         return self._view(None, memory)
 
+    def debug_lines(self) -> list[str]:
+        """The whole state, hidden cards included, as lines of text: for debugging and for
+        OpenSpiel's ``debug_string``, never for a player. Engines list every field; this
+        default gives the log, from which the state can be replayed."""
+        return [f"log {self.log}"]
+
     def timed_window(self) -> str | None:
         """The kind of timed window open now, if any: a phase in which several seats act at
         once and a real table would not wait for ever (``"peek"``, ``"snap"``). Front ends put a

@@ -608,7 +608,7 @@ class _Node:
             )
             lines.append(f"chance for {what}; chosen so far: {chosen}")
         if self.eng is not None:
-            lines += _family_debug(self.eng) if spec.family else _qute_debug(self.eng)
+            lines += self.eng.debug_lines()
         return "\n".join(lines)
 
 
@@ -678,53 +678,6 @@ def _qute_text(v: dict[str, Any]) -> list[str]:
     if v["pending"] is not None:
         lines.append(f"decide: {v['pending']}")
     lines.append(f"totals: {_codes(v['totals'])}; turns {v['turns']} of {v['max_turns']}")
-    return lines
-
-
-def _family_debug(g: Any) -> list[str]:
-    codes = g.codes
-    lines = [
-        f"round {g.round_no} phase {g.phase} turn {g.turn} first {g.first} turns {g.turns} "
-        f"caller {g.caller} final_left {g.final_left} epoch {g.epoch} over {g.over}"
-    ]
-    for s, (hand, kn, tg) in enumerate(zip(g.hands, g.known, g.tags, strict=True)):
-        cards = " ".join(
-            f"{codes[c] if c >= 0 else '-'}/{k}/{t}" for c, k, t in zip(hand, kn, tg, strict=True)
-        )
-        lines.append(f"hand {s}: {cards}")
-    lines.append("deck: " + _codes(sorted(codes[c] for c in g.deck)))
-    lines.append("discard: " + _codes([codes[c] for c in g.discard]))
-    drawn = codes[g.drawn] if g.drawn >= 0 else "-"
-    lines.append(f"drawn {drawn} from {g.drawn_from} known {g.drawn_known} tag {g.drawn_tag}")
-    lines.append(
-        f"power {g.power} card {g.power_card} looked {g.looked} valid {g.look_valid} "
-        f"give {g.give_to} resume {g.resume}"
-    )
-    lines.append(f"snap {g.snap_key} card {g.snap_card} passed {g.snap_passed}")
-    lines.append(f"peeks {g.peeks_left} totals {g.totals} rounds {g.rounds}")
-    if g.result is not None:
-        lines.append(f"result {g.result.to_dict()}")
-    return lines
-
-
-def _qute_debug(g: Any) -> list[str]:
-    codes = g.codes
-    lines = [
-        f"round {g.round_no} phase {g.phase} turn {g.turn} first {g.first} turns {g.turns} "
-        f"epoch {g.epoch} suit {g.suit} must_cover {g.must_cover} decision {g.decision} "
-        f"ending {g.ending} qute {g.qute_done} last_js {g.last_js}"
-    ]
-    for s, hand in enumerate(g.hands):
-        lines.append(f"hand {s}: {_codes([codes[c] for c in hand])} tags {g.tags[s]}")
-        lines.append(f"cons {s}: {g.cons[s]}")
-    lines.append("blind: " + _codes(sorted(codes[c] for c in g.blind)))
-    lines.append("stack: " + _codes([codes[c] for c in g.stack]))
-    lines.append("laid: " + _codes([codes[c] for c in g.laid]))
-    drew = codes[g.drew] if g.drew >= 0 else "-"
-    penalty = [[codes[c] for c in p] for p in g.penalty]
-    lines.append(f"drew {drew} penalty {penalty} totals {g.totals} rounds {g.rounds}")
-    if g.result is not None:
-        lines.append(f"result {g.result.to_dict()}")
     return lines
 
 

@@ -286,6 +286,35 @@ class FamilyGame(Game):
             return "snap"
         return None
 
+    def debug_lines(self) -> list[str]:
+        """Every field of the state, hidden ones included, a line per part (for debugging and
+        OpenSpiel's ``debug_string``; never shown to a player)."""
+        g = self
+        codes = g.codes
+        lines = [
+            f"round {g.round_no} phase {g.phase} turn {g.turn} first {g.first} turns {g.turns} "
+            f"caller {g.caller} final_left {g.final_left} epoch {g.epoch} over {g.over}"
+        ]
+        for s, (hand, kn, tg) in enumerate(zip(g.hands, g.known, g.tags, strict=True)):
+            cards = " ".join(
+                f"{codes[c] if c >= 0 else '-'}/{k}/{t}"
+                for c, k, t in zip(hand, kn, tg, strict=True)
+            )
+            lines.append(f"hand {s}: {cards}")
+        lines.append("deck: " + _codes_text(sorted(codes[c] for c in g.deck)))
+        lines.append("discard: " + _codes_text([codes[c] for c in g.discard]))
+        drawn = codes[g.drawn] if g.drawn >= 0 else "-"
+        lines.append(f"drawn {drawn} from {g.drawn_from} known {g.drawn_known} tag {g.drawn_tag}")
+        lines.append(
+            f"power {g.power} card {g.power_card} looked {g.looked} valid {g.look_valid} "
+            f"give {g.give_to} resume {g.resume}"
+        )
+        lines.append(f"snap {g.snap_key} card {g.snap_card} passed {g.snap_passed}")
+        lines.append(f"peeks {g.peeks_left} totals {g.totals} rounds {g.rounds}")
+        if g.result is not None:
+            lines.append(f"result {g.result.to_dict()}")
+        return lines
+
     @property
     def result(self) -> Result | None:
         """Round scores, totals and winners once over."""
@@ -1181,3 +1210,7 @@ _HANDLERS: dict[str, Any] = {
     "give": FamilyGame._do_give,
 }
 """Handler of each action word (call words join through :func:`add_call_word`)."""
+
+
+def _codes_text(cards: list[str]) -> str:
+    return " ".join(cards) if cards else "-"

@@ -197,6 +197,29 @@ class QuteGame(Game):
         """True once the game has ended."""
         return self.phase == PH_OVER
 
+    def debug_lines(self) -> list[str]:
+        """Every field of the state, hidden ones included, a line per part (for debugging and
+        OpenSpiel's ``debug_string``; never shown to a player)."""
+        g = self
+        codes = g.codes
+        lines = [
+            f"round {g.round_no} phase {g.phase} turn {g.turn} first {g.first} turns {g.turns} "
+            f"epoch {g.epoch} suit {g.suit} must_cover {g.must_cover} decision {g.decision} "
+            f"ending {g.ending} qute {g.qute_done} last_js {g.last_js}"
+        ]
+        for s, hand in enumerate(g.hands):
+            lines.append(f"hand {s}: {_codes_text([codes[c] for c in hand])} tags {g.tags[s]}")
+            lines.append(f"cons {s}: {g.cons[s]}")
+        lines.append("blind: " + _codes_text(sorted(codes[c] for c in g.blind)))
+        lines.append("stack: " + _codes_text([codes[c] for c in g.stack]))
+        lines.append("laid: " + _codes_text([codes[c] for c in g.laid]))
+        drew = codes[g.drew] if g.drew >= 0 else "-"
+        penalty = [[codes[c] for c in p] for p in g.penalty]
+        lines.append(f"drew {drew} penalty {penalty} totals {g.totals} rounds {g.rounds}")
+        if g.result is not None:
+            lines.append(f"result {g.result.to_dict()}")
+        return lines
+
     @property
     def result(self) -> Result | None:
         """Round scores, totals and winners once over."""
@@ -783,3 +806,7 @@ def _constrained_deal(
         if ok(out[y], x) and ok(out[x], y):
             out[x], out[y] = out[y], out[x]
     return out
+
+
+def _codes_text(cards: list[str]) -> str:
+    return " ".join(cards) if cards else "-"
