@@ -153,7 +153,8 @@ def test_a_call_word_may_be_shared_and_outlives_one_of_its_variants(
 
 
 def test_removing_a_variant_forgets_it_everywhere(temporary: list[str]) -> None:
-    gymnasium = pytest.importorskip("gymnasium")
+    import gymnasium
+
     from cardtable.interop import gymnasium as cg
 
     temporary.append("brief")
@@ -289,7 +290,7 @@ def test_secrecy_suite_spectators() -> None:
 
 @pytest.mark.parametrize("players", list(PLAYERS))
 def test_pettingzoo_api_test(players: int) -> None:
-    pytest.importorskip("pettingzoo")
+
     from .interop import test_pettingzoo as pz
 
     pz.test_api_test_passes_without_warnings("pablo", players)
@@ -297,7 +298,8 @@ def test_pettingzoo_api_test(players: int) -> None:
 
 
 def test_openspiel_random_sim_test() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
+
     from cardtable.interop import openspiel as cos
 
     from .interop import test_openspiel as tos
@@ -314,7 +316,8 @@ def test_openspiel_random_sim_test() -> None:
 
 
 def test_gymnasium_id() -> None:
-    gymnasium = pytest.importorskip("gymnasium")
+    import gymnasium
+
     from cardtable.interop.gymnasium import GYM_IDS, CardtableGymEnv, gym_id
 
     assert GYM_IDS["pablo"] == gym_id("pablo") == "cardtable/Pablo-v0"
@@ -358,7 +361,7 @@ def _get(app: Any, path: str) -> tuple[int, Any]:
 
 
 def test_the_web_app_serves_what_the_browser_needs(tmp_path: Path) -> None:
-    pytest.importorskip("fastapi")
+
     from cardtable.web.app import create_app
 
     app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", ai_workers=0)
