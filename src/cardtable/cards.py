@@ -16,6 +16,7 @@ __all__ = [
     "Card",
     "cabo_deck",
     "card",
+    "codes_text",
     "short_deck",
     "standard_deck",
 ]
@@ -89,3 +90,8 @@ def cabo_deck() -> list[str]:
 def short_deck() -> list[str]:
     """The 36-card deck (6 to ace in four suits) used by Qute."""
     return [rank + suit for suit in SUITS for rank in SHORT_RANKS]
+
+
+def codes_text(codes: list[str]) -> str:
+    """Card codes joined by spaces, or ``-`` for none (debug dumps and plain texts)."""
+    return " ".join(codes) if codes else "-"

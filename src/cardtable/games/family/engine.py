@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...cards import codes_text
 from ...game import Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
@@ -301,8 +302,8 @@ class FamilyGame(Game):
                 for c, k, t in zip(hand, kn, tg, strict=True)
             )
             lines.append(f"hand {s}: {cards}")
-        lines.append("deck: " + _codes_text(sorted(codes[c] for c in g.deck)))
-        lines.append("discard: " + _codes_text([codes[c] for c in g.discard]))
+        lines.append("deck: " + codes_text(sorted(codes[c] for c in g.deck)))
+        lines.append("discard: " + codes_text([codes[c] for c in g.discard]))
         drawn = codes[g.drawn] if g.drawn >= 0 else "-"
         lines.append(f"drawn {drawn} from {g.drawn_from} known {g.drawn_known} tag {g.drawn_tag}")
         lines.append(
@@ -1210,7 +1211,3 @@ _HANDLERS: dict[str, Any] = {
     "give": FamilyGame._do_give,
 }
 """Handler of each action word (call words join through :func:`add_call_word`)."""
-
-
-def _codes_text(cards: list[str]) -> str:
-    return " ".join(cards) if cards else "-"

@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...cards import short_deck
+from ...cards import codes_text, short_deck
 from ...game import Event, Game
 from ...match import Result, lowest
 from ...notation import Action
@@ -208,11 +208,11 @@ class QuteGame(Game):
             f"ending {g.ending} qute {g.qute_done} last_js {g.last_js}"
         ]
         for s, hand in enumerate(g.hands):
-            lines.append(f"hand {s}: {_codes_text([codes[c] for c in hand])} tags {g.tags[s]}")
+            lines.append(f"hand {s}: {codes_text([codes[c] for c in hand])} tags {g.tags[s]}")
             lines.append(f"cons {s}: {g.cons[s]}")
-        lines.append("blind: " + _codes_text(sorted(codes[c] for c in g.blind)))
-        lines.append("stack: " + _codes_text([codes[c] for c in g.stack]))
-        lines.append("laid: " + _codes_text([codes[c] for c in g.laid]))
+        lines.append("blind: " + codes_text(sorted(codes[c] for c in g.blind)))
+        lines.append("stack: " + codes_text([codes[c] for c in g.stack]))
+        lines.append("laid: " + codes_text([codes[c] for c in g.laid]))
         drew = codes[g.drew] if g.drew >= 0 else "-"
         penalty = [[codes[c] for c in p] for p in g.penalty]
         lines.append(f"drew {drew} penalty {penalty} totals {g.totals} rounds {g.rounds}")
@@ -806,7 +806,3 @@ def _constrained_deal(
         if ok(out[y], x) and ok(out[x], y):
             out[x], out[y] = out[y], out[x]
     return out
-
-
-def _codes_text(cards: list[str]) -> str:
-    return " ".join(cards) if cards else "-"
