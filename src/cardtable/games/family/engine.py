@@ -8,7 +8,6 @@ know it too). Knowledge masks and origin tags move with the cards.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,48 +15,47 @@ from ...cards import codes_text
 from ...game import Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
-from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
+from . import phases
+from .phases import (
+    FROM_DECK,
+    FROM_DISCARD,
+    FROM_NONE,
+    MAX_CLAIM,
+    PH_DRAWN,
+    PH_GIVE,
+    PH_LOOKED,
+    PH_OVER,
+    PH_PEEK,
+    PH_POWER,
+    PH_SNAP,
+    PH_TURN,
+    PHASE_TABLE,
+    PHASES,
+)
+from .rulesets import POWER_NAMES, SWAP_ANY, RuleSet
 
-__all__ = ["PHASES", "FamilyGame", "add_call_word", "forget_rule_set"]
+__all__ = [
+    "FROM_DECK",
+    "FROM_DISCARD",
+    "FROM_NONE",
+    "MAX_CLAIM",
+    "PHASES",
+    "PH_DRAWN",
+    "PH_GIVE",
+    "PH_LOOKED",
+    "PH_OVER",
+    "PH_PEEK",
+    "PH_POWER",
+    "PH_SNAP",
+    "PH_TURN",
+    "FamilyGame",
+    "add_call_word",
+    "forget_rule_set",
+]
 
-PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
-PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
-"""Phase names as they appear in views, indexed by the engine's phase number."""
-
-FROM_NONE, FROM_DECK, FROM_DISCARD = 0, 1, 2
 _FROM_NAMES = (None, "deck", "discard")
 
-MAX_CLAIM = 4
-"""Most cards a cabo multi-replace may claim (no value has more than four copies)."""
-
-# Interned actions: legal lists are built from these, so membership tests and dispatch
-# never allocate in the common case.
-_A_DRAW_DECK = Action("draw", ("deck",))
-_A_DRAW_DISCARD = Action("draw", ("discard",))
-_A_DISCARD = Action("discard")
-_A_PASS = Action("pass")
-_A_EXCHANGE = Action("exchange")
-_CALLS: dict[str, Action] = {}
-"""The call word of every rule set the engine has met (filled by :func:`add_call_word`)."""
-_POS_CACHE: dict[tuple[str, int], Action] = {}
-_LIST_CACHE: dict[tuple[Any, ...], list[Action]] = {}
 _RANGES = [tuple(range(k)) for k in range(64)]
-
-
-def _pos_action(name: str, pos: int) -> Action:
-    key = (name, pos)
-    act = _POS_CACHE.get(key)
-    if act is None:
-        act = _POS_CACHE[key] = Action(name, (pos,))
-    return act
-
-
-def _replace_list(own: tuple[int, ...], can_discard: bool, multi: bool) -> list[Action]:
-    acts = [_pos_action("replace", i) for i in own]
-    if multi:
-        for k in range(2, MAX_CLAIM + 1):
-            acts.extend(Action("replace", combo) for combo in itertools.combinations(own, k))
-    return acts + ([_A_DISCARD] if can_discard else [])
 
 
 _Tables = tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]
@@ -88,8 +86,7 @@ def add_call_word(word: str) -> None:
     if handler is not None and handler is not FamilyGame._do_call:
         raise ValueError(f"{word!r} is already an action of the Cabo-family engine")
     _HANDLERS[word] = FamilyGame._do_call
-    if word not in _CALLS:
-        _CALLS[word] = Action(word)
+    phases.call_action(word)
 
 
 def forget_rule_set(rs: RuleSet) -> None:
@@ -97,23 +94,6 @@ def forget_rule_set(rs: RuleSet) -> None:
     entry = _TABLES.get(rs.name)
     if entry is not None and entry[0] is rs:
         del _TABLES[rs.name]
-
-
-def _cached(key: tuple[Any, ...], build: Any) -> list[Action]:
-    acts = _LIST_CACHE.get(key)
-    if acts is None:
-        if len(_LIST_CACHE) > 50_000:
-            _LIST_CACHE.clear()
-        acts = _LIST_CACHE[key] = build()
-    return acts
-
-
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def _number(k: int) -> str:
-    """``k`` in words for messages ("two"), digits from ten on."""
-    return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
 
 
 def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: float) -> int:
@@ -134,6 +114,9 @@ def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: f
 
 class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
+
+    rs: RuleSet
+    """The variant's rule set."""
 
     _lazy_deck = False
     """True in determinized copies: the deck is left unshuffled and every draw takes a card
@@ -263,16 +246,14 @@ class FamilyGame(Game):
     # ------------------------------------------------------------------ queries
     @property
     def actors(self) -> list[int]:
-        """Seats that may act now."""
+        """Seats that may act now (the phase table says who acts in each phase)."""
+        return PHASE_TABLE[self.phase].actors(self)
+
+    def _may_act(self, seat: int) -> bool:
         ph = self.phase
-        if ph == PH_PEEK:
-            return [s for s in range(self.n) if self.peeks_left[s]]
-        if ph == PH_SNAP:
-            passed = self.snap_passed
-            return [s for s in range(self.n) if not passed >> s & 1]
-        if ph == PH_OVER:
-            return []
-        return [self.turn]
+        if ph in (PH_PEEK, PH_SNAP, PH_OVER):
+            return seat in PHASE_TABLE[ph].actors(self)
+        return seat == self.turn
 
     @property
     def over(self) -> bool:
@@ -328,125 +309,27 @@ class FamilyGame(Game):
             return _RANGES[len(h)]
         return tuple(i for i, c in enumerate(h) if c >= 0)
 
-    def _others(self, seat: int) -> tuple[tuple[int, int], ...]:
-        return tuple((s, i) for s in range(self.n) if s != seat for i in self.occupied(s))
-
-    def _drop_targets(self, seat: int) -> list[Action]:
-        if not self.discard:
-            return []
-        own = self.occupied(seat)
-        others = self._others(seat)
-        return _cached(
-            ("drop", own, others),
-            lambda: [_pos_action("drop", i) for i in own] + [Action("drop", (a,)) for a in others],
-        )
-
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may play now, in canonical form."""
-        ph = self.phase
-        rs = self.rs
-        if ph == PH_TURN:
-            if seat != self.turn:
-                return []
-            acts = []
-            if self.deck or (rs.deck_end == "reshuffle" and len(self.discard) > 1):
-                acts.append(_A_DRAW_DECK)
-            if self.discard and (rs.pile_draw_free or self.occupied(seat)):
-                acts.append(_A_DRAW_DISCARD)
-            if self.caller < 0:
-                acts.append(_CALLS[rs.call])
-            if rs.drops == "drop":
-                acts.extend(self._drop_targets(seat))
-            return acts
-        if ph == PH_DRAWN:
-            if seat != self.turn:
-                return []
-            own = self.occupied(seat)
-            can_discard = self.drawn_from == FROM_DECK or rs.pile_draw_free or not own
-            multi = rs.drops == "multi"
-            acts = list(
-                _cached(
-                    ("replace", own, multi, can_discard),
-                    lambda: _replace_list(own, can_discard, multi),
-                )
-            )
-            if rs.drops == "drop":
-                acts.extend(self._drop_targets(seat))
-            return acts
-        if ph == PH_POWER:
-            if seat != self.turn:
-                return []
-            acts = list(self._power_actions(seat))
-            if rs.drops == "drop":
-                acts.extend(self._drop_targets(seat))
-            return acts
-        if ph == PH_PEEK:
-            if not self.peeks_left[seat]:
-                return []
-            kn = self.known[seat]
-            bit = 1 << seat
-            return [_pos_action("peek", i) for i in self.occupied(seat) if not kn[i] & bit]
-        if ph == PH_SNAP:
-            if self.snap_passed >> seat & 1:
-                return []
-            own = self.occupied(seat)
-            return list(
-                _cached(("snap", own), lambda: [_pos_action("drop", i) for i in own] + [_A_PASS])
-            )
-        if ph == PH_LOOKED:
-            if seat != self.turn:
-                return []
-            acts = [_A_EXCHANGE, _A_PASS] if self.look_valid else [_A_PASS]
-            if rs.drops == "drop":
-                acts.extend(self._drop_targets(seat))
-            return acts
-        if ph == PH_GIVE:
-            if seat != self.turn:
-                return []
-            return [_pos_action("give", i) for i in self.occupied(seat)] + [_A_PASS]
-        return []
+        """Every action ``seat`` may play now, in canonical form (the open moves of the phase
+        table, :mod:`cardtable.games.family.phases`)."""
+        if not self._may_act(seat):
+            return []
+        return phases.legal_actions(self, seat, phases.moves_of(self.rs)[self.phase])
 
-    def _power_actions(self, seat: int) -> list[Action]:
-        power = self.power
-        own = self.occupied(seat)
-        optional = power not in self.rs.must_use
-        if power == PEEK:
-            optional = optional or not own  # nothing to peek at: pass (RULES.md §1, Powers)
-            key: tuple[Any, ...] = ("peek", own, optional)
-            return _cached(
-                key,
-                lambda: [_pos_action("peek", i) for i in own] + ([_A_PASS] if optional else []),
-            )
-        others = self._others(seat)
-        if power == SPY:
-            acts = _cached(("spy", others), lambda: [Action("spy", (a,)) for a in others])
-        elif power == SWAP:
-            acts = _cached(
-                ("swap", own, others),
-                lambda: [Action("exchange", (i, a)) for i in own for a in others],
-            )
-        elif power == LOOK:
-            acts = _cached(
-                ("look", own, others),
-                lambda: [Action("look", (i, a)) for i in own for a in others],
-            )
-        else:  # SWAP_ANY: two cards of two different seats
-            addrs: list[Address] = [*own, *others]
-            acts = _cached(
-                ("swapany", seat, own, others),
-                lambda: [
-                    Action("exchange", sort_addresses((a, b)))
-                    for a, b in itertools.combinations(addrs, 2)
-                    if self._addr_seat(seat, a) != self._addr_seat(seat, b)
-                ],
-            )
-        if optional or not acts:
-            return [*acts, _A_PASS]
-        return acts
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Look the action up among the offers of its own move in the phase table."""
+        name = action[0]
+        word = phases.CALL if name == self.rs.call else name
+        for move in phases.moves_of(self.rs)[self.phase]:
+            if move.word == word and (move.fits is None or move.fits(action)):
+                offer = move.offer(self, seat)
+                if not isinstance(offer, str) and action in offer:
+                    return True
+        return False
 
-    @staticmethod
-    def _addr_seat(seat: int, addr: Address) -> int:
-        return seat if isinstance(addr, int) else addr[0]
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """A plain-words reason that mentions only public facts, read from the phase table."""
+        return phases.refusal(self, seat, action)
 
     # ------------------------------------------------------------------ playing
     def _normalize(self, seat: int, action: Action) -> Action:
@@ -1120,82 +1003,6 @@ class FamilyGame(Game):
                 "_actions",
             )
         } | {"rng": self.random.getstate(), "variant": self.variant}
-
-    # ------------------------------------------------------------------ messages
-    def _why_illegal(self, seat: int, action: Action) -> str:
-        """A plain-words reason that mentions only public facts."""
-        name = action.name
-        for arg in action.args:
-            if isinstance(arg, tuple):
-                s, pos = arg
-                if not 0 <= s < self.n:
-                    return f"there is no seat {s} at this table"
-                if not 0 <= pos < len(self.hands[s]) or self.hands[s][pos] < 0:
-                    return f"seat {s} has no card at position {pos}"
-            elif isinstance(arg, int):
-                hand = self.hands[seat]
-                if not 0 <= arg < len(hand) or hand[arg] < 0:
-                    return f"you have no card at position {arg}"
-        ph = self.phase
-        call = self.rs.call
-        if name in _CALLS and name != call:
-            return f"in {self.variant} the end is called with '{call}'"
-        if name == call:
-            if self.caller >= 0:
-                return "the end has already been called this round"
-            return "the end can only be called at the start of your turn, instead of drawing"
-        if name == "draw" and ph != PH_TURN:
-            return "you can only draw at the start of your turn"
-        if name == "draw" and action.args == ("discard",) and not self.discard:
-            return "the discard pile is empty"
-        if name in ("replace", "discard") and ph != PH_DRAWN:
-            return "draw a card first"
-        if name == "discard" and self.drawn_from == FROM_DISCARD and not self.rs.pile_draw_free:
-            return "a card taken from the discard pile must replace one of yours"
-        if name == "replace" and len(action.args) > 1 and self.rs.drops != "multi":
-            return f"in {self.variant} you replace exactly one card"
-        if name == "replace" and len(action.args) > MAX_CLAIM:
-            return f"a claim names at most {MAX_CLAIM} cards"
-        if name == "drop" and self.rs.drops not in ("drop", "snap"):
-            return f"there is no dropping in {self.variant}"
-        if name == "drop" and self.rs.drops == "snap" and ph != PH_SNAP:
-            return "cards can only be snapped while a snap window is open"
-        if (
-            name == "drop"
-            and self.rs.drops == "snap"
-            and action.args
-            and isinstance(action.args[0], tuple)
-        ):
-            return "you can only snap your own cards"
-        if name == "drop" and ph in (PH_PEEK, PH_GIVE):
-            return "no drops now"
-        if name == "pass" and ph == PH_POWER:
-            return f"the {POWER_NAMES[self.power]} power must be used in {self.variant}"
-        if ph == PH_PEEK:
-            if name == "peek":
-                return "you have already looked at that card"
-            return f"first look at {_number(self.rs.initial_peeks)} of your cards with 'peek N'"
-        if ph == PH_POWER:
-            word = POWER_NAMES[self.power]
-            if name != word:
-                return f"use the {word} power (or pass, where allowed)"
-            if name == "spy":
-                return "spy looks at another seat's card"
-            if name == "exchange" and self.power == SWAP:
-                return "exchange one of your cards with another seat's card: exchange N P.N"
-            if name == "exchange":
-                return "exchange two cards of two different seats"
-        if ph == PH_LOOKED and name == "exchange":
-            if action.args:
-                return "after 'look', answer 'exchange' (no positions) or 'pass'"
-            return "the cards you looked at are no longer both there"
-        if ph == PH_GIVE:
-            return "give one of your cards with 'give N', or 'pass'"
-        if ph == PH_SNAP:
-            return "snap one of your cards with 'drop N', or 'pass'"
-        legal = [str(a) for a in self.legal_actions(seat)]
-        shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
-        return f"'{action}' is not allowed now; you may: {shown}"
 
 
 _HANDLERS: dict[str, Any] = {

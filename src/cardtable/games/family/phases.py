@@ -1,0 +1,545 @@
+"""The phase table of the Cabo family: who acts in each phase, which moves it offers, and why
+a move is refused — one declaration that both the legal actions and the refusals read.
+
+Each :class:`Phase` names the seats that act in it and its :class:`Move` entries. A move is
+one kind of action (``draw deck``, ``replace N``, ``drop P.N`` …) with three parts:
+
+* ``offer(game, seat)`` — the move's legal actions now, or, when the move is closed, the
+  reason in plain words (a ``str``). :func:`legal_actions` concatenates the offers that are
+  open; :func:`refusal` returns the reason of the closed move an action belongs to. Since both
+  read the same function, a refusal cannot disagree with the generator.
+* ``misfit(game, seat, action)`` — why an action of this move's word with other arguments is
+  refused (an own card already looked at, a seat's own card where another seat's is asked …).
+* ``exists(rule_set)`` — whether the variant has the move at all; a word no move of the
+  variant has is refused as such ("there is no dropping in kaboo").
+
+A word the variant has but the current phase does not take is refused with the phases that
+do take it, read from the table ("the end can only be called at the start of your turn").
+Reasons mention only public facts: positions, phases, counts, the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...notation import Action, Address, sort_addresses
+from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
+
+if TYPE_CHECKING:
+    from .engine import FamilyGame
+
+__all__ = [
+    "CALL",
+    "FROM_DECK",
+    "FROM_DISCARD",
+    "FROM_NONE",
+    "MAX_CLAIM",
+    "PHASES",
+    "PHASE_TABLE",
+    "PH_DRAWN",
+    "PH_GIVE",
+    "PH_LOOKED",
+    "PH_OVER",
+    "PH_PEEK",
+    "PH_POWER",
+    "PH_SNAP",
+    "PH_TURN",
+    "Move",
+    "Phase",
+    "legal_actions",
+    "moves_of",
+    "refusal",
+]
+
+PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
+PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
+"""Phase names as they appear in views, indexed by the engine's phase number."""
+
+FROM_NONE, FROM_DECK, FROM_DISCARD = 0, 1, 2
+"""Where the card in hand came from."""
+
+MAX_CLAIM = 4
+"""Most cards a cabo multi-replace may claim (no value has more than four copies)."""
+
+CALL = "<call>"
+"""The word of the call move in the table: each rule set's own ``call`` word stands for it."""
+
+Offer = Sequence[Action] | str
+"""A move's legal actions now, or the reason it is closed."""
+
+
+def _always(rs: RuleSet) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One kind of action a phase offers (see the module docstring)."""
+
+    word: str
+    """The action word (:data:`CALL` for the rule set's call word)."""
+    offer: Callable[[FamilyGame, int], Offer]
+    """The legal actions of this move for a seat that may act, or why it is closed now."""
+    misfit: Callable[[FamilyGame, int, Action], str | None] | None = None
+    """Why an action with this word but arguments the offer lacks is refused (``None``: this
+    move has nothing to say about it)."""
+    exists: Callable[[RuleSet], bool] = _always
+    """Whether a variant has this move at all."""
+    fits: Callable[[Action], bool] | None = None
+    """Which actions of the word this move is about (``None``: all of them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase: who acts, the moves it offers, when it happens, what it waits for."""
+
+    name: str
+    """The phase's name in views."""
+    actors: Callable[[FamilyGame], list[int]]
+    """The seats that may act."""
+    moves: tuple[Move, ...]
+    """The moves offered, in the order legal actions list them."""
+    when: str
+    """When the phase happens, completing "you can only draw …"."""
+    insists: bool
+    """Whether any word the phase does not take is answered with what it waits for (a seat
+    in the middle of a power, a look, a give, a snap window or the first peeks), rather than
+    with when that word can be played."""
+    waits: Callable[[FamilyGame, int], str]
+    """What the phase waits for, in words: the refusal of a word the phase does not take."""
+
+
+# ---------------------------------------------------------------------------- interned actions
+_A_DRAW_DECK = Action("draw", ("deck",))
+_A_DRAW_DISCARD = Action("draw", ("discard",))
+_A_DISCARD = Action("discard")
+_A_PASS = Action("pass")
+_A_EXCHANGE = Action("exchange")
+_CALLS: dict[str, Action] = {}
+"""The call action of every call word the engine has met."""
+_POS_CACHE: dict[tuple[str, int], Action] = {}
+_LIST_CACHE: dict[tuple[Any, ...], list[Action]] = {}
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def call_action(word: str) -> Action:
+    """The (interned) action of a call word."""
+    act = _CALLS.get(word)
+    if act is None:
+        act = _CALLS[word] = Action(word)
+    return act
+
+
+def is_call_word(word: str) -> bool:
+    """Whether ``word`` is the call word of a rule set the engine has met."""
+    return word in _CALLS
+
+
+def _pos_action(name: str, pos: int) -> Action:
+    key = (name, pos)
+    act = _POS_CACHE.get(key)
+    if act is None:
+        act = _POS_CACHE[key] = Action(name, (pos,))
+    return act
+
+
+def _cached(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> list[Action]:
+    acts = _LIST_CACHE.get(key)
+    if acts is None:
+        if len(_LIST_CACHE) > 50_000:
+            _LIST_CACHE.clear()
+        acts = _LIST_CACHE[key] = build()
+    return acts
+
+
+def _number(k: int) -> str:
+    """``k`` in words for messages ("two"), digits from ten on."""
+    return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
+
+
+def _others(g: FamilyGame, seat: int) -> tuple[tuple[int, int], ...]:
+    return tuple((s, i) for s in range(g.n) if s != seat for i in g.occupied(s))
+
+
+# ---------------------------------------------------------------------------- who acts
+def _turn_seat(g: FamilyGame) -> list[int]:
+    return [g.turn]
+
+
+def _peekers(g: FamilyGame) -> list[int]:
+    return [s for s in range(g.n) if g.peeks_left[s]]
+
+
+def _snappers(g: FamilyGame) -> list[int]:
+    passed = g.snap_passed
+    return [s for s in range(g.n) if not passed >> s & 1]
+
+
+def _nobody(g: FamilyGame) -> list[int]:
+    return []
+
+
+# ---------------------------------------------------------------------------- offers
+def _draw_deck(g: FamilyGame, seat: int) -> Offer:
+    if g.deck or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1):
+        return (_A_DRAW_DECK,)
+    return "the deck is empty"
+
+
+def _draw_discard(g: FamilyGame, seat: int) -> Offer:
+    if not g.discard:
+        return "the discard pile is empty"
+    if not g.rs.pile_draw_free and not g.occupied(seat):
+        return "with no card in hand, a card from the discard pile could replace nothing"
+    return (_A_DRAW_DISCARD,)
+
+
+def _call(g: FamilyGame, seat: int) -> Offer:
+    if g.caller >= 0:
+        return "the end has already been called this round"
+    return (call_action(g.rs.call),)
+
+
+def _replace_list(own: tuple[int, ...], multi: bool) -> list[Action]:
+    acts = [_pos_action("replace", i) for i in own]
+    if multi:
+        for k in range(2, MAX_CLAIM + 1):
+            acts.extend(Action("replace", combo) for combo in itertools.combinations(own, k))
+    return acts
+
+
+def _replace(g: FamilyGame, seat: int) -> Offer:
+    own = g.occupied(seat)
+    multi = g.rs.drops == "multi"
+    return _cached(("replace", own, multi), lambda: _replace_list(own, multi))
+
+
+def _replace_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+    if len(action.args) > 1 and g.rs.drops != "multi":
+        return f"in {g.variant} you replace exactly one card"
+    if len(action.args) > MAX_CLAIM:
+        return f"a claim names at most {MAX_CLAIM} cards"
+    return None
+
+
+def _discard(g: FamilyGame, seat: int) -> Offer:
+    if g.drawn_from == FROM_DECK or g.rs.pile_draw_free or not g.occupied(seat):
+        return (_A_DISCARD,)
+    return "a card taken from the discard pile must replace one of yours"
+
+
+def _drop(g: FamilyGame, seat: int) -> Offer:
+    if not g.discard:
+        return "there is no card on the discard pile to match"
+    own = g.occupied(seat)
+    others = _others(g, seat)
+    return _cached(
+        ("drop", own, others),
+        lambda: [_pos_action("drop", i) for i in own] + [Action("drop", (a,)) for a in others],
+    )
+
+
+def _has_drops(rs: RuleSet) -> bool:
+    return rs.drops == "drop"
+
+
+def _has_snaps(rs: RuleSet) -> bool:
+    return rs.drops == "snap"
+
+
+def _initial_peek(g: FamilyGame, seat: int) -> Offer:
+    kn = g.known[seat]
+    bit = 1 << seat
+    acts = [_pos_action("peek", i) for i in g.occupied(seat) if not kn[i] & bit]
+    return acts or "you have looked at all your cards"
+
+
+def _initial_peek_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+    return "you have already looked at that card"
+
+
+def _optional(g: FamilyGame) -> bool:
+    return g.power not in g.rs.must_use
+
+
+def _power_peek(g: FamilyGame, seat: int) -> Offer:
+    if g.power != PEEK:
+        return _wrong_power(g)
+    own = g.occupied(seat)
+    return _cached(("peek", own), lambda: [_pos_action("peek", i) for i in own])
+
+
+def _power_spy(g: FamilyGame, seat: int) -> Offer:
+    if g.power != SPY:
+        return _wrong_power(g)
+    others = _others(g, seat)
+    return _cached(("spy", others), lambda: [Action("spy", (a,)) for a in others])
+
+
+def _power_look(g: FamilyGame, seat: int) -> Offer:
+    if g.power != LOOK:
+        return _wrong_power(g)
+    own = g.occupied(seat)
+    others = _others(g, seat)
+    return _cached(
+        ("look", own, others), lambda: [Action("look", (i, a)) for i in own for a in others]
+    )
+
+
+def _addr_seat(seat: int, addr: Address) -> int:
+    return seat if isinstance(addr, int) else addr[0]
+
+
+def _power_exchange(g: FamilyGame, seat: int) -> Offer:
+    own = g.occupied(seat)
+    others = _others(g, seat)
+    if g.power == SWAP:
+        return _cached(
+            ("swap", own, others), lambda: [Action("exchange", (i, a)) for i in own for a in others]
+        )
+    if g.power == SWAP_ANY:
+        addrs: list[Address] = [*own, *others]
+        return _cached(
+            ("swapany", seat, own, others),
+            lambda: [
+                Action("exchange", sort_addresses((a, b)))
+                for a, b in itertools.combinations(addrs, 2)
+                if _addr_seat(seat, a) != _addr_seat(seat, b)
+            ],
+        )
+    return _wrong_power(g)
+
+
+def _wrong_power(g: FamilyGame) -> str:
+    return f"use the {POWER_NAMES[g.power]} power (or pass, where allowed)"
+
+
+def _power_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+    name = action.name
+    if name == "spy":
+        return "spy looks at another seat's card"
+    if name == "exchange" and g.power == SWAP:
+        return "exchange one of your cards with another seat's card: exchange N P.N"
+    if name == "exchange":
+        return "exchange two cards of two different seats"
+    return None
+
+
+_POWER_OFFERS: dict[int, Callable[[FamilyGame, int], Offer]] = {}
+"""The offer of each power kind (filled below the offers)."""
+
+
+def _power_pass(g: FamilyGame, seat: int) -> Offer:
+    if _optional(g) or not _POWER_OFFERS[g.power](g, seat):
+        # a power that cannot be used (nothing to peek at, no card of another seat) is passed
+        # even where it must be used (RULES.md §1, Powers)
+        return (_A_PASS,)
+    return f"the {POWER_NAMES[g.power]} power must be used in {g.variant}"
+
+
+_POWER_OFFERS.update({PEEK: _power_peek, SPY: _power_spy, SWAP: _power_exchange, LOOK: _power_look})
+_POWER_OFFERS[SWAP_ANY] = _power_exchange
+
+
+def _looked_exchange(g: FamilyGame, seat: int) -> Offer:
+    if g.look_valid:
+        return (_A_EXCHANGE,)
+    return "the cards you looked at are no longer both there"
+
+
+def _looked_exchange_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+    return "after 'look', answer 'exchange' (no positions) or 'pass'"
+
+
+def _pass(g: FamilyGame, seat: int) -> Offer:
+    return (_A_PASS,)
+
+
+def _give(g: FamilyGame, seat: int) -> Offer:
+    own = g.occupied(seat)
+    return _cached(("give", own), lambda: [_pos_action("give", i) for i in own])
+
+
+def _snap(g: FamilyGame, seat: int) -> Offer:
+    own = g.occupied(seat)
+    return _cached(("snap", own), lambda: [_pos_action("drop", i) for i in own])
+
+
+def _snap_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+    if action.args and isinstance(action.args[0], tuple):
+        return "you can only snap your own cards"
+    return None
+
+
+def _is_deck_draw(action: Action) -> bool:
+    return action.args == ("deck",)
+
+
+def _is_pile_draw(action: Action) -> bool:
+    return action.args == ("discard",)
+
+
+# ---------------------------------------------------------------------------- the table
+_DROP = Move("drop", _drop, exists=_has_drops)
+
+PHASE_TABLE: tuple[Phase, ...] = (
+    Phase(
+        "peek",
+        _peekers,
+        (Move("peek", _initial_peek, _initial_peek_misfit),),
+        "while the first cards are looked at",
+        True,
+        lambda g, seat: f"first look at {_number(g.rs.initial_peeks)} of your cards with 'peek N'",
+    ),
+    Phase(
+        "turn",
+        _turn_seat,
+        (
+            Move("draw", _draw_deck, fits=_is_deck_draw),
+            Move("draw", _draw_discard, fits=_is_pile_draw),
+            Move(CALL, _call),
+            _DROP,
+        ),
+        "at the start of your turn",
+        False,
+        lambda g, seat: "draw a card (or call the end)",
+    ),
+    Phase(
+        "drawn",
+        _turn_seat,
+        (Move("replace", _replace, _replace_misfit), Move("discard", _discard), _DROP),
+        "once you have drawn a card",
+        False,
+        lambda g, seat: "replace one of your cards with the card drawn, or discard it",
+    ),
+    Phase(
+        "power",
+        _turn_seat,
+        (
+            Move("peek", _power_peek),
+            Move("spy", _power_spy, _power_misfit),
+            Move("exchange", _power_exchange, _power_misfit),
+            Move("look", _power_look),
+            Move("pass", _power_pass),
+            _DROP,
+        ),
+        "while a discarded card's power is used",
+        True,
+        lambda g, seat: _wrong_power(g),
+    ),
+    Phase(
+        "look",
+        _turn_seat,
+        (Move("exchange", _looked_exchange, _looked_exchange_misfit), Move("pass", _pass), _DROP),
+        "after a look",
+        True,
+        lambda g, seat: "answer the look with 'exchange' or 'pass'",
+    ),
+    Phase(
+        "give",
+        _turn_seat,
+        (Move("give", _give), Move("pass", _pass)),
+        "after dropping another seat's card",
+        True,
+        lambda g, seat: "give one of your cards with 'give N', or 'pass'",
+    ),
+    Phase(
+        "snap",
+        _snappers,
+        (Move("drop", _snap, _snap_misfit, exists=_has_snaps), Move("pass", _pass)),
+        "while a snap window is open",
+        True,
+        lambda g, seat: "snap one of your cards with 'drop N', or 'pass'",
+    ),
+    Phase("over", _nobody, (), "", True, lambda g, seat: "the game is over"),
+)
+"""Every phase of the family, indexed by the engine's phase number."""
+
+assert tuple(p.name for p in PHASE_TABLE) == PHASES
+
+_WORDS = {
+    "draw": "you can only draw {when}",
+    "replace": "draw a card first: a card replaces one of yours only {when}",
+    "discard": "draw a card first: you can only discard {when}",
+    "drop": "cards can only be dropped {when}",
+    CALL: "the end can only be called {when}",
+}
+"""The words that shape a turn, and how a refusal says when they can be played (the phases
+that take them complete it). Any other word a phase does not take is answered with what an
+insisting phase waits for, or with the legal actions."""
+
+_WITHOUT = {"drop": "dropping"}
+"""How a refusal names a word the variant does not have at all."""
+
+_VARIANT_MOVES: dict[int, tuple[RuleSet, tuple[tuple[Move, ...], ...]]] = {}
+
+
+def moves_of(rs: RuleSet) -> tuple[tuple[Move, ...], ...]:
+    """The moves each phase offers in the variant of ``rs`` (computed once per rule set)."""
+    entry = _VARIANT_MOVES.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        call_action(rs.call)
+        moves = tuple(tuple(m for m in p.moves if m.exists(rs)) for p in PHASE_TABLE)
+        entry = _VARIANT_MOVES[id(rs)] = (rs, moves)
+    return entry[1]
+
+
+def legal_actions(g: FamilyGame, seat: int, moves: tuple[Move, ...]) -> list[Action]:
+    """Every action of the open ``moves`` (those of ``g``'s phase) for a seat that may act."""
+    acts: list[Action] = []
+    for move in moves:
+        offer = move.offer(g, seat)
+        if not isinstance(offer, str):
+            acts.extend(offer)
+    return acts
+
+
+def _word(g: FamilyGame, name: str) -> str:
+    return CALL if name == g.rs.call else name
+
+
+def refusal(g: FamilyGame, seat: int, action: Action) -> str:
+    """Why ``action`` (canonical, not legal now) is refused for ``seat``, which may act."""
+    rs = g.rs
+    name = action.name
+    for arg in action.args:  # positions first: they are refused the same way in every phase
+        if isinstance(arg, tuple):
+            s, pos = arg
+            if not 0 <= s < g.n:
+                return f"there is no seat {s} at this table"
+            if not 0 <= pos < len(g.hands[s]) or g.hands[s][pos] < 0:
+                return f"seat {s} has no card at position {pos}"
+        elif isinstance(arg, int):
+            hand = g.hands[seat]
+            if not 0 <= arg < len(hand) or hand[arg] < 0:
+                return f"you have no card at position {arg}"
+    if is_call_word(name) and name != rs.call:
+        return f"in {g.variant} the end is called with '{rs.call}'"
+    word = _word(g, name)
+    table = moves_of(rs)
+    phase = PHASE_TABLE[g.phase]
+    here = [m for m in table[g.phase] if m.word == word and (m.fits is None or m.fits(action))]
+    for move in here:
+        offer = move.offer(g, seat)
+        if isinstance(offer, str):
+            return offer
+        if move.misfit is not None:
+            reason = move.misfit(g, seat, action)
+            if reason is not None:
+                return reason
+    if not here:
+        phases = [
+            p for p, ms in zip(PHASE_TABLE, table, strict=True) if any(m.word == word for m in ms)
+        ]
+        if not phases and word in _WITHOUT:
+            return f"there is no {_WITHOUT[word]} in {g.variant}"
+        if phases and word in _WORDS:
+            return _WORDS[word].format(when=" or ".join(p.when for p in phases))
+        if phase.insists:
+            return phase.waits(g, seat)
+    legal = [str(a) for a in g.legal_actions(seat)]
+    shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
+    return f"'{action}' is not allowed now; you may: {shown}"
