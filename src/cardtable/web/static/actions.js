@@ -1,3 +1,4 @@
+// @ts-check
 // Turning clicks into actions (the notation of RULES.md §4).
 //
 // Every legal action is one of three kinds:
@@ -25,8 +26,29 @@ const UNORDERED = new Set(["replace", "exchange", "look"]);
 const RISKY = new Set(["drop"]);
 
 /**
+ * A legal action parsed for one seat: `targets` are the cards it names (absolute addresses or
+ * Qute card codes), null when it names none.
+ * @typedef {{text: string, verb: string, args: string[], targets: string[] | null}} ParsedAction
+ */
+/** @typedef {ParsedAction & {targets: string[]}} TargetAction */
+
+/**
+ * What a click on a target did (Picker.click).
+ * @typedef {{play?: string, invalid?: boolean, pending?: boolean}} ClickResult
+ */
+
+/**
+ * @param {ParsedAction} action
+ * @returns {action is TargetAction}
+ */
+const hasTargets = (action) => action.targets !== null;
+
+/**
  * A pile an action is played from, or null. A bare "draw" (Qute's blind) is never offered in
  * the Cabo family, whose draws name the pile, so the game itself does not matter.
+ * @param {string} text
+ * @param {string | null} [_game]
+ * @returns {"deck" | "discard" | null}
  */
 export function pileOf(text, _game) {
   if (text === "draw deck" || text === "draw") return "deck";
@@ -38,6 +60,9 @@ export function pileOf(text, _game) {
  * Parse an action text for the viewer at `seat`: {text, verb, args, targets} where `targets`
  * are absolute card addresses "P.N" (own positions "N" made absolute) or Qute card codes;
  * `targets` is null when the action takes no card argument.
+ * @param {string} text
+ * @param {number | null} seat
+ * @returns {ParsedAction}
  */
 export function parseAction(text, seat) {
   const [verb, ...args] = text.split(" ");
@@ -48,14 +73,23 @@ export function parseAction(text, seat) {
   return { text, verb, args, targets };
 }
 
-/** CSS selector of the element that stands for `target` (an address or a card code). */
+/**
+ * CSS selector of the element that stands for `target` (an address or a card code).
+ * @param {string} target
+ */
 export function targetSelector(target) {
   return CARD.test(target) ? `[data-card="${target}"]` : `.card[data-addr="${target}"]`;
 }
 
+/** @param {string} text */
 export const actionSelector = (text) => `[data-action="${text}"]`;
+/** @param {string} pile */
 export const pileSelector = (pile) => `[data-pile="${pile}"]`;
 
+/**
+ * @param {TargetAction} action
+ * @param {string[]} selection
+ */
 function startsWith(action, selection) {
   const t = action.targets;
   if (selection.length > t.length) return false;
@@ -66,13 +100,22 @@ function startsWith(action, selection) {
 /** The selection state of one seat's table. */
 export class Picker {
   constructor() {
+    /** @type {string | null | undefined} */
     this.game = null;
+    /** @type {number | null} */
     this.seat = null;
+    /** @type {ParsedAction[]} */
     this.legal = [];
+    /** @type {string[]} the targets clicked so far */
     this.selection = [];
   }
 
-  /** New legal actions: keep the selection only if it still leads somewhere. */
+  /**
+   * New legal actions: keep the selection only if it still leads somewhere.
+   * @param {string[]} legal
+   * @param {number | null} seat
+   * @param {string | null | undefined} game
+   */
   setLegal(legal, seat, game) {
     this.game = game;
     this.seat = seat;
@@ -84,22 +127,30 @@ export class Picker {
     this.selection = [];
   }
 
+  /** @returns {TargetAction[]} */
   targetActions() {
-    return this.legal.filter((a) => a.targets !== null);
+    return this.legal.filter(hasTargets);
   }
 
-  /** Target actions that the current selection starts. */
+  /**
+   * Target actions that the current selection starts.
+   * @param {string[]} [selection]
+   */
   candidates(selection = this.selection) {
     return this.targetActions().filter((a) => startsWith(a, selection));
   }
 
-  /** Candidates whose arguments are exactly the selection (offered as buttons). */
+  /**
+   * Candidates whose arguments are exactly the selection (offered as buttons).
+   * @param {string[]} [selection]
+   */
   complete(selection = this.selection) {
     return this.candidates(selection).filter((a) => a.targets.length === selection.length);
   }
 
   /** Targets that may be clicked next. */
   nextTargets() {
+    /** @type {Set<string>} */
     const next = new Set();
     for (const a of this.candidates()) {
       if (UNORDERED.has(a.verb)) {
@@ -119,7 +170,10 @@ export class Picker {
     return [...piles, ...plain.filter((a) => !pileOf(a.text, this.game))];
   }
 
-  /** The legal action played from `pile`, or null. */
+  /**
+   * The legal action played from `pile`, or null.
+   * @param {string} pile
+   */
   pileAction(pile) {
     return this.legal.find((a) => a.targets === null && pileOf(a.text, this.game) === pile) ?? null;
   }
@@ -127,6 +181,8 @@ export class Picker {
   /**
    * Click on a target. Returns {play: text} when that completes an action, {invalid: true} when
    * the click leads nowhere, otherwise {pending: true} (selection grown, or an unselect).
+   * @param {string} target
+   * @returns {ClickResult}
    */
   click(target) {
     const idx = this.selection.indexOf(target);
@@ -152,6 +208,10 @@ export class Picker {
   // The action a selection plays at once: the only complete candidate, nothing extending it.
   // A drop (cabo-german) or snap (gabo) costs penalty cards when wrong, so it always waits for
   // its button: one stray click must not cost points.
+  /**
+   * @param {string[]} selection
+   * @returns {string | null}
+   */
   autoPlay(selection) {
     const cands = this.candidates(selection);
     const done = cands.filter((a) => a.targets.length === selection.length);
@@ -162,6 +222,8 @@ export class Picker {
   /**
    * CSS selectors to click, in order, that play `text` from an empty selection; null if it is
    * not legal now.
+   * @param {string} text
+   * @returns {string[] | null}
    */
   clicksFor(text) {
     const action = this.legal.find((a) => a.text === text);

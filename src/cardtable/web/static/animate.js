@@ -1,3 +1,4 @@
+// @ts-check
 // Short animations for what the events of a state did: cards moving between piles, hands and
 // the drawn slot, swaps, flips for peeks and spies, and a flash on the seat that acted.
 //
@@ -7,28 +8,54 @@
 
 import { reducedMotion } from "./ui.js";
 
+/** @typedef {import("./types/protocol").ViewEvent} ViewEvent */
+
+/**
+ * Where things were: "addr:P.N", "card:CODE", "pile:NAME", "seat:N" and "drawn" → rectangle.
+ * @typedef {Map<string, DOMRect>} Rects
+ */
+
 const DURATION_MS = 380;
 
-/** Remember where cards, piles and seats are before a redraw. */
+/**
+ * The elements under `root` that match `selector` (the table's elements are HTML elements).
+ * @param {ParentNode} root
+ * @param {string} selector
+ */
+const all = (root, selector) =>
+  /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector));
+
+/**
+ * Remember where cards, piles and seats are before a redraw.
+ * @param {ParentNode | null} root
+ * @returns {Rects}
+ */
 export function measure(root) {
+  /** @type {Rects} */
   const rects = new Map();
   if (!root) return rects;
-  for (const node of root.querySelectorAll("[data-addr]"))
+  for (const node of all(root, "[data-addr]"))
     rects.set(`addr:${node.dataset.addr}`, node.getBoundingClientRect());
-  for (const node of root.querySelectorAll("[data-card]"))
+  for (const node of all(root, "[data-card]"))
     rects.set(`card:${node.dataset.card}`, node.getBoundingClientRect());
-  for (const node of root.querySelectorAll("[data-pile]"))
+  for (const node of all(root, "[data-pile]"))
     rects.set(
       `pile:${node.dataset.pile}`,
       node.querySelector(".card")?.getBoundingClientRect() ?? node.getBoundingClientRect(),
     );
-  for (const node of root.querySelectorAll("[data-seat]"))
+  for (const node of all(root, "[data-seat]"))
     rects.set(`seat:${node.dataset.seat}`, node.getBoundingClientRect());
   const drawn = root.querySelector(".drawn .card");
   if (drawn) rects.set("drawn", drawn.getBoundingClientRect());
   return rects;
 }
 
+/**
+ * Restart the animation class `cls` on `node`, with CSS custom properties `vars`.
+ * @param {HTMLElement | null} node
+ * @param {string} cls
+ * @param {Record<string, string>} [vars]
+ */
 function run(node, cls, vars = {}) {
   if (!node) return;
   for (const [k, v] of Object.entries(vars)) node.style.setProperty(k, v);
@@ -39,7 +66,11 @@ function run(node, cls, vars = {}) {
   setTimeout(() => node.classList.remove(cls), DURATION_MS + 50);
 }
 
-// Animate `node` from the rectangle `from` to where it is now.
+/**
+ * Animate `node` from the rectangle `from` to where it is now.
+ * @param {HTMLElement | null} node
+ * @param {DOMRect | undefined} from
+ */
 function moveFrom(node, from) {
   if (!node || !from) return;
   const to = node.getBoundingClientRect();
@@ -49,23 +80,36 @@ function moveFrom(node, from) {
   run(node, "anim-move", { "--dx": `${dx}px`, "--dy": `${dy}px` });
 }
 
+/**
+ * An address or a list of them, as a list.
+ * @param {string | string[] | null | undefined} x
+ * @returns {string[]}
+ */
 const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
 
-/** Animate the events of one state on the freshly drawn table `root`. */
+/**
+ * Animate the events of one state on the freshly drawn table `root`.
+ * @param {ViewEvent[] | null | undefined} events
+ * @param {HTMLElement | null} root
+ * @param {Rects} before what measure() gave before the redraw
+ */
 export function animateEvents(events, root, before) {
   if (!events?.length || !root || reducedMotion()) return;
-  const q = (sel) => root.querySelector(sel);
+  /** @param {string} sel */
+  const q = (sel) => /** @type {HTMLElement | null} */ (root.querySelector(sel));
+  /** @param {string} addr */
   const card = (addr) => q(`.card[data-addr="${addr}"]`);
+  /** @param {string} name */
   const pileCard = (name) =>
     q(`[data-pile="${name}"] .pile-top`) ?? q(`[data-pile="${name}"] .card`);
   const drawn = () => q(".drawn .card");
   for (const ev of events) {
-    if (ev.seat !== undefined && ev.seat !== null && ev.type !== "turn") {
+    if ("seat" in ev && ev.seat !== undefined && ev.seat !== null && ev.type !== "turn") {
       run(q(`.seat[data-seat="${ev.seat}"]`), "anim-acting");
     }
     switch (ev.type) {
       case "draw":
-        if (ev.from) moveFrom(drawn(), before.get(`pile:${ev.from}`));
+        if ("from" in ev && ev.from) moveFrom(drawn(), before.get(`pile:${ev.from}`));
         else run(q(`.seat[data-seat="${ev.seat}"] .hand`), "anim-touch");
         break;
       case "replace":
@@ -100,7 +144,7 @@ export function animateEvents(events, root, before) {
         moveFrom(card(ev.to), before.get(`addr:${ev.from}`));
         break;
       case "penalty":
-        if (ev.at) moveFrom(card(ev.at), before.get("pile:deck"));
+        if ("at" in ev && ev.at) moveFrom(card(ev.at), before.get("pile:deck"));
         break;
       case "play": {
         const from = before.get(`card:${ev.cards.at(-1)}`) ?? before.get(`seat:${ev.seat}`);

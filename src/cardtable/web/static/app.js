@@ -1,3 +1,4 @@
+// @ts-check
 // The one-page client: picks the page from location.pathname.
 //   /                      lobby
 //   /r/{room}              the table
@@ -7,11 +8,17 @@
 import { HistoryPage, ReplayPage } from "./history.js";
 import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./tablepage.js";
-import { el, toast } from "./ui.js";
+import { errorMessage } from "./net.js";
+import { byId, el, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 
+/**
+ * The page for `path`, or null (then the page says there is none).
+ * @param {string} path
+ * @returns {LobbyPage | TablePage | HistoryPage | ReplayPage | null}
+ */
 function route(path) {
-  const root = document.getElementById("app");
+  const root = byId("app");
   const room = "([A-Za-z0-9_-]+)";
   let m;
   if (path === "/" || path === "/index.html") return new LobbyPage(root);
@@ -38,7 +45,7 @@ document.body.dataset.page = "loading";
 try {
   await loadVariants();
 } catch (err) {
-  toast(`Cannot load the games: ${err.message}`, "error");
+  toast(`Cannot load the games: ${errorMessage(err)}`, "error");
 }
 const page = route(location.pathname);
 if (page) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Card faces and backs, drawn as SVG by code (no artwork files).
 //
 // Card codes (see src/cardtable/cards.py): "10H", "QS", "AD" (rank then suit C/D/H/S),
@@ -5,7 +6,15 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** Suit letter → name, colour and an SVG path drawn in a 100×100 box. */
+/**
+ * A suit as drawn and named.
+ * @typedef {{name: string, red: boolean, symbol: string, path: string}} Suit
+ */
+
+/**
+ * Suit letter → name, colour and an SVG path drawn in a 100×100 box.
+ * @type {Record<string, Suit>}
+ */
 export const SUITS = {
   C: {
     name: "clubs",
@@ -34,9 +43,22 @@ export const SUITS = {
   },
 };
 
+/** @type {Record<string, string>} */
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 
-/** Parse a card code into {code, rank, suit, joker, cabo, red}. */
+/**
+ * A parsed card code: a joker, a numbered Cabo card (its value as `rank`), or a suited card.
+ * @typedef {{code: string, rank: "JOKER", suit: null, joker: true, cabo: false, red: boolean}
+ *   | {code: string, rank: string, suit: null, joker: false, cabo: true, red: false}
+ *   | {code: string, rank: string, suit: string, joker: false, cabo: false, red: boolean}
+ * } Card
+ */
+
+/**
+ * Parse a card code into {code, rank, suit, joker, cabo, red}.
+ * @param {string} code
+ * @returns {Card}
+ */
 export function parseCard(code) {
   if (code === "RJ" || code === "BJ") {
     return { code, rank: "JOKER", suit: null, joker: true, cabo: false, red: code === "RJ" };
@@ -49,7 +71,10 @@ export function parseCard(code) {
   return { code, rank, suit, joker: false, cabo: false, red: Boolean(SUITS[suit]?.red) };
 }
 
-/** Spoken name of a card: "5 of hearts", "queen of spades", "red joker", "Cabo 7". */
+/**
+ * Spoken name of a card: "5 of hearts", "queen of spades", "red joker", "Cabo 7".
+ * @param {string} code
+ */
 export function cardName(code) {
   const c = parseCard(code);
   if (c.joker) return c.red ? "red joker" : "black joker";
@@ -57,7 +82,10 @@ export function cardName(code) {
   return `${RANK_NAMES[c.rank] ?? c.rank} of ${SUITS[c.suit]?.name ?? c.suit}`;
 }
 
-/** Short printable form with a suit symbol: "10♥". */
+/**
+ * Short printable form with a suit symbol: "10♥".
+ * @param {string} code
+ */
 export function cardShort(code) {
   const c = parseCard(code);
   if (c.joker) return c.red ? "Joker (red)" : "Joker (black)";
@@ -65,6 +93,13 @@ export function cardShort(code) {
   return c.rank + (SUITS[c.suit]?.symbol ?? c.suit);
 }
 
+/**
+ * An SVG element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {Node[]} [children]
+ * @returns {SVGElement}
+ */
 function node(tag, attrs = {}, children = []) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -72,13 +107,26 @@ function node(tag, attrs = {}, children = []) {
   return el;
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {string} content
+ * @param {Record<string, string | number>} [attrs]
+ */
 function text(x, y, content, attrs = {}) {
   const t = node("text", { x, y, "text-anchor": "middle", ...attrs });
   t.textContent = content;
   return t;
 }
 
-/** A suit symbol scaled to `size` with its top-left corner at (x, y). */
+/**
+ * A suit symbol scaled to `size` with its top-left corner at (x, y).
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} fill
+ */
 function pip(suit, x, y, size, fill) {
   return node("path", {
     d: SUITS[suit].path,
@@ -87,6 +135,7 @@ function pip(suit, x, y, size, fill) {
   });
 }
 
+/** @param {string} cls */
 function svgRoot(cls) {
   return node("svg", {
     viewBox: "0 0 100 140",
@@ -96,14 +145,19 @@ function svgRoot(cls) {
   });
 }
 
-// Corner index: rank above a small pip; drawn twice, the second rotated 180°.
+/**
+ * Corner index: rank above a small pip; drawn twice, the second rotated 180°.
+ * @param {string} rank
+ * @param {string | null} suit
+ * @param {string} color
+ */
 function corners(rank, suit, color) {
   const g = node("g");
   const one = node("g");
   const size = rank.length > 1 ? 20 : 24;
   one.append(text(14, 26, rank, { "font-size": size, "font-weight": 700, fill: color }));
   if (suit) one.append(pip(suit, 5, 31, 18, color));
-  const two = one.cloneNode(true);
+  const two = /** @type {SVGElement} */ (one.cloneNode(true));
   two.setAttribute("transform", "rotate(180 50 70)");
   g.append(one, two);
   return g;
@@ -112,6 +166,9 @@ function corners(rank, suit, color) {
 /**
  * The SVG of a card's face. `powers` (card code → power word, from /api/variants) prints the
  * power small on a numbered card, as the numbered deck's own cards do.
+ * @param {string} code
+ * @param {Record<string, string> | null} [powers]
+ * @returns {SVGElement}
  */
 export function cardFace(code, powers = null) {
   const c = parseCard(code);
@@ -161,7 +218,10 @@ export function cardFace(code, powers = null) {
   return svg;
 }
 
-/** The SVG of a card's back: a lattice pattern inside a frame. */
+/**
+ * The SVG of a card's back: a lattice pattern inside a frame.
+ * @returns {SVGElement}
+ */
 export function cardBack() {
   const svg = svgRoot("back");
   svg.append(node("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-back-bg" }));

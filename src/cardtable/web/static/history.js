@@ -1,18 +1,30 @@
+// @ts-check
 // A room's history, /r/{room}/history, and the move-by-move replay of one game,
 // /r/{room}/replay/{n}, drawn with the table renderer from spectator views.
 
-import { api } from "./net.js";
+import { api, errorMessage } from "./net.js";
 import { showRules } from "./rulesmodal.js";
-import { describeEvent, renderResults, renderTable, seatName } from "./table.js";
-import { el, toast } from "./ui.js";
+import { renderResults, renderTable, seatName } from "./table.js";
+import { byId, el, toast } from "./ui.js";
+import { describeEvent } from "./words.js";
+
+/** @typedef {import("./types/protocol").GameList} GameList */
+/** @typedef {import("./types/protocol").Replay} Replay */
+/** @typedef {import("./types/protocol").RoomSummary} RoomSummary */
+/** @typedef {import("./types/view").View} View */
 
 // Times come as Unix seconds (floats); ISO strings are accepted too.
+/** @param {number | string | null | undefined} t */
 const when = (t) => {
   if (t === null || t === undefined) return "—";
   return new Date(typeof t === "number" ? t * 1000 : t).toLocaleString();
 };
 
 export class HistoryPage {
+  /**
+   * @param {HTMLElement} root
+   * @param {string} room
+   */
   constructor(root, room) {
     this.root = root;
     this.room = room;
@@ -20,26 +32,29 @@ export class HistoryPage {
 
   async start() {
     document.title = `cardtable — history of ${this.room}`;
-    document.getElementById("page-tools").replaceChildren();
+    byId("page-tools").replaceChildren();
     this.root.replaceChildren(el("p", {}, "Loading…"));
+    /** @type {RoomSummary} */
     let summary;
+    /** @type {GameList} */
     let data;
     try {
       [summary, data] = await Promise.all([
-        api(`/api/rooms/${encodeURIComponent(this.room)}`),
-        api(`/api/rooms/${encodeURIComponent(this.room)}/games`),
+        /** @type {Promise<RoomSummary>} */ (api(`/api/rooms/${encodeURIComponent(this.room)}`)),
+        /** @type {Promise<GameList>} */ (api(`/api/rooms/${encodeURIComponent(this.room)}/games`)),
       ]);
     } catch (err) {
       this.root.replaceChildren(
         el(
           "p",
           { class: "error-text", role: "alert" },
-          `Could not load the history: ${err.message}`,
+          `Could not load the history: ${errorMessage(err)}`,
         ),
       );
-      toast(err.message, "error");
+      toast(errorMessage(err), "error");
       return;
     }
+    /** @param {number} i */
     const names = (i) => seatName(summary.seats, i);
     const rows = data.games.map((g) => {
       const res = g.result;
@@ -104,38 +119,61 @@ export class HistoryPage {
 }
 
 export class ReplayPage {
+  /**
+   * @param {HTMLElement} root
+   * @param {string} room
+   * @param {number} gameNo
+   */
   constructor(root, room, gameNo) {
     this.root = root;
     this.room = room;
     this.gameNo = gameNo;
     this.step = 0;
+    /** @type {number | null} */
     this.timer = null;
+    // Set by start() once the game is loaded, before anything reads them:
+    /** @type {Replay} */
+    this.data;
+    /** @type {(seat: number) => string} */
+    this.names;
+    /** @type {HTMLInputElement} */
+    this.slider;
+    /** @type {HTMLButtonElement} */
+    this.playBtn;
+    /** @type {HTMLParagraphElement} */
+    this.caption;
+    /** @type {HTMLDivElement} */
+    this.tableHost;
+    /** @type {HTMLDivElement} */
+    this.resultsHost;
+    /** @type {HTMLOListElement} */
+    this.logList;
   }
 
   async start() {
     document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
     this.root.replaceChildren(el("p", {}, "Loading…"));
     try {
-      this.data = await api(`/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`);
+      this.data = /** @type {Replay} */ (
+        await api(`/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`)
+      );
     } catch (err) {
       this.root.replaceChildren(
         el(
           "p",
           { class: "error-text", role: "alert" },
-          `Could not load the replay: ${err.message}`,
+          `Could not load the replay: ${errorMessage(err)}`,
           " ",
           el("a", { href: `/r/${this.room}/history` }, "History"),
         ),
       );
-      toast(err.message, "error");
+      toast(errorMessage(err), "error");
       return;
     }
     const d = this.data;
-    document
-      .getElementById("page-tools")
-      .replaceChildren(
-        el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
-      );
+    byId("page-tools").replaceChildren(
+      el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+    );
     this.names = (i) => seatName(d.seats, i);
     this.slider = el("input", {
       type: "range",
@@ -144,8 +182,14 @@ export class ReplayPage {
       value: 0,
       "aria-label": "step",
       class: "replay-slider",
-      oninput: (ev) => this.go(Number(ev.target.value)),
+      oninput: () => this.go(Number(this.slider.value)),
     });
+    /**
+     * @param {string} label
+     * @param {string} ui
+     * @param {() => void} fn
+     * @param {string} [aria]
+     */
     const btn = (label, ui, fn, aria) =>
       el(
         "button",
@@ -184,7 +228,7 @@ export class ReplayPage {
       el("details", { class: "log", open: true }, el("summary", {}, "Moves"), this.logList),
     );
     document.addEventListener("keydown", (ev) => {
-      if (ev.target?.tagName === "INPUT") return;
+      if (ev.target instanceof Element && ev.target.tagName === "INPUT") return;
       if (ev.key === "ArrowLeft") this.go(this.step - 1);
       else if (ev.key === "ArrowRight") this.go(this.step + 1);
       else if (ev.key === " ") {
@@ -195,10 +239,15 @@ export class ReplayPage {
     this.go(0);
   }
 
+  /**
+   * @param {number} step
+   * @returns {View}
+   */
   viewAt(step) {
     return step === 0 ? this.data.initial : this.data.steps[step - 1].view;
   }
 
+  /** @param {number} step */
   go(step) {
     const d = this.data;
     this.step = Math.max(0, Math.min(d.steps.length, step));
@@ -248,7 +297,7 @@ export class ReplayPage {
   }
 
   stop() {
-    clearInterval(this.timer);
+    clearInterval(this.timer ?? undefined);
     this.timer = null;
     this.playBtn.textContent = "▶ Play";
   }

@@ -1,11 +1,21 @@
+// @ts-check
 // The lobby, /: create a table, or join or watch an open one.
 
-import { api, loadSeat, saveSeat } from "./net.js";
+import { api, errorMessage, loadSeat, saveSeat } from "./net.js";
 import { getName, setName } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { AID_TEXT, matchFormat } from "./table.js";
-import { el, toast } from "./ui.js";
+import { byId, el, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
+
+/** @typedef {import("./types/protocol").CreateRoomBody} CreateRoomBody */
+/** @typedef {import("./types/protocol").CreatedRoom} CreatedRoom */
+/** @typedef {import("./types/protocol").JoinedSeat} JoinedSeat */
+/** @typedef {import("./types/protocol").LevelInfo} LevelInfo */
+/** @typedef {import("./types/protocol").RoomList} RoomList */
+/** @typedef {import("./types/protocol").RoomSummary} RoomSummary */
+/** @typedef {import("./types/protocol").SeatRequest} SeatRequest */
+/** @typedef {import("./types/protocol").VariantInfo} VariantInfo */
 
 const REFRESH_MS = 4000;
 
@@ -14,16 +24,47 @@ const REFRESH_MS = 4000;
 const TARGET = { min: 1, max: 1000, fallback: 100 };
 
 export class LobbyPage {
+  /** @param {HTMLElement} root */
   constructor(root) {
     this.root = root;
+    /** @type {VariantInfo[]} */
     this.variants = [];
+    /** @type {LevelInfo[]} */
     this.levels = [];
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    // Built by start() and buildForm(), before anything reads them:
+    /** @type {HTMLDivElement} */
+    this.roomsEl;
+    /** @type {HTMLDivElement} */
+    this.formHost;
+    /** @type {HTMLSelectElement} */
+    this.gameSelect;
+    /** @type {HTMLParagraphElement} */
+    this.summaryEl;
+    /** @type {HTMLInputElement} */
+    this.playersInput;
+    /** @type {HTMLDivElement} */
+    this.seatsEl;
+    /** @type {HTMLInputElement} */
+    this.aidAllInput;
+    /** @type {HTMLInputElement} */
+    this.singleInput;
+    /** @type {HTMLInputElement} */
+    this.targetInput;
+    /** @type {HTMLParagraphElement} */
+    this.targetNote;
+    /** @type {HTMLInputElement} */
+    this.nameInput;
+    /** @type {HTMLInputElement} */
+    this.publicInput;
+    /** @type {HTMLButtonElement} */
+    this.submit;
   }
 
   async start() {
     document.title = "cardtable";
-    document.getElementById("page-tools").replaceChildren();
+    byId("page-tools").replaceChildren();
     this.roomsEl = el("div", { class: "rooms", "aria-live": "polite" }, "Loading…");
     this.formHost = el("div", { class: "create-host" }, "Loading the games…");
     this.root.replaceChildren(
@@ -35,12 +76,19 @@ export class LobbyPage {
       ),
     );
     try {
-      [this.variants, this.levels] = await Promise.all([loadVariants(), api("/api/levels")]);
+      [this.variants, this.levels] = await Promise.all([
+        loadVariants(),
+        /** @type {Promise<LevelInfo[]>} */ (api("/api/levels")),
+      ]);
     } catch (err) {
       this.formHost.replaceChildren(
-        el("p", { class: "error-text", role: "alert" }, `Could not load the games: ${err.message}`),
+        el(
+          "p",
+          { class: "error-text", role: "alert" },
+          `Could not load the games: ${errorMessage(err)}`,
+        ),
       );
-      toast(err.message, "error");
+      toast(errorMessage(err), "error");
       return;
     }
     this.buildForm();
@@ -190,7 +238,7 @@ export class LobbyPage {
     this.playersInput.value = String(v.default_players ?? v.min_players);
     const target = (v.options ?? []).find((o) => o.name === "target");
     // Games that are one round by default show the box ticked; a match then goes to 100.
-    this.singleInput.checked = Boolean(target) && target.default === null;
+    this.singleInput.checked = target !== undefined && target.default === null;
     this.singleInput.disabled = !target;
     this.targetInput.value = String(target?.default ?? TARGET.fallback);
     this.syncTarget();
@@ -215,9 +263,10 @@ export class LobbyPage {
       Math.max(v.min_players, Number(this.playersInput.value) || v.min_players),
     );
     const old = [...this.seatsEl.querySelectorAll("select")].map((s) => s.value);
-    const oldAid = [...this.seatsEl.querySelectorAll("input[type=checkbox]")].map(
-      (c) => c.checked,
+    const boxes = /** @type {NodeListOf<HTMLInputElement>} */ (
+      this.seatsEl.querySelectorAll("input[type=checkbox]")
     );
+    const oldAid = [...boxes].map((c) => c.checked);
     const defaultLevel = this.levels.find((l) => l.name === "casual")?.name ?? this.levels[0]?.name;
     const rows = [];
     for (let i = 0; i < n; i += 1) {
@@ -262,36 +311,40 @@ export class LobbyPage {
     let first = true;
     const all = this.aidAllInput.checked;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
-      const select = row.querySelector("select");
+      // Each row as buildSeats made it.
+      const select = /** @type {HTMLSelectElement} */ (row.querySelector("select"));
+      const note = /** @type {HTMLElement} */ (row.querySelector(".seat-level"));
+      const box = /** @type {HTMLElement} */ (row.querySelector(".seat-aid"));
+      const input = /** @type {HTMLInputElement} */ (box.querySelector("input"));
       const human = select.value === "human";
-      row.querySelector(".seat-who").textContent = human
+      /** @type {HTMLElement} */ (row.querySelector(".seat-who")).textContent = human
         ? first
           ? "you"
           : "a friend (invite link)"
         : "";
       if (human) first = false;
       // how the chosen AI level plays, in a player's words (from /api/levels)
-      const note = row.querySelector(".seat-level");
       const level = human ? null : this.levels.find((l) => `ai:${l.name}` === select.value);
       note.textContent = level?.description ?? "";
       note.hidden = !level?.description;
-      const box = row.querySelector(".seat-aid");
       box.hidden = !human;
-      const input = box.querySelector("input");
       input.disabled = !human || all;
       if (all && human) input.checked = true;
     }
   }
 
+  /** @param {SubmitEvent} ev */
   async onSubmit(ev) {
     ev.preventDefault();
+    /** @type {SeatRequest[]} */
     const seats = [...this.seatsEl.querySelectorAll(".seat-row")].map((row) => {
-      const value = row.querySelector("select").value;
+      const value = /** @type {HTMLSelectElement} */ (row.querySelector("select")).value;
       if (value !== "human") return { type: "ai", level: value.slice(3) };
-      const aid = row.querySelector(".seat-aid input").checked;
-      return aid ? { type: "human", memory_aid: true } : { type: "human" };
+      const box = /** @type {HTMLInputElement} */ (row.querySelector(".seat-aid input"));
+      return box.checked ? { type: "human", memory_aid: true } : { type: "human" };
     });
     const name = this.nameInput.value.trim();
+    /** @type {CreateRoomBody} */
     const body = {
       game: this.gameSelect.value,
       players: seats.length,
@@ -315,24 +368,24 @@ export class LobbyPage {
     setName(name);
     this.submit.disabled = true;
     try {
-      const res = await api("/api/rooms", { method: "POST", body });
+      const res = /** @type {CreatedRoom} */ (await api("/api/rooms", { method: "POST", body }));
       if (res.token && res.seat !== null && res.seat !== undefined)
         saveSeat(res.room, res.seat, res.token);
       clearInterval(this.timer);
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
       this.submit.disabled = false;
-      toast(`Could not create the table: ${err.message}`, "error");
+      toast(`Could not create the table: ${errorMessage(err)}`, "error");
     }
   }
 
   async refreshRooms() {
     let data;
     try {
-      data = await api("/api/rooms");
+      data = /** @type {RoomList} */ (await api("/api/rooms"));
     } catch (err) {
       this.roomsEl.replaceChildren(
-        el("p", { class: "error-text" }, `Could not load the tables: ${err.message}`),
+        el("p", { class: "error-text" }, `Could not load the tables: ${errorMessage(err)}`),
       );
       return;
     }
@@ -352,6 +405,7 @@ export class LobbyPage {
     );
   }
 
+  /** @param {RoomSummary} room */
   roomItem(room) {
     const free = room.seats.some((s) => s.type === "human" && !s.taken);
     const held = loadSeat(room.room);
@@ -407,17 +461,20 @@ export class LobbyPage {
     );
   }
 
+  /** @param {string} room */
   async join(room) {
     try {
       const name = this.nameInput?.value.trim();
-      const res = await api(`/api/rooms/${encodeURIComponent(room)}/join`, {
-        method: "POST",
-        body: name ? { name } : {},
-      });
+      const res = /** @type {JoinedSeat} */ (
+        await api(`/api/rooms/${encodeURIComponent(room)}/join`, {
+          method: "POST",
+          body: name ? { name } : {},
+        })
+      );
       saveSeat(res.room ?? room, res.seat, res.token);
       location.assign(`/r/${encodeURIComponent(room)}`);
     } catch (err) {
-      toast(`Could not join: ${err.message}`, "error");
+      toast(`Could not join: ${errorMessage(err)}`, "error");
       this.refreshRooms();
     }
   }

@@ -1,14 +1,40 @@
+// @ts-check
 // HTTP and WebSocket access to the cardtable server (docs/protocol.md).
+
+/** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
+/** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
+/** @typedef {import("./types/protocol").MessageId} MessageId */
+/** @typedef {import("./types/protocol").ServerMessage} ServerMessage */
+/** @typedef {import("./types/protocol").StateMessage} StateMessage */
+/** @typedef {import("./types/protocol").StatusDetail} StatusDetail */
+/** @typedef {import("./types/protocol").ConnStatus} ConnStatus */
 
 /** An HTTP answer that was not 2xx; `message` is the server's `detail`, made readable. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: the server could not be reached)
+   * @param {string} message
+   */
   constructor(status, message) {
     super(message);
     this.status = status;
   }
 }
 
+/**
+ * The message of anything thrown: an Error's message, else the value as text.
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function errorMessage(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
 // FastAPI's `detail` is a string, or (validation errors) a list of {loc, msg}.
+/**
+ * @param {unknown} detail
+ * @returns {string}
+ */
 function describeDetail(detail) {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
@@ -20,7 +46,13 @@ function describeDetail(detail) {
   return detail ? JSON.stringify(detail) : "";
 }
 
-/** Fetch JSON from the API; throws ApiError with the server's reason on failure. */
+/**
+ * Fetch JSON from the API; throws ApiError with the server's reason on failure. The answer is
+ * whatever the server sent: the caller states its type (types/protocol.d.ts).
+ * @param {string} path
+ * @param {{method?: string, body?: unknown}} [options]
+ * @returns {Promise<unknown>}
+ */
 export async function api(path, { method = "GET", body } = {}) {
   let res;
   try {
@@ -30,8 +62,9 @@ export async function api(path, { method = "GET", body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, `cannot reach the server (${err.message})`);
+    throw new ApiError(0, `cannot reach the server (${errorMessage(err)})`);
   }
+  /** @type {any} parsed JSON, read below only for FastAPI's `detail` */
   let data = null;
   try {
     data = await res.json();
@@ -47,9 +80,14 @@ export async function api(path, { method = "GET", body } = {}) {
 
 // --- seat tokens ---------------------------------------------------------------------------
 
+/** @param {string} room */
 const seatKey = (room) => `cardtable:seat:${room}`;
 
-/** The {seat, token} this browser holds in `room`, or null. */
+/**
+ * The {seat, token} this browser holds in `room`, or null.
+ * @param {string} room
+ * @returns {HeldSeat | null}
+ */
 export function loadSeat(room) {
   try {
     const data = JSON.parse(localStorage.getItem(seatKey(room)) ?? "null");
@@ -59,15 +97,26 @@ export function loadSeat(room) {
   }
 }
 
+/**
+ * @param {string} room
+ * @param {number} seat
+ * @param {string} token
+ */
 export function saveSeat(room, seat, token) {
   localStorage.setItem(seatKey(room), JSON.stringify({ seat, token }));
 }
 
+/** @param {string} room */
 export function forgetSeat(room) {
   localStorage.removeItem(seatKey(room));
 }
 
 // --- the WebSocket ---------------------------------------------------------------------------
+
+/**
+ * The events of a RoomConnection and their details.
+ * @typedef {{state: StateMessage, error: ErrorMessage, status: StatusDetail}} ConnEvents
+ */
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const PING_MS = 25000;
@@ -76,20 +125,41 @@ const PING_MS = 25000;
  * One room's WebSocket: joins on every (re)connection, reconnects with backoff, pings.
  *
  * Events (EventTarget): "state" and "error" (detail = the server message), "status"
- * (detail = {status: "connecting"|"open"|"waiting"|"closed", retryIn?}).
+ * (detail = {status: "connecting"|"open"|"waiting"|"closed", retryIn?}); `on` listens to one
+ * with the type of its detail.
  */
 export class RoomConnection extends EventTarget {
+  /**
+   * @param {string} room
+   * @param {string | null} [token] the seat's token; none: watch as a spectator
+   */
   constructor(room, token = null) {
     super();
     this.room = room;
     this.token = token;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.nextId = 1;
     this.closed = false;
-    this.retryTimer = null;
-    this.pingTimer = null;
+    /** @type {number | undefined} */
+    this.retryTimer = undefined;
+    /** @type {number | undefined} */
+    this.pingTimer = undefined;
+    /** @type {ConnStatus} */
     this.status = "connecting";
+  }
+
+  /**
+   * Listen to one kind of event, handed its detail.
+   * @template {keyof ConnEvents} K
+   * @param {K} type
+   * @param {(detail: ConnEvents[K]) => void} handler
+   */
+  on(type, handler) {
+    this.addEventListener(type, (ev) =>
+      handler(/** @type {CustomEvent<ConnEvents[K]>} */ (ev).detail),
+    );
   }
 
   connect() {
@@ -101,12 +171,14 @@ export class RoomConnection extends EventTarget {
     ws.addEventListener("open", () => {
       this.attempt = 0;
       this.setStatus("open");
+      /** @type {{type: "join", room: string, token?: string}} */
       const join = { type: "join", room: this.room };
       if (this.token) join.token = this.token;
       this.sendRaw(join);
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), PING_MS);
     });
     ws.addEventListener("message", (ev) => {
+      /** @type {ServerMessage} */
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -147,13 +219,18 @@ export class RoomConnection extends EventTarget {
     this.connect();
   }
 
-  /** Send a message with a fresh id; returns the id, or throws if not connected. */
+  /**
+   * Send a message with a fresh id; returns the id, or throws if not connected.
+   * @param {{type: "act" | "start" | "rematch", token?: string, action?: string, version?: number}} msg
+   * @returns {number}
+   */
   send(msg) {
     const id = this.nextId++;
     this.sendRaw({ ...msg, room: this.room, id });
     return id;
   }
 
+  /** @param {object} msg */
   sendRaw(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
       throw new Error("not connected to the server — reconnecting, try again in a moment");
@@ -161,11 +238,20 @@ export class RoomConnection extends EventTarget {
     this.ws.send(JSON.stringify(msg));
   }
 
+  /**
+   * @param {ConnStatus} status
+   * @param {number | null} [retryIn]
+   */
   setStatus(status, retryIn = null) {
     this.status = status;
     this.emit("status", { status, retryIn });
   }
 
+  /**
+   * @template {keyof ConnEvents} K
+   * @param {K} type
+   * @param {ConnEvents[K]} detail
+   */
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }

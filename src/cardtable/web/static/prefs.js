@@ -1,3 +1,4 @@
+// @ts-check
 // Player preferences, kept in localStorage.
 
 const KEY = "cardtable:prefs";
@@ -7,28 +8,44 @@ export const REVEAL_SECONDS = { min: 0.5, max: 30, step: 0.5, default: 3 };
 
 const DEFAULTS = { sound: false, revealSeconds: REVEAL_SECONDS.default };
 
+/** @typedef {typeof DEFAULTS} Prefs */
+/** @typedef {keyof Prefs} PrefName */
+
 // Only known preferences are read (an older client stored a "memoryAid" switch: the memory aid
 // is now a seat's handicap chosen when the room is created, not a setting of the browser).
+/** @returns {Prefs} */
 function load() {
+  /** @type {Record<string, unknown>} */
   let stored = {};
   try {
     stored = JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {};
   } catch {
     stored = {};
   }
+  /** @type {Record<string, unknown>} */
   const out = { ...DEFAULTS };
   for (const name of Object.keys(DEFAULTS)) {
-    if (typeof stored[name] === typeof DEFAULTS[name]) out[name] = stored[name];
+    if (typeof stored[name] === typeof out[name]) out[name] = stored[name];
   }
-  return out;
+  return /** @type {Prefs} */ (out);
 }
 
-/** Current value of a preference. */
+/**
+ * Current value of a preference.
+ * @template {PrefName} K
+ * @param {K} name
+ * @returns {Prefs[K]}
+ */
 export function getPref(name) {
   return load()[name];
 }
 
-/** Store a preference. */
+/**
+ * Store a preference.
+ * @template {PrefName} K
+ * @param {K} name
+ * @param {Prefs[K]} value
+ */
 export function setPref(name, value) {
   localStorage.setItem(KEY, JSON.stringify({ ...load(), [name]: value }));
 }
@@ -45,6 +62,7 @@ export function getName() {
   return localStorage.getItem("cardtable:name") ?? "";
 }
 
+/** @param {string} name */
 export function setName(name) {
   localStorage.setItem("cardtable:name", name);
 }

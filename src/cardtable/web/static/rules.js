@@ -1,13 +1,17 @@
+// @ts-check
 // A tiny Markdown renderer for the rules pages: headings, paragraphs, lists (with wrapped
 // continuation lines), tables, fenced code, inline code, bold, italics and links.
 // The text is HTML-escaped first, so the output can only contain the tags made here.
 
+/** @param {string} s */
 const escapeHtml = (s) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 // Inline markup on already-escaped text. Code spans are cut out first so that their contents
 // are not formatted.
+/** @param {string} s */
 function inline(s) {
+  /** @type {string[]} */
   const codes = [];
   s = s.replace(/`([^`]+)`/g, (_, c) => {
     codes.push(`<code>${c}</code>`);
@@ -24,6 +28,7 @@ function inline(s) {
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[Number(i)]);
 }
 
+/** @param {string} s */
 const slug = (s) =>
   s
     .toLowerCase()
@@ -32,6 +37,7 @@ const slug = (s) =>
     .trim()
     .replace(/\s+/g, "-");
 
+/** @param {string} line */
 const cells = (line) =>
   line
     .trim()
@@ -40,9 +46,14 @@ const cells = (line) =>
     .split("|")
     .map((c) => c.trim());
 
-/** Markdown text → HTML string. */
+/**
+ * Markdown text → HTML string.
+ * @param {string} markdown
+ * @returns {string}
+ */
 export function markdownToHtml(markdown) {
   const lines = escapeHtml(markdown).split("\n");
+  /** @type {string[]} */
   const out = [];
   let i = 0;
   while (i < lines.length) {
@@ -83,7 +94,7 @@ export function markdownToHtml(markdown) {
     // List: items start with "- ", "* " or "1. "; indented lines continue the item.
     const item = /^(\s*)([-*]|\d+\.)\s+(.*)$/;
     if (item.test(line)) {
-      const ordered = /\d/.test(item.exec(line)[2]);
+      const ordered = /\d/.test(item.exec(line)?.[2] ?? "");
       const items = [];
       while (i < lines.length) {
         const m = item.exec(lines[i]);

@@ -1,10 +1,18 @@
-// Short WebAudio beeps (no audio files). Silent unless the sound preference is on.
+// @ts-check
+// Short WebAudio beeps (no audio files), and the cue each new state of the table gets. Silent
+// unless the sound preference is on.
 
 import { getPref } from "./prefs.js";
 
+/** @typedef {import("./types/protocol").StateMessage} StateMessage */
+
+/** @type {AudioContext | null} */
 let ctx = null;
 
+/** @typedef {"turn" | "card" | "swap" | "error" | "end"} Cue */
+
 // Each cue is a list of [frequency Hz, start s, duration s].
+/** @type {Record<Cue, [number, number, number][]>} */
 const CUES = {
   turn: [
     [660, 0, 0.08],
@@ -23,7 +31,10 @@ const CUES = {
   ],
 };
 
-/** Play a named cue if sound is on. */
+/**
+ * Play a named cue if sound is on.
+ * @param {Cue} name
+ */
 export function beep(name) {
   if (!getPref("sound")) return;
   const cue = CUES[name];
@@ -47,4 +58,22 @@ export function beep(name) {
   } catch {
     // No audio device: sound is a nicety, the table works without it.
   }
+}
+
+/**
+ * Play the cue of a new state of the live table: the game's end, the viewer's turn, a swap, a
+ * card moved.
+ * @param {StateMessage | null} prev the state before
+ * @param {StateMessage} state
+ */
+export function stateCue(prev, state) {
+  const wasMine = Boolean(prev?.view?.legal?.length);
+  const mine = Boolean(state.view?.legal?.length);
+  /** @type {Set<string>} */
+  const types = new Set((state.events ?? []).map((e) => e.type));
+  if (types.has("game_over")) beep("end");
+  else if (mine && !wasMine) beep("turn");
+  else if (types.has("exchange") || types.has("give")) beep("swap");
+  else if (["draw", "replace", "discard", "play", "drop", "snap"].some((t) => types.has(t)))
+    beep("card");
 }

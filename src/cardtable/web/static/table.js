@@ -1,10 +1,64 @@
+// @ts-check
 // Drawing a game view (RULES.md §5) as a table: the viewer's hand at the bottom, the other
 // seats around it, the piles in the middle. Used by the live table and by the replay, which
 // passes a spectator view and no click handlers.
 
 import { cardBack, cardFace, cardName, cardShort, parseCard, SUITS } from "./cards.js";
 import { el } from "./ui.js";
-import { callName, countWord, isShedding, variantInfo } from "./variants.js";
+import { callName, isSheddingView, variantInfo } from "./variants.js";
+
+/** @typedef {import("./types/view").View} View */
+/** @typedef {import("./types/view").FamilyView} FamilyView */
+/** @typedef {import("./types/view").QuteView} QuteView */
+/** @typedef {import("./types/protocol").SeatInfo} SeatInfo */
+/** @typedef {import("./types/protocol").RoomOptions} RoomOptions */
+
+/**
+ * A seat's display name (seatName over the seats of a room or state).
+ * @typedef {(seat: number) => string} Names
+ */
+
+/**
+ * What renderTable draws besides the view: the viewer (null: a spectator), the seats, the names,
+ * the cards shown for a moment (address → code), the targets that may be clicked next and the
+ * selection, which piles play an action, whether cards are buttons, whether the table is live
+ * (online dots), the seat that acted last; `powers` is added by renderTable.
+ * @typedef {{
+ *   viewer: number | null,
+ *   seats?: SeatInfo[],
+ *   names: Names,
+ *   revealed?: Map<string, string>,
+ *   targets?: Set<string>,
+ *   selection?: string[],
+ *   piles?: {deck: boolean, discard: boolean},
+ *   interactive?: boolean,
+ *   live?: boolean,
+ *   lastActor?: number | null,
+ *   powers?: Record<string, string> | null,
+ * }} TableCtx
+ */
+
+/**
+ * What cardElement draws: the code (null: unknown), face up or down, the address, a label for
+ * screen readers, and the marks of a target, a selection, a known or revealed card, who has
+ * seen it; `extra` is one more class, `powers` the power words printed on numbered cards.
+ * @typedef {{
+ *   code?: string | null,
+ *   faceUp?: boolean,
+ *   addr?: string,
+ *   dataCard?: string,
+ *   label?: string,
+ *   legal?: boolean,
+ *   selected?: boolean,
+ *   known?: boolean,
+ *   revealed?: boolean,
+ *   seen?: number[] | null,
+ *   interactive?: boolean,
+ *   size?: "sm" | "md" | "lg",
+ *   extra?: string,
+ *   powers?: Record<string, string> | null,
+ * }} CardOpts
+ */
 
 const QUTE_RANK_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
@@ -21,14 +75,23 @@ export function aidBadge() {
   );
 }
 
-/** A room's length from its options: "One round" or "Match to N". */
+/**
+ * A room's length from its options: "One round" or "Match to N".
+ * @param {RoomOptions | null | undefined} options
+ */
 export function matchFormat(options) {
   const target = options?.target;
   return target === null || target === undefined ? "One round" : `Match to ${target}`;
 }
 
-/** Display name of seat `i`: its player's name, an AI level, or "Seat i". */
+/**
+ * Display name of seat `i`: its player's name, an AI level, or "Seat i".
+ * @param {SeatInfo[] | null | undefined} seats
+ * @param {number} i
+ * @returns {string}
+ */
 export function seatName(seats, i) {
+  /** @param {number} k */
   const base = (k) => {
     const s = seats?.[k];
     if (s?.name) return s.name;
@@ -43,10 +106,16 @@ export function seatName(seats, i) {
 
 // Order seats around the table from the viewer's point of view: the viewer at the bottom,
 // then the others in turn order, from the left over the top to the right.
+/**
+ * @param {number} players
+ * @param {number | null} viewer
+ */
 function placeSeats(players, viewer) {
   const first = viewer ?? 0;
+  /** @type {number[]} */
   const others = [];
   for (let k = 1; k < players; k += 1) others.push((first + k) % players);
+  /** @type {{left: number[], top: number[], right: number[]}} */
   const places = { left: [], top: [], right: [] };
   if (others.length === 1) places.top = others;
   else if (others.length === 2) [places.left, places.right] = [[others[0]], [others[1]]];
@@ -64,10 +133,14 @@ function placeSeats(players, viewer) {
  * One card element.
  * opts: {code, faceUp, addr, label, legal, selected, known, revealed, seen, interactive, size,
  *        extra, powers (card code → power word printed on numbered cards)}
+ * @param {CardOpts} opts
+ * @returns {HTMLElement}
  */
 export function cardElement(opts) {
-  const { code, faceUp, addr, interactive } = opts;
-  const showFace = Boolean(code && faceUp);
+  const { faceUp, addr, interactive } = opts;
+  // The code, when the card is drawn face up.
+  const code = opts.code && faceUp ? opts.code : null;
+  const showFace = code !== null;
   const classes = ["card", showFace ? "face-up" : "face-down"];
   if (opts.size) classes.push(`card-${opts.size}`);
   if (opts.legal) classes.push("legal");
@@ -81,10 +154,12 @@ export function cardElement(opts) {
         opts.revealed ? " (shown for a moment: click to turn it over)" : ""
       }`
     : `face-down card${where ? `, ${where}` : ""}`;
+  /** @type {Record<string, string>} */
+  const dataset = {};
   const attrs = {
     class: classes.join(" "),
     "aria-label": label + (opts.selected ? " (selected)" : ""),
-    dataset: {},
+    dataset,
     title: showFace ? cardShort(code) : undefined,
   };
   if (addr) attrs.dataset.addr = addr;
@@ -108,6 +183,10 @@ export function cardElement(opts) {
   return node;
 }
 
+/**
+ * @param {string} addr
+ * @param {number} label
+ */
 function emptySlot(addr, label) {
   return el("div", {
     class: "card empty",
@@ -117,139 +196,13 @@ function emptySlot(addr, label) {
   });
 }
 
-/** Describe one event in plain words for the move log (null to leave it out). */
-export function describeEvent(ev, names) {
-  const who = ev.seat !== undefined && ev.seat !== null ? names(ev.seat) : "";
-  const at = (a) => (Array.isArray(a) ? a.join(" and ") : a);
-  const c = (code) => (code ? cardShort(code) : "a card");
-  // Codes in brackets, when the event carries them (a table without memory aid gets none).
-  const shown = (codes) => {
-    const list = (Array.isArray(codes) ? codes : [codes]).filter(Boolean);
-    return list.length ? ` (${list.map(c).join(", ")})` : "";
-  };
-  switch (ev.type) {
-    case "round_start":
-      return `Round ${ev.round} begins`;
-    case "peek":
-      return `${who} looked at ${at(ev.at)}${ev.card ? ` (${c(ev.card)})` : ""}`;
-    case "spy":
-      return `${who} spied on ${at(ev.at)}${ev.card ? ` (${c(ev.card)})` : ""}`;
-    case "look":
-      return `${who} looked at ${at(ev.at)}${ev.cards ? ` (${ev.cards.map(c).join(", ")})` : ""}`;
-    case "draw":
-      if (ev.from) return `${who} drew from the ${ev.from}${ev.card ? ` (${c(ev.card)})` : ""}`;
-      return `${who} drew from the blind${typeof ev.card === "string" ? ` (${c(ev.card)})` : ""}`;
-    case "replace":
-      return ev.out?.length
-        ? `${who} replaced ${at(ev.at)}, discarding ${ev.out.map(c).join(", ")}`
-        : `${who} replaced ${at(ev.at)}`;
-    case "claim":
-      return ev.ok
-        ? `${who} claimed ${at(ev.at)}: equal!${shown(ev.out)}`
-        : `${who} claimed ${at(ev.at)}: not equal${shown(ev.shown)}`;
-    case "discard":
-      return `${who} discarded ${c(ev.card)}${ev.power ? ` — power: ${ev.power}` : ""}`;
-    case "exchange":
-      return `${who} exchanged ${at(ev.at)}`;
-    case "drop":
-      return `${who} dropped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
-    case "snap":
-      return `${who} snapped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
-    case "snap_open":
-      return ev.card ? `Snap window for ${c(ev.card)}` : "Snap window";
-    case "give":
-      return `${who} gave ${ev.from} to ${ev.to}`;
-    case "penalty":
-      if (ev.count !== undefined) return `${who} draws ${ev.count} for ${ev.for}`;
-      return `${who} takes a penalty card at ${ev.at}`;
-    case "pass":
-      return `${who} passed`;
-    case "call":
-      return `${who} called ${callName(ev.word)}!`;
-    case "reshuffle":
-      return `The discard pile is shuffled into a new deck (${ev.deck} cards)`;
-    case "play":
-      return `${who} played ${ev.cards.map(c).join(" ")} (${ev.left} left)`;
-    case "suit":
-      return `${who} wishes ${SUITS[ev.suit]?.name ?? ev.suit}`;
-    case "eights":
-      return `${who}: eights ${ev.mode}`;
-    case "skip":
-      return `${ev.seats.map(names).join(", ")} skipped (${ev.for})`;
-    case "refill":
-      return `The blind is refilled (${ev.blind} cards, ×${ev.refills + 1})`;
-    case "qute":
-      return `${who} called Qute!`;
-    case "continue":
-      return `${who} plays on`;
-    case "jpoints":
-      return `${who}: J points ${ev.mode ?? ev.choice ?? ""}`;
-    case "round_end":
-      return `Round ${ev.round} over — winners: ${ev.winners.map(names).join(", ")}`;
-    case "game_over":
-      return `Game over — winners: ${ev.winners.map(names).join(", ")}`;
-    case "turn":
-      return null;
-    default:
-      return `${who} ${ev.type}`.trim();
-  }
-}
-
-/** A short status line: what is going on, and what the viewer can do. */
-export function statusLine(view, viewer, names) {
-  if (view.over) return "Game over";
-  const mine = viewer !== null && view.actors.includes(viewer) && view.legal?.length;
-  const verbs = new Set((view.legal ?? []).map((a) => a.split(" ")[0]));
-  if (view.phase === "peek") {
-    const left = viewer === null ? null : view.peeks_left?.[viewer];
-    const peeks = variantInfo(view.game)?.initial_peeks ?? 2;
-    return left
-      ? `Look at ${left} of your cards: click ${countWord(left)}`
-      : `Everybody looks at ${countWord(peeks)} of their cards`;
-  }
-  if (!mine) {
-    const acting = view.actors.map(names).join(", ");
-    if (view.phase === "snap") return `Snap window: anyone may throw a matching card`;
-    return acting ? `${acting} ${view.actors.length > 1 ? "are" : "is"} playing` : "";
-  }
-  if (isShedding(view.game)) {
-    if (verbs.has("qute")) return "Four of a kind! Call Qute to end the round, or continue";
-    if (verbs.has("suit")) return "Choose the suit to follow";
-    if (verbs.has("eights")) return "Your 8s: the next player draws them all, or they go round";
-    if (verbs.has("jpoints")) return "J points: minus for you, or plus for everyone else";
-    if (view.must_cover) return "Cover the 6: play a card that fits, or draw";
-    if (verbs.has("play")) return "Your turn: click a card to play (several of one rank in order)";
-    return "Nothing fits: draw a card";
-  }
-  if (view.phase === "snap") return "Snap: click a card of the same rank, or pass";
-  if (verbs.has("give")) return "Give one of your cards (click it), or pass";
-  if (view.phase === "look" && verbs.has("exchange")) return "Exchange the two cards, or pass";
-  if (view.pending?.power) {
-    const p = view.pending.power;
-    const how = {
-      peek: "click one of your cards to look at it",
-      spy: "click another player's card to look at it",
-      exchange: "click two cards to swap them",
-      look: "click one of yours and one of theirs to look at both",
-    }[p];
-    return `Power ${cardShort(view.pending.card)}: ${how ?? p}${verbs.has("pass") ? ", or pass" : ""}`;
-  }
-  if (view.drawn && view.drawer === viewer) {
-    const claim = (view.legal ?? []).some((a) => /^replace \d+ \d+/.test(a));
-    return `Click one of your cards to replace it${claim ? " (several equal ones to claim them)" : ""}${
-      verbs.has("discard") ? ", or the discard pile to throw the card away" : ""
-    }`;
-  }
-  if (verbs.has("draw")) {
-    const drop = verbs.has("drop") ? ", or drop a card that matches the pile" : "";
-    return `Your turn: draw from the deck or the discard pile${drop}`;
-  }
-  if (verbs.has("drop")) return "Drop a card that matches the pile, or go on";
-  return "Your turn";
-}
-
 // --- the family table ------------------------------------------------------------------------
 
+/**
+ * @param {FamilyView} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ */
 function familyHand(view, seat, ctx) {
   const hand = view.hands[seat] ?? [];
   const mine = seat === ctx.viewer;
@@ -294,14 +247,20 @@ function familyHand(view, seat, ctx) {
   return wrap;
 }
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ */
 function seatHeader(view, seat, ctx) {
   const info = ctx.seats?.[seat];
   const badges = [];
-  if (view.caller === seat)
-    badges.push(el("span", { class: "badge badge-call" }, callName(view.call) || "Called"));
-  if (view.drawer === seat && !view.over)
-    badges.push(el("span", { class: "badge" }, "holds a card"));
-  if (isShedding(view.game) && view.counts) {
+  if (!isSheddingView(view)) {
+    if (view.caller === seat)
+      badges.push(el("span", { class: "badge badge-call" }, callName(view.call) || "Called"));
+    if (view.drawer === seat && !view.over)
+      badges.push(el("span", { class: "badge" }, "holds a card"));
+  } else if (view.counts) {
     const n = view.counts[seat];
     badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
   }
@@ -326,6 +285,12 @@ function seatHeader(view, seat, ctx) {
   );
 }
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ * @param {HTMLElement} body
+ */
 function seatPanel(view, seat, ctx, body) {
   const classes = ["seat"];
   if (!view.over && view.actors.includes(seat)) classes.push("to-act");
@@ -343,6 +308,13 @@ function seatPanel(view, seat, ctx, body) {
   );
 }
 
+/**
+ * @param {"deck" | "discard"} name
+ * @param {string} label
+ * @param {Node[]} content
+ * @param {TableCtx} ctx
+ * @param {boolean | undefined} legal
+ */
 function pile(name, label, content, ctx, legal) {
   const attrs = {
     class: `pile pile-${name}${legal ? " legal" : ""}`,
@@ -356,6 +328,10 @@ function pile(name, label, content, ctx, legal) {
   return node;
 }
 
+/**
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
 function familyCenter(view, ctx) {
   const deckLegal = ctx.piles?.deck;
   const discardLegal = ctx.piles?.discard;
@@ -379,7 +355,13 @@ function familyCenter(view, ctx) {
     }`,
     [
       top
-        ? cardElement({ code: top, faceUp: true, size: "md", extra: "pile-top", powers: ctx.powers })
+        ? cardElement({
+            code: top,
+            faceUp: true,
+            size: "md",
+            extra: "pile-top",
+            powers: ctx.powers,
+          })
         : el("div", { class: "card empty card-md" }),
       el("span", { class: "pile-count" }, `${view.discard.length}`),
     ],
@@ -408,6 +390,10 @@ function familyCenter(view, ctx) {
   return el("div", { class: "piles" }, parts);
 }
 
+/**
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
 function familyInfo(view, ctx) {
   const items = [el("span", {}, `Round ${view.round}`)];
   items.push(el("span", {}, `Turn ${view.turns + 1}/${view.max_turns}`));
@@ -430,27 +416,31 @@ function familyInfo(view, ctx) {
       el("span", { class: "info-snap" }, `Snap: ${view.snap.rank}s (${cardShort(view.snap.card)})`),
     );
   }
-  if (view.pending?.power) {
+  // (typeof: a Qute view, whose `pending` is a word, comes here when the variants are unknown)
+  const pending = typeof view.pending === "object" ? view.pending : null;
+  if (pending && "power" in pending && pending.power) {
     items.push(
-      el(
-        "span",
-        { class: "info-power" },
-        `Power: ${view.pending.power} (${cardShort(view.pending.card)})`,
-      ),
+      el("span", { class: "info-power" }, `Power: ${pending.power} (${cardShort(pending.card)})`),
     );
   }
-  if (view.pending?.give)
-    items.push(el("span", { class: "info-power" }, `Give to ${view.pending.give}`));
+  if (pending && "give" in pending && pending.give)
+    items.push(el("span", { class: "info-power" }, `Give to ${pending.give}`));
   return el("div", { class: "table-info" }, items);
 }
 
 // --- Qute --------------------------------------------------------------------------------------
 
+/** @param {string} code */
 function quteSortKey(code) {
   const c = parseCard(code);
-  return "CDHS".indexOf(c.suit) * 20 + QUTE_RANK_ORDER.indexOf(c.rank);
+  return (c.suit === null ? -1 : "CDHS".indexOf(c.suit)) * 20 + QUTE_RANK_ORDER.indexOf(c.rank);
 }
 
+/**
+ * @param {QuteView} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ */
 function quteHand(view, seat, ctx) {
   const mine = seat === ctx.viewer;
   const hand = view.hands[seat] ?? [];
@@ -477,8 +467,7 @@ function quteHand(view, seat, ctx) {
     return fan;
   }
   const order = hand
-    .map((slot, i) => ({ code: slot?.card, i }))
-    .filter((x) => x.code)
+    .flatMap((slot, i) => (slot?.card ? [{ code: slot.card, i }] : []))
     .sort((a, b) => quteSortKey(a.code) - quteSortKey(b.code));
   const fan = el("div", {
     class: "hand hand-fan",
@@ -507,6 +496,10 @@ function quteHand(view, seat, ctx) {
   return fan;
 }
 
+/**
+ * @param {QuteView} view
+ * @param {TableCtx} ctx
+ */
 function quteCenter(view, ctx) {
   const deckLegal = ctx.piles?.deck;
   const blind = pile(
@@ -558,6 +551,10 @@ function quteCenter(view, ctx) {
   return el("div", { class: "piles" }, parts);
 }
 
+/**
+ * @param {QuteView} view
+ * @param {TableCtx} ctx
+ */
 function quteInfo(view, ctx) {
   const items = [el("span", {}, `Round ${view.round}`)];
   if (view.target !== null && view.target !== undefined)
@@ -586,17 +583,27 @@ function quteInfo(view, ctx) {
  * Render `view` as a table element.
  * ctx: {viewer, seats, names, revealed (Map address -> code of cards seen a moment ago),
  *       targets, selection, piles, interactive, live, lastActor}
+ * @param {View} view
+ * @param {TableCtx} tableCtx
+ * @returns {HTMLElement}
  */
 export function renderTable(view, tableCtx) {
   const ctx = { ...tableCtx, powers: variantInfo(view.game)?.powers ?? null };
-  const qute = isShedding(view.game);
-  const hand = qute ? quteHand : familyHand;
+  const qute = isSheddingView(view);
+  /** @type {(seat: number) => HTMLElement} */
+  const hand = isSheddingView(view)
+    ? (seat) => quteHand(view, seat, ctx)
+    : (seat) => familyHand(view, seat, ctx);
   const { me, places } = placeSeats(view.players, ctx.viewer);
+  /**
+   * @param {string} name
+   * @param {number[]} seats
+   */
   const area = (name, seats) =>
     el(
       "div",
       { class: `area area-${name}` },
-      seats.map((s) => seatPanel(view, s, ctx, hand(view, s, ctx))),
+      seats.map((s) => seatPanel(view, s, ctx, hand(s))),
     );
   return el(
     "div",
@@ -613,11 +620,16 @@ export function renderTable(view, tableCtx) {
       qute ? quteCenter(view, ctx) : familyCenter(view, ctx),
       qute ? quteInfo(view, ctx) : familyInfo(view, ctx),
     ),
-    el("div", { class: "area area-me" }, seatPanel(view, me, ctx, hand(view, me, ctx))),
+    el("div", { class: "area area-me" }, seatPanel(view, me, ctx, hand(me))),
   );
 }
 
-/** Results of the finished rounds and the game: a table of scores, winners, revealed hands. */
+/**
+ * Results of the finished rounds and the game: a table of scores, winners, revealed hands.
+ * @param {View} view
+ * @param {Names} names
+ * @returns {HTMLElement}
+ */
 export function renderResults(view, names) {
   const rounds = view.round_results ?? [];
   const last = rounds.at(-1);
@@ -653,7 +665,7 @@ export function renderResults(view, names) {
           "td",
           {
             class: r.winners.includes(p) ? "round-winner" : "",
-            title: r.sums ? `sum ${r.sums[p]}` : "",
+            title: "sums" in r && r.sums ? `sum ${r.sums[p]}` : "",
           },
           String(r.scores[p]),
         ),
@@ -679,8 +691,12 @@ export function renderResults(view, names) {
                 .filter(Boolean)
                 .map((code) => cardElement({ code, faceUp: true, size: "sm", powers })),
             ),
-            last.sums ? el("span", { class: "sum" }, `sum ${last.sums[p]}`) : null,
-            last.hand_points ? el("span", { class: "sum" }, `points ${last.hand_points[p]}`) : null,
+            "sums" in last && last.sums
+              ? el("span", { class: "sum" }, `sum ${last.sums[p]}`)
+              : null,
+            "hand_points" in last && last.hand_points
+              ? el("span", { class: "sum" }, `points ${last.hand_points[p]}`)
+              : null,
           ),
         ),
       )

@@ -1,18 +1,52 @@
+// @ts-check
 // Small DOM helpers shared by the pages: element builder, toasts, modals.
+
+/**
+ * What el() appends: nodes, and text (a string or number); null, undefined and false are
+ * skipped, and an array's items are appended in turn (one level deep).
+ * @typedef {Node | string | number | null | undefined | false} Child
+ */
+
+/**
+ * The attributes el() sets: `class`, `dataset` and `style` objects, listeners ("on…"), and any
+ * attribute (false/null/undefined skipped, true as "").
+ * @typedef {{
+ *   class?: string,
+ *   dataset?: Record<string, string>,
+ *   style?: Record<string, string>,
+ *   onclick?: (ev: MouseEvent) => unknown,
+ *   onfocus?: (ev: FocusEvent) => unknown,
+ *   onchange?: (ev: Event) => unknown,
+ *   oninput?: (ev: Event) => unknown,
+ *   onsubmit?: (ev: SubmitEvent) => unknown,
+ *   [name: string]: unknown,
+ * }} Attrs
+ */
 
 /**
  * Build an element: el("button", {class: "x", dataset: {action: "pass"}, onclick: f}, "Pass").
  * Attributes starting with "on" become listeners; `dataset` and `style` objects are merged;
  * other values are set as attributes (false/null/undefined skipped, true as "").
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false || v === null || v === undefined) continue;
     if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
+    else if (k === "style" && typeof v === "object") {
+      for (const [prop, value] of Object.entries(/** @type {object} */ (v))) {
+        // A custom property ("--n") is set only through setProperty.
+        if (prop.startsWith("--")) node.style.setProperty(prop, String(value));
+        else Object.assign(node.style, { [prop]: value });
+      }
+    } else if (k.startsWith("on") && typeof v === "function") {
+      node.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    } else if (k === "class") node.className = String(v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
   for (const child of children.flat()) {
@@ -22,9 +56,26 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Show a message in the toast area. kind: "error" | "info". Errors stay until dismissed. */
+/**
+ * The element of the page with this id (index.html's fixed parts: #app, #page-tools, #toasts).
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node;
+}
+
+/**
+ * Show a message in the toast area. Errors stay until dismissed.
+ * @param {string} message
+ * @param {"info" | "error"} [kind]
+ * @param {{timeout?: number}} [options] how long it stays (ms; 0: until dismissed)
+ * @returns {HTMLDivElement}
+ */
 export function toast(message, kind = "info", { timeout } = {}) {
-  const area = document.getElementById("toasts");
+  const area = byId("toasts");
   const close = el("button", { class: "toast-close", "aria-label": "Dismiss message" }, "×");
   const item = el(
     "div",
@@ -36,15 +87,22 @@ export function toast(message, kind = "info", { timeout } = {}) {
   close.addEventListener("click", remove);
   area.append(item);
   // Keep at most four messages on screen.
-  while (area.children.length > 4) area.firstElementChild.remove();
+  while (area.children.length > 4) area.firstElementChild?.remove();
   const ms = timeout ?? (kind === "error" ? 8000 : 3000);
   if (ms > 0) setTimeout(remove, ms);
   return item;
 }
 
+/** @type {(() => void) | null} */
 let openModal = null;
 
-/** Open a modal dialog with a title and body nodes; returns a function that closes it. */
+/**
+ * Open a modal dialog with a title and body nodes; returns a function that closes it.
+ * @param {string} title
+ * @param {Child | Child[]} body
+ * @param {{className?: string, onClose?: () => void}} [options]
+ * @returns {() => void}
+ */
 export function modal(title, body, { className = "", onClose } = {}) {
   closeModal();
   const closeBtn = el("button", { class: "modal-close", "aria-label": "Close" }, "×");
@@ -90,7 +148,12 @@ export const isModalOpen = () => openModal !== null;
 /** True when the user asked for less motion. */
 export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-/** Copy text to the clipboard, falling back to selecting an input. */
+/**
+ * Copy text to the clipboard, falling back to selecting an input.
+ * @param {string} text
+ * @param {HTMLInputElement} [input]
+ * @returns {Promise<boolean>}
+ */
 export async function copyText(text, input) {
   try {
     await navigator.clipboard.writeText(text);

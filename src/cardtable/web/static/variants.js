@@ -1,3 +1,4 @@
+// @ts-check
 // The games the server plays and what the client shows of each, from GET /api/variants: the
 // kind of game (`family`: the Cabo family's memory table, or Qute's shedding table), the call
 // word and its label, card values, the power printed on a card, the hand layout. Loaded once
@@ -6,13 +7,23 @@
 
 import { api } from "./net.js";
 
+/** @typedef {import("./types/protocol").VariantInfo} VariantInfo */
+/** @typedef {import("./types/view").View} View */
+/** @typedef {import("./types/view").QuteView} QuteView */
+
+/** @type {Promise<VariantInfo[]> | null} */
 let loaded = null;
+/** @type {Map<string, VariantInfo>} */
 const byName = new Map();
 
-/** Fetch the variants once (later calls share the first answer; a failure is asked again). */
+/**
+ * Fetch the variants once (later calls share the first answer; a failure is asked again).
+ * @returns {Promise<VariantInfo[]>}
+ */
 export function loadVariants() {
   loaded ??= api("/api/variants").then(
-    (list) => {
+    (answer) => {
+      const list = /** @type {VariantInfo[]} */ (answer);
       byName.clear();
       for (const v of list) byName.set(v.name, v);
       return list;
@@ -30,27 +41,55 @@ export function allVariants() {
   return [...byName.values()];
 }
 
-/** What /api/variants says about the game `name`, or null. */
+/**
+ * What /api/variants says about the game `name`, or null.
+ * @param {string} name
+ * @returns {VariantInfo | null}
+ */
 export function variantInfo(name) {
   return byName.get(name) ?? null;
 }
 
-/** Whether `game` is played on Qute's shedding table (else the Cabo family's table). */
+/**
+ * Whether `game` is played on Qute's shedding table (else the Cabo family's table).
+ * @param {string} game
+ */
 export function isShedding(game) {
   return variantInfo(game)?.family === "qute";
 }
 
-/** The call word of `game` ("cabo", "knock" …), or null. */
+/**
+ * Whether `view` is of a game played on the shedding table (isShedding of its game): a Qute
+ * view, else a Cabo-family one.
+ * @param {View} view
+ * @returns {view is QuteView}
+ */
+export function isSheddingView(view) {
+  return isShedding(view.game);
+}
+
+/**
+ * The call word of `game` ("cabo", "knock" …), or null.
+ * @param {string} game
+ * @returns {string | null}
+ */
 export function callWord(game) {
   return variantInfo(game)?.call ?? null;
 }
 
-/** A call word as a name: "cabo" → "Cabo". */
+/**
+ * A call word as a name: "cabo" → "Cabo".
+ * @param {string | null | undefined} word
+ * @returns {string | null | undefined}
+ */
 export function callName(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
-/** Small counts in words for messages: 2 → "two". */
+/**
+ * Small counts in words for messages: 2 → "two".
+ * @param {number} n
+ */
 export function countWord(n) {
   return ["no", "one", "two", "three", "four", "five", "six"][n] ?? String(n);
 }

@@ -1,0 +1,59 @@
+// @ts-check
+// The countdown of a timed window at the live table (gabo's snap window, the initial peeks):
+// the seconds left and a bar, from the `window` of each state.
+
+import { el } from "./ui.js";
+
+/** @typedef {import("./types/protocol").TimedWindow} TimedWindow */
+
+export class Countdown {
+  /** @param {HTMLElement} host where the countdown shows (hidden while no window is open) */
+  constructor(host) {
+    this.host = host;
+    /** @type {number | null} performance.now() when the window closes */
+    this.deadline = null;
+    this.total = 0.1;
+    this.phase = "";
+    /** @type {number | undefined} */
+    this.timer = undefined;
+  }
+
+  /**
+   * Show the window of a state (null: none is open).
+   * @param {TimedWindow | null | undefined} win
+   */
+  set(win) {
+    clearInterval(this.timer);
+    if (!win) {
+      this.deadline = null;
+      this.host.hidden = true;
+      return;
+    }
+    const deadline = performance.now() + win.closes_in * 1000;
+    this.deadline = deadline;
+    this.total = Math.max(win.closes_in, 0.1);
+    this.phase = win.phase;
+    this.host.hidden = false;
+    const tick = () => {
+      const left = Math.max(0, (deadline - performance.now()) / 1000);
+      const pct = Math.round((left / this.total) * 100);
+      this.host.replaceChildren(
+        el("span", {}, `${this.phase === "snap" ? "Snap" : "Peek"} window: ${left.toFixed(1)} s`),
+        el(
+          "span",
+          {
+            class: "window-bar",
+            role: "progressbar",
+            "aria-valuemin": 0,
+            "aria-valuemax": 100,
+            "aria-valuenow": pct,
+          },
+          el("span", { style: { width: `${pct}%` } }),
+        ),
+      );
+      if (left <= 0) clearInterval(this.timer);
+    };
+    tick();
+    this.timer = setInterval(tick, 100);
+  }
+}

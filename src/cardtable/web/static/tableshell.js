@@ -1,0 +1,218 @@
+// @ts-check
+// The fixed parts of the live table page: the page tools (connection, rules, help, settings,
+// sound), the room bar with the invite link, the banners, the status row and the hosts the
+// table, the action bar, the end panel and the move log are drawn into; and what they show of
+// the connection and of problems.
+
+import { getPref } from "./prefs.js";
+import { byId, copyText, el, toast } from "./ui.js";
+
+/** @typedef {import("./tablepage.js").TablePage} TablePage */
+/** @typedef {import("./types/protocol").StatusDetail} StatusDetail */
+
+/**
+ * The elements of the table page that change.
+ * @typedef {object} TableShell
+ * @property {HTMLInputElement} inviteInput the invite link
+ * @property {HTMLSpanElement} connDot the connection's state, in the page tools
+ * @property {HTMLButtonElement} soundBtn
+ * @property {HTMLHeadingElement} titleEl
+ * @property {HTMLSpanElement} formatEl one round, or a match to N
+ * @property {HTMLDivElement} banner choices and problems (a free seat, a bad token …)
+ * @property {HTMLDivElement} connBanner a lost connection
+ * @property {HTMLParagraphElement} statusEl what is going on
+ * @property {HTMLParagraphElement} hintEl the memory hint of a seat without memory aid
+ * @property {HTMLDivElement} windowEl the countdown of a timed window
+ * @property {HTMLDivElement} tableHost
+ * @property {HTMLDivElement} bar the action bar
+ * @property {HTMLDivElement} endHost the end panel
+ * @property {HTMLOListElement} logList the move log
+ */
+
+/**
+ * Build the page around the table into `page.root` and the page tools; returns its parts.
+ * @param {TablePage} page
+ * @returns {TableShell}
+ */
+export function buildShell(page) {
+  const room = page.room;
+  const invite = `${location.origin}/r/${room}`;
+  /** @type {HTMLInputElement} */
+  const inviteInput = el("input", {
+    class: "invite-input",
+    value: invite,
+    readonly: true,
+    "aria-label": "invite link",
+    onfocus: () => inviteInput.select(),
+  });
+  const copyBtn = el(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small",
+      dataset: { ui: "copy-invite" },
+      onclick: async () => {
+        const ok = await copyText(invite, inviteInput);
+        toast(ok ? "Invite link copied" : "Select the link and copy it", ok ? "info" : "error");
+      },
+    },
+    "Copy",
+  );
+  const connDot = el(
+    "span",
+    { class: "conn", role: "status", "aria-live": "polite" },
+    el("span", { class: "conn-text" }, "connecting…"),
+  );
+  const soundBtn = el("button", {
+    type: "button",
+    class: "btn btn-toggle",
+    dataset: { ui: "sound" },
+    onclick: () => page.toggle("sound"),
+  });
+  showSound(soundBtn);
+  byId("page-tools").replaceChildren(
+    connDot,
+    el(
+      "button",
+      { type: "button", class: "btn", dataset: { ui: "rules" }, onclick: () => page.openRules() },
+      "Rules",
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "btn",
+        dataset: { ui: "help" },
+        "aria-label": "Keyboard shortcuts",
+        onclick: () => page.openHelp(),
+      },
+      "?",
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "btn",
+        dataset: { ui: "settings" },
+        onclick: () => page.openSettings(),
+      },
+      "Settings",
+    ),
+    soundBtn,
+  );
+  /** @type {TableShell} */
+  const shell = {
+    inviteInput,
+    connDot,
+    soundBtn,
+    titleEl: el("h1", { class: "room-title" }, `Room ${room}`),
+    formatEl: el("span", { class: "room-format", dataset: { ui: "room-format" } }),
+    banner: el("div", { class: "banner-area" }),
+    connBanner: el("div", { class: "banner-area" }),
+    statusEl: el("p", { class: "status-line", role: "status", "aria-live": "polite" }),
+    hintEl: el("p", { class: "reveal-hint", dataset: { ui: "reveal-hint" }, hidden: true }),
+    windowEl: el("div", { class: "window-countdown", hidden: true }),
+    tableHost: el("div", { class: "table-host" }),
+    bar: el("div", {
+      class: "action-bar",
+      role: "toolbar",
+      "aria-label": "actions",
+      hidden: true,
+    }),
+    endHost: el("div", { class: "end-host" }),
+    logList: el("ol", { class: "log-list" }),
+  };
+  page.root.replaceChildren(
+    el(
+      "div",
+      { class: "room-bar" },
+      el("div", { class: "room-head" }, shell.titleEl, shell.formatEl),
+      el(
+        "div",
+        { class: "invite" },
+        el("span", { class: "invite-label" }, "Invite:"),
+        inviteInput,
+        copyBtn,
+      ),
+      el("a", { class: "btn btn-small", href: `/r/${room}/history` }, "History"),
+    ),
+    shell.banner,
+    shell.connBanner,
+    el("div", { class: "status-row" }, shell.statusEl, shell.windowEl, shell.hintEl),
+    shell.tableHost,
+    shell.bar,
+    shell.endHost,
+    el("details", { class: "log" }, el("summary", {}, "Moves"), shell.logList),
+  );
+  return shell;
+}
+
+/**
+ * The sound button says whether sound is on.
+ * @param {HTMLButtonElement} button
+ */
+export function showSound(button) {
+  const snd = getPref("sound");
+  button.textContent = `Sound: ${snd ? "on" : "off"}`;
+  button.setAttribute("aria-pressed", String(snd));
+}
+
+/**
+ * A problem that stops the page (no such room …), with the way back to the lobby.
+ * @param {TableShell} shell
+ * @param {string} message
+ */
+export function showProblem(shell, message) {
+  shell.banner.replaceChildren(
+    el(
+      "div",
+      { class: "banner banner-error", role: "alert" },
+      message,
+      " ",
+      el("a", { href: "/" }, "Back to the lobby"),
+    ),
+  );
+}
+
+/**
+ * Show the connection's state: the dot in the page tools and, while it is lost, a banner above
+ * the table with a way to retry at once.
+ * @param {TableShell} shell
+ * @param {StatusDetail} detail
+ * @param {() => void} retryNow
+ */
+export function showConnection(shell, { status, retryIn }, retryNow) {
+  document.body.dataset.conn = status;
+  const text = {
+    connecting: "connecting…",
+    open: "connected",
+    waiting: `offline — retrying in ${Math.round((retryIn ?? 0) / 1000)} s`,
+    closed: "disconnected",
+  }[status];
+  shell.connDot.className = `conn conn-${status}`;
+  shell.connDot.title = text;
+  shell.connDot.replaceChildren(el("span", { class: "conn-text" }, text));
+  // A lost connection also gets a banner above the table, with a way to retry at once.
+  if (status === "waiting") {
+    const retry = el(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small",
+        dataset: { ui: "retry" },
+        onclick: retryNow,
+      },
+      "Retry now",
+    );
+    shell.connBanner.replaceChildren(
+      el(
+        "div",
+        { class: "banner banner-error", role: "alert", dataset: { ui: "offline" } },
+        `Connection to the server lost — reconnecting in ${Math.round((retryIn ?? 0) / 1000)} s. `,
+        retry,
+      ),
+    );
+  } else if (status === "open") {
+    shell.connBanner.replaceChildren();
+  }
+}

@@ -1,0 +1,239 @@
+// What the browser client receives from the server and sends to it (docs/protocol.md), beside the
+// game view itself, whose types are generated from docs/view.schema.json into view.d.ts. Written
+// by hand: keep it in step with docs/protocol.md, src/cardtable/web/app.py and rooms.py.
+// Only tsc reads this file (the JSDoc of the client imports it); the browser never loads it.
+
+import type { FamilyView, GameResult, QuteView, View } from "./view";
+
+export type { View } from "./view";
+
+/** An event of a Cabo-family view (and of the `state` frames of such a game). */
+export type FamilyEvent = FamilyView["events"][number];
+/** An event of a Qute view. */
+export type QuteEvent = QuteView["events"][number];
+/** Any event of any view: `type` tells them apart. */
+export type ViewEvent = FamilyEvent | QuteEvent;
+/** The `type` of an event. */
+export type EventType = ViewEvent["type"];
+/** A finished round of either kind of game (an entry of `view.round_results`). */
+export type RoundResult = View["round_results"][number];
+
+// --- HTTP --------------------------------------------------------------------------------------
+
+/** A seat as anyone may know it (`seats` of a room summary and of every `state` frame). */
+export interface SeatInfo {
+  type: "human" | "ai";
+  /** The AI level (`null` for a person). */
+  level: string | null;
+  /** The person's display name, if they gave one. */
+  name: string | null;
+  taken: boolean;
+  online: boolean;
+  memory_aid: boolean;
+}
+
+/** A room's status: seats still free (or waiting for `start`), in play, or its game over. */
+export type RoomStatus = "waiting" | "playing" | "finished";
+
+/** The resolved options of a room (`target`: `null` for one round, else a match's target). */
+export interface RoomOptions {
+  target?: number | null;
+  [name: string]: unknown;
+}
+
+/** `GET /api/rooms/{room}` (and each entry of `GET /api/rooms`). */
+export interface RoomSummary {
+  room: string;
+  game: string;
+  title?: string | null;
+  players: number;
+  options: RoomOptions;
+  status: RoomStatus;
+  game_no: number;
+  version: number;
+  created: number;
+  seats: SeatInfo[];
+}
+
+/** `GET /api/rooms`: the lobby. */
+export interface RoomList {
+  rooms: RoomSummary[];
+}
+
+/** An option of a variant, as `/api/variants` lists it. */
+export interface VariantOption {
+  name: string;
+  default: unknown;
+  doc: string;
+  choices: unknown[] | null;
+}
+
+/** One entry of `GET /api/variants`: a game and what the client shows of it. */
+export interface VariantInfo {
+  name: string;
+  title?: string | null;
+  summary?: string | null;
+  /** The kind of game: `cabo` (the Cabo family's memory table) or `qute` (shedding). */
+  family: string;
+  min_players: number;
+  max_players: number;
+  default_players?: number | null;
+  options?: VariantOption[];
+  /** The call word (`cabo`, `knock`, `qute` …) and how its button reads. */
+  call?: string | null;
+  call_label?: string | null;
+  // Cabo family only:
+  values?: Record<string, number>;
+  /** Card code → the power word printed on the card. */
+  powers?: Record<string, string>;
+  hand_size?: number;
+  initial_peeks?: number;
+  auto_peek?: number[];
+  hand_layout?: "row" | "square";
+}
+
+/** One entry of `GET /api/levels`. */
+export interface LevelInfo {
+  name: string;
+  description?: string | null;
+}
+
+/** `GET /api/rules/{variant}`. */
+export interface RulesText {
+  variant: string;
+  title?: string | null;
+  markdown: string;
+}
+
+/** A seat of a create body. */
+export interface SeatRequest {
+  type: "human" | "ai";
+  level?: string;
+  memory_aid?: boolean;
+}
+
+/** `POST /api/rooms`'s body. */
+export interface CreateRoomBody {
+  game: string;
+  players?: number;
+  options?: { target: number | null };
+  seats: SeatRequest[];
+  name?: string;
+  public?: boolean;
+  autostart?: boolean;
+  memory_aid?: boolean;
+}
+
+/** The answer of `POST /api/rooms` (`seat`, `token` null when every seat is an AI). */
+export interface CreatedRoom {
+  room: string;
+  seat: number | null;
+  token: string | null;
+  url?: string;
+}
+
+/** The answer of `POST /api/rooms/{room}/join`. */
+export interface JoinedSeat {
+  room?: string;
+  seat: number;
+  token: string;
+}
+
+/** The seat this browser holds in a room (localStorage `cardtable:seat:<room>`). */
+export interface HeldSeat {
+  seat: number;
+  token: string;
+}
+
+/** One game of `GET /api/rooms/{room}/games`. */
+export interface GameEntry {
+  game_no: number;
+  status: "playing" | "finished";
+  started: number | string | null;
+  finished: number | string | null;
+  actions: number;
+  result: GameResult | null;
+}
+
+/** `GET /api/rooms/{room}/games`. */
+export interface GameList {
+  room: string;
+  games: GameEntry[];
+}
+
+/** One step of a replay: the action and the spectator view after it. */
+export interface ReplayStep {
+  seat: number;
+  action: string;
+  view: View;
+}
+
+/** `GET /api/rooms/{room}/games/{n}`: a finished game, move by move. */
+export interface Replay {
+  room: string;
+  game_no: number;
+  game: string;
+  players: number;
+  seats: SeatInfo[];
+  initial: View;
+  steps: ReplayStep[];
+  result: GameResult | null;
+}
+
+// --- the WebSocket -----------------------------------------------------------------------------
+
+/** The id a client may give a message; its answer carries it back. */
+export type MessageId = number | string;
+
+/** A timed window open now (a snap window, the initial peeks). */
+export interface TimedWindow {
+  phase: string;
+  /** Seconds left. */
+  closes_in: number;
+}
+
+/** The `state` frame: the room and the game as this connection's seat sees them. */
+export interface StateMessage {
+  type: "state";
+  room: string;
+  version: number;
+  game_no: number;
+  status: RoomStatus;
+  /** The seat of this connection; `null` for a spectator. */
+  seat: number | null;
+  seats: SeatInfo[];
+  /** The view of the current game; `null` before the first game. */
+  view: View | null;
+  /** The events of the action that caused this state, as this seat sees them. */
+  events: ViewEvent[];
+  window: TimedWindow | null;
+  id?: MessageId;
+}
+
+/** The `error` frame. */
+export interface ErrorMessage {
+  type: "error";
+  code: string;
+  message: string;
+  id?: MessageId;
+}
+
+/** Any frame the server sends. */
+export type ServerMessage = StateMessage | ErrorMessage | { type: "pong" };
+
+/** What a client sends (`room` and `id` are added by RoomConnection.send). */
+export type ClientMessage =
+  | { type: "join"; room: string; token?: string }
+  | { type: "act"; room?: string; token?: string; action: string; version: number; id?: MessageId }
+  | { type: "start" | "rematch"; room?: string; token?: string; id?: MessageId }
+  | { type: "ping" };
+
+/** The connection's state, as RoomConnection's "status" events report it. */
+export type ConnStatus = "connecting" | "open" | "waiting" | "closed";
+
+/** The detail of RoomConnection's "status" events. */
+export interface StatusDetail {
+  status: ConnStatus;
+  /** Milliseconds until the next attempt (status `waiting`). */
+  retryIn: number | null;
+}
