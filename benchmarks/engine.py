@@ -8,7 +8,10 @@ Two paths are measured for each variant:
   ``legal_actions`` + ``apply`` (no parsing, no validation, no events) until the end.
 
 Both pick a uniformly random legal action for a uniformly random actor. Each figure is the
-median of five equal runs (shared machines are noisy). Run:
+median of five equal runs (shared machines are noisy). When OpenSpiel is importable (the
+``openspiel`` extra), its C++ ``crazy_eights`` driven from Python is measured in the same run
+(before and after the variants, median of both) and each path's actions/s is printed as a
+ratio of it (the goal for kaboo's public API is ≥ 0.5×). Run:
 
     .venv/bin/python benchmarks/engine.py [--seconds 3] [--players 2] [--variants kaboo,cabo]
 """
@@ -62,6 +65,30 @@ def fast_path(name: str, players: int, seconds: float) -> tuple[float, float]:
     return rounds / elapsed, actions / elapsed
 
 
+def crazy_eights(players: int, seconds: float) -> tuple[float, float]:
+    """Rounds/s and player actions/s of OpenSpiel's C++ ``crazy_eights`` from Python."""
+    import random
+
+    import pyspiel
+
+    game: Any = pyspiel.load_game("crazy_eights", {"players": players})
+    rng = random.Random(7)
+    rounds = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                actions += 1
+        rounds += 1
+    elapsed = time.perf_counter() - start
+    return rounds / elapsed, actions / elapsed
+
+
 def median_of(runs: int, fn: Any, *args: Any) -> tuple[float, float]:
     """Median rounds/s and actions/s over ``runs`` runs of ``fn(*args)``."""
     results = [fn(*args) for _ in range(runs)]
@@ -79,13 +106,37 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(variants.names()))
     args = parser.parse_args()
     print(f"random play, {args.players} players, {args.seconds:g} s per figure")
-    header = f"{'variant':<12} {'path':<11} {'rounds/s':>10} {'actions/s':>11}"
+    try:
+        import pyspiel  # noqa: F401
+
+        peer = True
+    except ImportError:
+        peer = False
+        print("(OpenSpiel not importable: no ratios; install the openspiel extra for them)")
+    names = args.variants.split(",")
+    figures: dict[tuple[str, str], tuple[float, float]] = {}
+    peer_runs: list[tuple[float, float]] = []
+    if peer:
+        peer_runs.append(median_of(5, crazy_eights, args.players, args.seconds / 5))
+    for name in names:
+        for label, fn in (("public API", public_api), ("fast path", fast_path)):
+            figures[name, label] = median_of(5, fn, name, args.players, args.seconds / 5)
+    if peer:
+        peer_runs.append(median_of(5, crazy_eights, args.players, args.seconds / 5))
+    peer_aps = statistics.median(r[1] for r in peer_runs) if peer else 0.0
+    ratio_head = f" {'vs crazy_eights':>16}" if peer else ""
+    header = f"{'variant':<12} {'path':<11} {'rounds/s':>10} {'actions/s':>11}{ratio_head}"
     print(header)
     print("-" * len(header))
-    for name in args.variants.split(","):
-        for label, fn in (("public API", public_api), ("fast path", fast_path)):
-            rps, aps = median_of(5, fn, name, args.players, args.seconds / 5)
-            print(f"{name:<12} {label:<11} {rps:>10,.0f} {aps:>11,.0f}")
+    for (name, label), (rps, aps) in figures.items():
+        ratio = f" {aps / peer_aps:>15.2f}×" if peer else ""
+        print(f"{name:<12} {label:<11} {rps:>10,.0f} {aps:>11,.0f}{ratio}")
+    if peer:
+        print(f"{'crazy_eights':<12} {'C++':<11} {'':>10} {peer_aps:>11,.0f}")
+        if "kaboo" in names:
+            ratio = figures["kaboo", "public API"][1] / peer_aps
+            verdict = "met" if ratio >= 0.5 else "not met"
+            print(f"goal: kaboo public API ≥ 0.5× crazy_eights actions/s: {ratio:.2f}× ({verdict})")
 
 
 if __name__ == "__main__":
