@@ -15,6 +15,7 @@ from cardtable.agents.heuristic import forget_cards
 from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.agents.people import PersonAgent, sane
 from cardtable.agents.search import RolloutAgent
+from cardtable.game import RANDOM_DRAWS, TOP_DRAWS
 from cardtable.notation import Action
 from cardtable.rng import Rng
 
@@ -301,11 +302,11 @@ def test_random_rollouts_still_find_the_obvious_knock() -> None:
 
 def test_determinized_worlds_draw_uniformly_from_an_unshuffled_deck() -> None:
     g = new_game("kaboo", players=2, seed=8, options={"first": 0})
-    assert not g._lazy_deck  # type: ignore[attr-defined]
+    assert g.draws is TOP_DRAWS
     counts: dict[str, int] = {}
     for k in range(3000):
         world: Any = g.determinize(0, Rng(k))
-        assert world._lazy_deck
+        assert world.draws is RANDOM_DRAWS
         world.apply(0, Action("draw", ("deck",)))
         code = world.codes[world.drawn]
         counts[code] = counts.get(code, 0) + 1

@@ -11,14 +11,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import IllegalAction
 from .match import Result
 from .notation import Action, parse
 from .rng import Rng
 
-__all__ = ["Event", "Game"]
+if TYPE_CHECKING:
+    from .views import ViewTail
+
+__all__ = ["RANDOM_DRAWS", "TOP_DRAWS", "DrawSource", "Event", "Game"]
 
 G = TypeVar("G", bound="Game")
 
@@ -41,8 +44,8 @@ class Event:
         self,
         seq: int,
         type: str,
-        data: dict[str, Any],
-        secret: dict[str, Any] | None = None,
+        data: Mapping[str, Any],
+        secret: Mapping[str, Any] | None = None,
         audience: int = 0,
     ) -> None:
         self.seq = seq
@@ -78,8 +81,49 @@ class Event:
         return f"Event({self.seq}, {self.type!r}, {self.data!r})"
 
 
+class DrawSource:
+    """Where every card that leaves a face-down pile (a deck, Qute's blind) comes from.
+
+    An engine takes each such card — deals, draws, penalties — with
+    ``game.draws.take(game, pile, decisive)``; the game's ``draws`` decides which card of the
+    pile it is. The default (:data:`TOP_DRAWS`) takes the top card of the shuffled pile; the
+    copies :meth:`Game.determinize` makes take one uniformly at random (:data:`RANDOM_DRAWS`,
+    so a copy need not shuffle a deck it draws three cards from); the OpenSpiel adapter's
+    source lets chance choose each card. ``pile`` holds card ids with the top at the end.
+    ``decisive`` is the engine's promise about the rest of the action: ``False`` when what
+    happens next in the action does not depend on which card this is (deals, penalties,
+    a Cabo-family draw), ``True`` when it may (a Qute draw: a card that fits ends the turn's
+    drawing), so a source that chooses cards ahead knows how far it can plan. The promise
+    holds within a round: the scoring at a round's end reads every card dealt before it, so
+    a source planning ahead stops where ``round_no`` changes (the OpenSpiel adapter does).
+    """
+
+    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
+        """Remove a card from ``pile`` (never empty) and return it: the top card."""
+        return pile.pop()
+
+
+class _RandomDraws(DrawSource):
+    """Any card of the pile, uniformly, from the game's own generator."""
+
+    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
+        """Remove and return a uniformly chosen card of ``pile``."""
+        j = int(game.random.random() * len(pile))
+        pile[j], pile[-1] = pile[-1], pile[j]
+        return pile.pop()
+
+
+TOP_DRAWS = DrawSource()
+"""The top card of the shuffled pile: how every real game draws."""
+RANDOM_DRAWS: DrawSource = _RandomDraws()
+"""A uniformly random card of the pile: how determinized copies draw."""
+
+
 class Game(ABC):
     """Base class of every engine. See DESIGN.md, "The game contract"."""
+
+    draws: DrawSource = TOP_DRAWS
+    """Where the cards leaving face-down piles come from (see :class:`DrawSource`)."""
 
     variant: str
     """Registry name of the variant."""
@@ -168,14 +212,15 @@ class Game(ABC):
         """Play a legal action without checking it (fast path for agents and rollouts)."""
 
     @abstractmethod
-    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
+    def _view(self, seat: int | None, memory: bool = True) -> Mapping[str, Any]:
         """The view of ``seat`` (``None``: a spectator); built field by field, deny by default.
 
         ``memory=False``: the table as a person without memory aid sees it (RULES.md, Memory).
         """
 
-    def view(self, seat: int, memory: bool = True) -> dict[str, Any]:
-        """JSON-ready dict of everything ``seat`` may know, nothing more.
+    def view(self, seat: int, memory: bool = True) -> Mapping[str, Any]:
+        """JSON-ready dict of everything ``seat`` may know, nothing more (each engine narrows
+        the type: :class:`~cardtable.views.FamilyView`, :class:`~cardtable.views.QuteView`).
 
         With ``memory=True`` (the default) the view remembers perfectly every card the seat has
         ever known: what agents and research interfaces read. With ``memory=False`` it is the
@@ -187,7 +232,7 @@ class Game(ABC):
             raise ValueError(f"there is no seat {seat!r} at this table")
         return self._view(seat, memory)
 
-    def spectator_view(self, memory: bool = True) -> dict[str, Any]:
+    def spectator_view(self, memory: bool = True) -> Mapping[str, Any]:
         """JSON-ready dict of public information only (``memory=False``: face-up cards only,
         as for :meth:`view`)."""
         return self._view(None, memory)
@@ -370,8 +415,8 @@ class Game(ABC):
     def _emit(
         self,
         type: str,
-        data: dict[str, Any],
-        secret: dict[str, Any] | None = None,
+        data: Mapping[str, Any],
+        secret: Mapping[str, Any] | None = None,
         audience: int = 0,
     ) -> None:
         """Record an event (only while :meth:`play` collects them)."""
@@ -394,7 +439,7 @@ class Game(ABC):
             "actions": [list(a) for a in self._actions],
         }
 
-    def _view_tail(self, seat: int | None, bit: int, memory: bool = True) -> dict[str, Any]:
+    def _view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
         """The fields every game's view ends with: scores, rounds, events, result, legal.
 
         Without ``memory`` the events carry only their public part (no card a peek, spy, look

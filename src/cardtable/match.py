@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .views import GameResult
+
 from dataclasses import dataclass, field
-from typing import Any
 
 __all__ = ["Result", "lowest"]
 
@@ -27,7 +31,7 @@ class Result:
     round_winners: list[list[int]] = field(default_factory=list)
     """Winners of each round."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameResult:
         """A JSON-ready copy."""
         return {
             "rounds": [list(r) for r in self.rounds],

@@ -570,20 +570,23 @@ def test_no_action_in_the_table_truncates() -> None:
     assert state.engine.legal_actions(0), "the engine still has (unencodable) actions"
 
 
-def test_chance_engines_never_share_chosen_cards() -> None:
+def test_chance_engines_never_share_a_draw_source() -> None:
+    from cardtable.interop.openspiel import engines
+
     spec = _load("kaboo").spec
     codes = spec.codes
-    chosen = tuple(codes.index(c) for c in [*KABOO_DEAL, "KH"])
-    eng = spec.build(0, chosen)  # the deal takes eight of the nine chosen cards
-    assert eng._qpos == 8
-    twin = eng.clone()
-    assert twin._queue == () and twin._qpos == 0
-    with pytest.raises(cos._NeedChance) as need:
-        twin.apply(0, parse("draw deck"))
-    assert need.value.candidates == tuple(sorted(eng.deck))
-    eng.apply(0, parse("draw deck"))  # the original still draws its own chosen card
-    assert codes[eng.drawn] == "KH"
-    assert len(eng.deck) == 52 - 9
+    chosen = tuple(codes.index(c) for c in KABOO_DEAL)
+    eng, source = spec.build(0, chosen)
+    assert source.pos == 8 and source.plan == []
+    with pytest.raises(RuntimeError, match="took 8 of the 9 cards"):
+        spec.build(0, (*chosen, codes.index("KH")))  # a card chance chose that was not taken
+    assert "draws" not in eng.__dict__, "a stored engine keeps no source"
+    twin, again = engines.run(eng, 0, parse("draw deck"), ())
+    assert [take.cards for take in again.plan] == [tuple(sorted(eng.deck))]
+    assert "draws" not in twin.__dict__
+    done, last = engines.run(eng, 0, parse("draw deck"), (codes.index("KH"),))
+    assert codes[done.drawn] == "KH" and last.plan == []
+    assert len(eng.deck) == 52 - 8 and eng.drawn < 0, "runs play on clones"
 
 
 def test_action_strings() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
 from ..game import Game
@@ -19,12 +20,12 @@ from ..rng import Rng
 __all__ = ["Agent", "decision_rng", "rng_for_view", "view_digest"]
 
 
-def view_digest(view: dict[str, Any]) -> int:
+def view_digest(view: Mapping[str, Any]) -> int:
     """A 32-bit digest of a view, stable across processes and Python versions."""
     return zlib.crc32(repr(view).encode())
 
 
-def rng_for_view(seed: int, view: dict[str, Any]) -> Rng:
+def rng_for_view(seed: int, view: Mapping[str, Any]) -> Rng:
     """The generator for one decision: a function of the agent's seed and the seat's view."""
     return Rng(seed * 4_294_967_296 + view_digest(view))
 

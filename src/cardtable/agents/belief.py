@@ -331,15 +331,15 @@ def _pool_counts(g: FamilyGame, seat: int, axis: Mapping[int, int]) -> list[int]
     a hidden drawn card)."""
     counts = [0] * len(axis)
     vals = g.values
-    for c in g.deck:
-        counts[axis[vals[c]]] += 1
-    bit = 1 << seat
-    for hand, kn in zip(g.hands, g.known, strict=True):
-        for c, k in zip(hand, kn, strict=True):
-            if c >= 0 and not k & bit:
-                counts[axis[vals[c]]] += 1
-    if g.drawn >= 0 and not g.drawn_known & bit:
-        counts[axis[vals[g.drawn]]] += 1
+    # every card of the deck, less those the seat has seen where they are now
+    seen = [c for hand in g.knowledge(seat) for c in hand if c >= 0] + g.discard
+    drawn = g.drawn_for(seat)
+    if drawn >= 0:
+        seen.append(drawn)
+    for v in vals:
+        counts[axis[v]] += 1
+    for c in seen:
+        counts[axis[vals[c]]] -= 1
     return counts
 
 

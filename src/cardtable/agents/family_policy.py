@@ -2,13 +2,15 @@
 
 :func:`choose` is the heart of the ``heuristic`` agent (run on a determinized copy, see
 :mod:`.heuristic`) and the rollout policy of the ISMCTS search (run for every seat of a
-simulated deal). It looks at card identities only where the knowledge masks say the acting
-seat knows them; every other card is valued at the mean of the cards that seat has not seen.
+simulated deal). It sees cards only through the engine's knowledge API
+(:meth:`FamilyGame.knowledge`: the cards the acting seat knows); every other card is valued
+at the mean of the cards that seat has not seen.
 """
 
 from __future__ import annotations
 
 from ..games.family.engine import (
+    EMPTY,
     FROM_DISCARD,
     PH_DRAWN,
     PH_GIVE,
@@ -17,6 +19,7 @@ from ..games.family.engine import (
     PH_POWER,
     PH_SNAP,
     PH_TURN,
+    UNKNOWN,
     FamilyGame,
 )
 from ..games.family.rulesets import LOOK, PEEK, SPY, SWAP, SWAP_ANY
@@ -47,15 +50,19 @@ def call_threshold(g: FamilyGame) -> float:
 class Estimates:
     """What one seat believes about every hand: expected sums and unknown cards."""
 
-    __slots__ = ("mean", "sums", "unknown")
+    __slots__ = ("cards", "mean", "sums", "unknown")
 
-    def __init__(self, mean: float, sums: list[float], unknown: list[int]) -> None:
+    def __init__(
+        self, mean: float, sums: list[float], unknown: list[int], cards: list[list[int]]
+    ) -> None:
         self.mean = mean
         """Mean value of the cards the seat has not seen."""
         self.sums = sums
         """Per seat: the estimated hand sum (known values, unknown cards at the mean)."""
         self.unknown = unknown
         """Per seat: how many of its cards the seat does not know."""
+        self.cards = cards
+        """The seat's knowledge of every hand (:meth:`FamilyGame.knowledge`)."""
 
 
 def estimates(g: FamilyGame, seat: int) -> Estimates:
@@ -65,49 +72,45 @@ def estimates(g: FamilyGame, seat: int) -> Estimates:
     if entry is None or entry[0] is not g.rs:  # a name taken again by another rule set
         entry = _DECK_TOTALS[g.rs.name] = (g.rs, (sum(vals), len(vals)))
     total, count = entry[1]
-    bit = 1 << seat
     seen_sum = sum(map(vals.__getitem__, g.discard))
     seen = len(g.discard)
-    if g.drawn >= 0 and g.drawn_known & bit:
-        seen_sum += vals[g.drawn]
+    drawn = g.drawn_for(seat)
+    if drawn >= 0:
+        seen_sum += vals[drawn]
         seen += 1
     known_sums: list[int] = []
     unknown: list[int] = []
-    known = g.known
-    for s, hand in enumerate(g.hands):
-        kn = known[s]
+    cards = g.knowledge(seat)
+    for hand in cards:
         ks = 0
         u = 0
-        for i, c in enumerate(hand):
+        for c in hand:
             if c >= 0:
-                if kn[i] & bit:
-                    ks += vals[c]
-                else:
-                    u += 1
+                ks += vals[c]
+            elif c == UNKNOWN:
+                u += 1
         known_sums.append(ks)
         unknown.append(u)
         seen_sum += ks
         seen += len(hand) - u
-    empty = sum(h.count(-1) for h in g.hands)
+    empty = sum(h.count(EMPTY) for h in cards)
     seen -= empty
     rest = count - seen
     mean = (total - seen_sum) / rest if rest > 0 else 0.0
     sums = [k + mean * u for k, u in zip(known_sums, unknown, strict=True)]
-    return Estimates(mean, sums, unknown)
+    return Estimates(mean, sums, unknown, cards)
 
 
 def _worst_own(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, float]:
     """Own position with the highest estimated value (unknown cards slightly preferred:
     replacing them also tells the seat what it holds)."""
     best_i, best_v = -1, -1e9
-    bit = 1 << seat
-    kn = g.known[seat]
     vals = g.values
     unknown = est.mean + 0.5
-    for i, c in enumerate(g.hands[seat]):
-        if c < 0:
+    for i, c in enumerate(est.cards[seat]):
+        if c == EMPTY:
             continue
-        v = vals[c] if kn[i] & bit else unknown
+        v = vals[c] if c >= 0 else unknown
         if v > best_v:
             best_i, best_v = i, v
     return best_i, best_v
@@ -116,16 +119,14 @@ def _worst_own(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, float]:
 def _best_other(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, int, float]:
     """The other seats' card with the lowest estimated value (seat, position, value)."""
     bs, bi, bv = -1, -1, 1e9
-    bit = 1 << seat
     vals = g.values
     mean = est.mean
     for s in range(g.n):
         if s == seat:
             continue
-        kn = g.known[s]
-        for i, c in enumerate(g.hands[s]):
-            if c >= 0:
-                v = vals[c] if kn[i] & bit else mean
+        for i, c in enumerate(est.cards[s]):
+            if c != EMPTY:
+                v = vals[c] if c >= 0 else mean
                 if v < bv:
                     bs, bi, bv = s, i, v
     return bs, bi, bv
@@ -136,7 +137,7 @@ def _should_call(g: FamilyGame, seat: int, est: Estimates) -> bool:
     others = min(est.sums[s] for s in range(g.n) if s != seat)
     if mine > call_threshold(g):
         return False
-    margin = 3.0 if g.rs.scoring in ("cabo", "gabo") else 1.0
+    margin = 3.0 if g.rs.scoring.penalises_caller else 1.0
     return mine + margin <= others
 
 
@@ -145,20 +146,18 @@ def _drop(g: FamilyGame, seat: int, est: Estimates) -> Action | None:
     if not g.discard:
         return None
     key = g.keys[g.discard[-1]]
-    own = _sure_match(g, seat, key)
+    own = _sure_match(g, est.cards[seat], key)
     if own >= 0:
         return Action("drop", (own,))
     keys, vals = g.keys, g.values
-    bit = 1 << seat
     i, give = _worst_own(est, seat, g)
     if i < 0:
         return None
     for s in range(g.n):
         if s == seat:
             continue
-        ks = g.known[s]
-        for i, c in enumerate(g.hands[s]):
-            if c >= 0 and ks[i] & bit and keys[c] == key and give >= vals[c]:
+        for i, c in enumerate(est.cards[s]):
+            if c >= 0 and keys[c] == key and give >= vals[c]:
                 return Action("drop", ((s, i),))
     return None
 
@@ -169,7 +168,7 @@ def choose(g: FamilyGame, seat: int, rng: Rng) -> Action:
     if ph == PH_PEEK:
         return g.legal_actions(seat)[0]
     if ph == PH_SNAP:
-        return _snap(g, seat)
+        return _snap(g, g.knowledge(seat)[seat])
     est = estimates(g, seat)
     drops = g.rs.drops == "drop"
     if drops and ph != PH_GIVE:
@@ -210,14 +209,12 @@ def _turn(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
     return rng.pick(g.legal_actions(seat))
 
 
-def _claim(g: FamilyGame, seat: int, drawn_value: int) -> tuple[tuple[int, ...], float]:
+def _claim(g: FamilyGame, own: list[int], drawn_value: int) -> tuple[tuple[int, ...], float]:
     """cabo: the best sure multi-claim (known equal cards) and the points it saves."""
-    bit = 1 << seat
     vals = g.values
     groups: dict[int, list[int]] = {}
-    kn = g.known[seat]
-    for i, c in enumerate(g.hands[seat]):
-        if c >= 0 and kn[i] & bit:
+    for i, c in enumerate(own):
+        if c >= 0:
             groups.setdefault(vals[c], []).append(i)
     best: tuple[int, ...] = ()
     gain = 0.0
@@ -236,7 +233,7 @@ def _drawn(g: FamilyGame, seat: int, est: Estimates) -> Action:
     i, worst = _worst_own(est, seat, g)
     gain = worst - dv
     if g.rs.drops == "multi":
-        claim, save = _claim(g, seat, dv)
+        claim, save = _claim(g, est.cards[seat], dv)
         if claim and save > gain:
             return Action("replace", claim)
     if g.drawn_from == FROM_DISCARD:
@@ -251,20 +248,16 @@ def _drawn(g: FamilyGame, seat: int, est: Estimates) -> Action:
 def _power(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
     power = g.power
     optional = power not in g.rs.must_use
-    bit = 1 << seat
-    kn = g.known[seat]
-    hand = g.hands[seat]
     if power == PEEK:
-        for i, c in enumerate(hand):
-            if c >= 0 and not kn[i] & bit:
+        for i, c in enumerate(est.cards[seat]):
+            if c == UNKNOWN:
                 return Action("peek", (i,))
         return _PASS if optional else _first(g, seat)
     if power == SPY:
         order = sorted((est.sums[s], s) for s in range(g.n) if s != seat)
         for _, s in order:
-            ks = g.known[s]
-            for i, c in enumerate(g.hands[s]):
-                if c >= 0 and not ks[i] & bit:
+            for i, c in enumerate(est.cards[s]):
+                if c == UNKNOWN:
                     return Action("spy", ((s, i),))
         return _PASS if optional else _first(g, seat)
     mine, worst = _worst_own(est, seat, g)
@@ -285,18 +278,16 @@ def _first(g: FamilyGame, seat: int) -> Action:
     return g.legal_actions(seat)[0]
 
 
-def _sure_match(g: FamilyGame, seat: int, key: object) -> int:
-    """An own position whose card ``seat`` knows matches ``key`` and is worth shedding
-    (a positive value), or -1."""
-    bit = 1 << seat
-    kn = g.known[seat]
+def _sure_match(g: FamilyGame, own: list[int], key: object) -> int:
+    """A position of ``own`` (the seat's knowledge of its hand) whose known card matches
+    ``key`` and is worth shedding (a positive value), or -1."""
     keys, vals = g.keys, g.values
-    for i, c in enumerate(g.hands[seat]):
-        if c >= 0 and kn[i] & bit and keys[c] == key and vals[c] > 0:
+    for i, c in enumerate(own):
+        if c >= 0 and keys[c] == key and vals[c] > 0:
             return i
     return -1
 
 
-def _snap(g: FamilyGame, seat: int) -> Action:
-    i = _sure_match(g, seat, g.snap_key)
+def _snap(g: FamilyGame, own: list[int]) -> Action:
+    i = _sure_match(g, own, g.snap_key)
     return Action("drop", (i,)) if i >= 0 else _PASS

@@ -40,16 +40,14 @@ def forget_cards(world: FamilyGame, seat: int, seed: int, rate: float) -> None:
     """
     if rate <= 0 or world.phase in (PH_PEEK, PH_LOOKED):
         return
-    bit = 1 << seat
     limit = int(rate * 4_294_967_296)
     codes = world.codes
-    for s in range(world.n):
-        kn = world.known[s]
-        for i, c in enumerate(world.hands[s]):
-            if c >= 0 and kn[i] & bit:
+    for s, hand in enumerate(world.knowledge(seat)):
+        for i, c in enumerate(hand):
+            if c >= 0:
                 key = f"{seed}:{world.round_no}:{s}:{i}:{codes[c]}".encode()
                 if zlib.crc32(key) < limit:
-                    kn[i] &= ~bit
+                    world.forget(seat, s, i)
 
 
 def policy_move(

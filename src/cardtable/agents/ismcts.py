@@ -63,16 +63,10 @@ class _Edge:
 
 def _family_seen(world: Any, seat: int) -> Any:
     """What ``seat`` sees of a Cabo-family deal: drawn card, pile top, the cards it knows."""
-    bit = 1 << seat
-    drawn = world.drawn
     discard = world.discard
-    sig = [
-        drawn if drawn >= 0 and world.drawn_known & bit else -1,
-        len(discard),
-        discard[-1] if discard else -1,
-    ]
-    for hand, kn in zip(world.hands, world.known, strict=True):
-        sig += [c if k & bit else -2 for c, k in zip(hand, kn, strict=True)]
+    sig = [world.drawn_for(seat), len(discard), discard[-1] if discard else -1]
+    for hand in world.knowledge(seat):
+        sig += hand
     return tuple(sig)
 
 

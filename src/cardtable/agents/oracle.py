@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..game import Game
+from ..game import RANDOM_DRAWS, Game
 from ..notation import Action
 from ..rng import Rng
 from .search import RolloutAgent
@@ -41,7 +41,7 @@ class _Open:
         if hasattr(world, "blind"):  # Qute: the blind's order stays unknown
             world.random.shuffle_stable(world.blind)
         else:
-            world._lazy_deck = True
+            world.draws = RANDOM_DRAWS
         return world  # type: ignore[no-any-return]
 
 

@@ -84,9 +84,8 @@ class PersonAgent(Agent):
 
     def _fade(self, game: Game, world: FamilyGame, seat: int) -> None:
         """Clear ``seat``'s knowledge of the seen cards it has forgotten by now."""
-        bit = 1 << seat
         for s, p in self._faded(game, seat):
-            world.known[s][p] &= ~bit
+            world.forget(seat, s, p)
 
     def _faded(self, game: Game, seat: int) -> list[tuple[int, int]]:
         """The places whose card ``seat`` knows but has forgotten by now (read from its view
@@ -118,12 +117,12 @@ def sane(world: Any, seat: int, action: Action) -> bool:
         return action.name not in ("qute", "jpoints")  # those are decided, not slipped
     g = world
     est = family_policy.estimates(g, seat)
-    bit = 1 << seat
     vals = g.values
+    cards = est.cards
 
     def known(s: int, p: int) -> int | None:
-        c = g.hands[s][p]
-        return vals[c] if c >= 0 and g.known[s][p] & bit else None
+        c = cards[s][p]
+        return vals[c] if c >= 0 else None
 
     name, args = action.name, action.args
     if name == g.rs.call:

@@ -13,8 +13,8 @@ seat has just seen (the ``seen_now`` key), which the ``Seen now`` row explains.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
+from ..views import FamilySlot, FamilyView, is_family_view
 from .render import (
     FACE_DOWN,
     Front,
@@ -37,7 +38,23 @@ from .render import (
     number_word,
 )
 
-__all__ = ["family_front", "notation"]
+__all__ = ["FamilyTable", "family_front", "notation"]
+
+
+class FamilyTable(FamilyView, total=False):
+    """A Cabo-family view as the play loop hands it to the table: the game's view plus the
+    loop's own keys (both absent from a view that comes straight from the game)."""
+
+    memory_aid: bool
+    """Whether the seat plays with the memory aid (the Game row says so)."""
+    seen_now: dict[str, str]
+    """Without the memory aid: the face-down cards the seat has just seen, address → code."""
+
+
+def _is_family_table(view: Mapping[str, Any]) -> TypeGuard[FamilyTable]:
+    """Whether ``view`` is a Cabo-family view (told apart by ``game``, as every view is)."""
+    return is_family_view(view)
+
 
 _PHASES = {
     "peek": "initial peek: everyone looks at some of their own cards",
@@ -58,7 +75,7 @@ _POWER_WORDS = {
 }
 
 
-def _phase_words(view: dict[str, Any]) -> str:
+def _phase_words(view: FamilyView) -> str:
     """The phase of a view in words (the initial peek's count read from the rule set)."""
     phase = str(view["phase"])
     rs = RULESETS.get(str(view["game"]))
@@ -145,7 +162,7 @@ def _memory_note(rs: RuleSet, memory_aid: bool) -> str:
 def family_front(rs: RuleSet) -> Front:
     """The :class:`~cardtable.cli.render.Front` of the Cabo-family variant played by ``rs``."""
     return Front(
-        _family_view,
+        _family_table,
         _family_event,
         _family_round_end,
         notation(rs),
@@ -163,14 +180,14 @@ def _seen(seen: Sequence[int], me: int, players: int) -> str:
     return ",".join("you" if s == me else str(s) for s in seen)
 
 
-def _hand(view: dict[str, Any], seat: int, me: int) -> RenderableType:
+def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
     """A hand as rows of cells (address, card, who has seen it), 8 cells a row.
 
     Four cards of a rule set whose ``hand_layout`` is ``square`` (kaboo's) are drawn as a 2×2
     square. Plain text lines are used instead of nested tables because they render fast even
     for the long hands that penalties can build.
     """
-    hand: list[dict[str, Any] | None] = view["hands"][seat]
+    hand: list[FamilySlot | None] = view["hands"][seat]
     players = int(view["players"])
     if not any(c is not None for c in hand):
         return Text("no cards", style="dim")
@@ -205,7 +222,7 @@ def _hand(view: dict[str, Any], seat: int, me: int) -> RenderableType:
     return Group(*lines)
 
 
-def _seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
+def _seat_panel(view: FamilyView, seat: int, me: int) -> Panel:
     title = f"You (seat {seat})" if seat == me else f"Seat {seat}"
     tags = [f"total {view['totals'][seat]}"]
     if seat in view["actors"] and view["phase"] != "over":
@@ -222,7 +239,7 @@ def _seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
     )
 
 
-def _pending(view: dict[str, Any], me: int) -> Text | None:
+def _pending(view: FamilyView, me: int) -> Text | None:
     pending = view.get("pending")
     if not pending:
         return None
@@ -241,7 +258,7 @@ def _pending(view: dict[str, Any], me: int) -> Text | None:
     return _line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
 
 
-def _snap(view: dict[str, Any], me: int) -> Text | None:
+def _snap(view: FamilyView, me: int) -> Text | None:
     snap = view.get("snap")
     if not snap:
         return None
@@ -256,7 +273,7 @@ def _snap(view: dict[str, Any], me: int) -> Text | None:
     )
 
 
-def _memory_words(view: dict[str, Any]) -> str:
+def _memory_words(view: FamilyTable) -> str:
     """The Game row's word on the memory aid (the loop's ``memory_aid`` key; none without it)."""
     aid = view.get("memory_aid")
     if aid is None:
@@ -275,7 +292,7 @@ def _cards_at(cards: dict[str, str], me: int, note: str) -> Text:
     return _line(*parts)
 
 
-def _sight_rows(view: dict[str, Any], me: int) -> list[tuple[str, Text]]:
+def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
     """Without memory aid, why a face-down card shows: the ``Seen now`` row (the cards the seat
     has just seen, the loop's ``seen_now`` key) and the ``Until draw`` row (gabo's initial peek,
     which the view itself keeps shown until the seat's first draw)."""
@@ -298,7 +315,7 @@ def _sight_rows(view: dict[str, Any], me: int) -> list[tuple[str, Text]]:
     return rows
 
 
-def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
     players = int(view["players"])
     target = view.get("target")
@@ -310,9 +327,11 @@ def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTy
     )
     phase = str(view["phase"])
     status.add_row("Phase", _phase_words(view))
-    if phase == "peek" and view.get("peeks_left"):
-        left = view["peeks_left"]
-        status.add_row("Peeks left", " · ".join(f"{_who(s, me)} {n}" for s, n in enumerate(left)))
+    peeks_left = view.get("peeks_left")
+    if phase == "peek" and peeks_left:
+        status.add_row(
+            "Peeks left", " · ".join(f"{_who(s, me)} {n}" for s, n in enumerate(peeks_left))
+        )
     actors = [int(s) for s in view["actors"]]
     if phase in ("peek", "snap"):
         status.add_row("To act", ", ".join(_who(s, me) for s in actors) or "nobody")
@@ -328,13 +347,13 @@ def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTy
         deck += f" (reshuffled {view['reshuffles']}×)"
     status.add_row("Deck", deck)
     status.add_row("Discard", _discard_pile(view["discard"]))
-    if view.get("drawer") is not None:
+    drawer = view.get("drawer")
+    if drawer is not None:
         src = {"deck": " from the deck", "discard": " from the discard pile"}.get(
             str(view.get("drawn_from")), ""
         )
         status.add_row(
-            "Drawn",
-            _line(card_text(view.get("drawn")), f" held by {_who(int(view['drawer']), me)}{src}"),
+            "Drawn", _line(card_text(view.get("drawn")), f" held by {_who(int(drawer), me)}{src}")
         )
     pending = _pending(view, me)
     if pending is not None:
@@ -342,11 +361,12 @@ def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTy
     snap = _snap(view, me)
     if snap is not None:
         status.add_row("Snap", snap)
-    if view.get("caller") is not None:
+    caller = view.get("caller")
+    if caller is not None:
         left = view.get("final_turns_left")
         status.add_row(
             "Called",
-            f"{_who(int(view['caller']), me)} called {view['call']}"
+            f"{_who(int(caller), me)} called {view['call']}"
             + (f" · {left} final turn{_s(left)} left" if left else ""),
         )
     else:
@@ -362,7 +382,14 @@ def _family_view(view: dict[str, Any], me: int, title: str = "") -> RenderableTy
     return Group(*panels)
 
 
-def _family_round_end(info: dict[str, Any], me: int) -> RenderableType:
+def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
+    """The front's table: :func:`_family_view` once ``view`` is known to be a Cabo-family one."""
+    if not _is_family_table(view):
+        raise ValueError(f"not a Cabo-family view: game {view.get('game')!r}")
+    return _family_view(view, me, title)
+
+
+def _family_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     """The results of a finished Cabo-family round: every hand, sums, scores and totals."""
     table = Table(title=f"Round {info['round']} results", title_style="bold")
     table.add_column("Seat", no_wrap=True)
@@ -388,7 +415,7 @@ def _family_round_end(info: dict[str, Any], me: int) -> RenderableType:
 
 
 # ---------------------------------------------------------------------------- events
-def _family_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
     kind = ev.get("type")
     seat = ev.get("seat")

@@ -117,12 +117,12 @@ def front(game: str | None) -> Front:
     return FRONTS[game]
 
 
-def render_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+def render_view(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
     """Draw the table from seat ``me``'s view alone (the game is read from ``view["game"]``)."""
     return front(str(view["game"])).table(view, me, title)
 
 
-def describe_event(ev: dict[str, Any], me: int, game: str | None = None) -> list[RenderableType]:
+def describe_event(ev: Mapping[str, Any], me: int, game: str | None = None) -> list[RenderableType]:
     """An event of ``view["events"]`` of variant ``game`` in plain words, as seat ``me`` sees it.
 
     ``game`` defaults to the Cabo family.
@@ -130,6 +130,6 @@ def describe_event(ev: dict[str, Any], me: int, game: str | None = None) -> list
     return front(game).event(ev, me)
 
 
-def render_round_end(info: dict[str, Any], me: int, game: str | None = None) -> RenderableType:
+def render_round_end(info: Mapping[str, Any], me: int, game: str | None = None) -> RenderableType:
     """The results of a finished round of variant ``game`` (default: the Cabo family)."""
     return front(game).round_end(info, me)

@@ -21,7 +21,7 @@ any Rich :class:`~rich.console.Console`, so tests can feed it lines and read wha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Annotated, Any
 
 import typer
@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, variants
+from ..views import FamilySlot
 from .fronts import FRONTS, PLAYABLE, front
 from .render import Front, _fail, render_legal, render_result
 from .rules import parse_option, rules_markdown
@@ -83,7 +84,7 @@ def _reader(source: Iterable[str] | InputFn, console: Console) -> InputFn:
     return read
 
 
-def _sights(ev: dict[str, Any]) -> list[tuple[str, str]]:
+def _sights(ev: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The face-down cards event ``ev`` (as the seat sees it) showed: ``(address, code)`` pairs.
 
     A peek, spy or look shows its looker the cards (another seat's carries no code); a failed
@@ -101,7 +102,7 @@ def _sights(ev: dict[str, Any]) -> list[tuple[str, str]]:
     return []
 
 
-def _note_sights(events: Iterable[dict[str, Any]], sights: dict[str, str]) -> None:
+def _note_sights(events: Iterable[Mapping[str, Any]], sights: dict[str, str]) -> None:
     """Add to ``sights`` (address → code: what the seat has seen since the last table) the
     cards ``events`` showed; a new deal forgets them."""
     for ev in events:
@@ -112,7 +113,7 @@ def _note_sights(events: Iterable[dict[str, Any]], sights: dict[str, str]) -> No
 
 def _table_view(
     game: Game, me: int, memory_aid: bool, sights: dict[str, str], shown: Front
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """The view a table is drawn from, with the terminal's own keys ``memory_aid`` and
     ``seen_now``.
 
@@ -129,8 +130,10 @@ def _table_view(
     view = {**game.view(me, memory=False), "memory_aid": False}
     if not sights or shown.memory is None:
         return view
-    known: list[list[dict[str, Any] | None]] = game.view(me)["hands"]
-    hands: list[list[dict[str, Any] | None]] = [list(hand) for hand in view["hands"]]
+    # Only a memory game gets here: a Cabo-family one, whose hands are rows of FamilySlot.
+    known: list[list[FamilySlot | None]] = game.view(me)["hands"]
+    view_hands: list[list[FamilySlot | None]] = view["hands"]
+    hands = [list(hand) for hand in view_hands]
     seen_now: dict[str, str] = {}
     for addr, code in sights.items():
         seat, _, pos = addr.partition(".")
@@ -146,7 +149,7 @@ def _table_view(
 
 
 def _print_events(
-    events: Iterable[dict[str, Any]], me: int, console: Console, shown: Front
+    events: Iterable[Mapping[str, Any]], me: int, console: Console, shown: Front
 ) -> None:
     """Print events (as seat ``me`` sees them: ``Event.for_seat``) in words."""
     for ev in events:

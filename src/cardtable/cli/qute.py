@@ -7,7 +7,7 @@ human's hand sorted by suit and rank, with the cards a play may start with marke
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..games.qute.engine import J_POINTS
+from ..views import QuteView, is_qute_view
 from .render import (
     FACE_DOWN,
     Front,
@@ -87,7 +88,7 @@ def playable_cards(legal: Sequence[str]) -> list[str]:
     return first
 
 
-def _qute_hand(view: dict[str, Any]) -> RenderableType:
+def _qute_hand(view: QuteView) -> RenderableType:
     """Your Qute hand, sorted by suit and rank, the playable cards marked underneath."""
     hand = sorted(view.get("hand") or [], key=_qute_key)
     if not hand:
@@ -115,7 +116,7 @@ def _qute_hand(view: dict[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
-def _qute_seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
+def _qute_seat_panel(view: QuteView, seat: int, me: int) -> Panel:
     count = int(view["counts"][seat])
     tags = [f"{count} card{_s(count)}", f"total {view['totals'][seat]}"]
     if seat in view["actors"]:
@@ -141,7 +142,7 @@ def _qute_seat_panel(view: dict[str, Any], seat: int, me: int) -> Panel:
     )
 
 
-def _qute_now(view: dict[str, Any], me: int) -> Text:
+def _qute_now(view: QuteView, me: int) -> Text:
     """What the game waits for, in words."""
     phase = str(view["phase"])
     turn = int(view["turn"])
@@ -197,7 +198,7 @@ def _qute_now(view: dict[str, Any], me: int) -> Text:
     return Text("lay cards that fit the top (marked ▲); you must play when you can")
 
 
-def _qute_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType:
+def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
     players = int(view["players"])
     target = view.get("target")
@@ -269,7 +270,14 @@ def _qute_view(view: dict[str, Any], me: int, title: str = "") -> RenderableType
     return Group(*panels)
 
 
-def _qute_round_end(info: dict[str, Any], me: int) -> RenderableType:
+def _qute_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
+    """The front's table: :func:`_qute_view` once ``view`` is known to be a Qute one."""
+    if not is_qute_view(view):
+        raise ValueError(f"not a Qute view: game {view.get('game')!r}")
+    return _qute_view(view, me, title)
+
+
+def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     """The results of a finished Qute round: hands left, points, multiplier, scores, totals."""
     mult = int(info.get("multiplier", 1))
     table = Table(
@@ -302,7 +310,7 @@ def _qute_round_end(info: dict[str, Any], me: int) -> RenderableType:
     return table
 
 
-def _qute_event(ev: dict[str, Any], me: int) -> list[RenderableType]:
+def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     """A Qute event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
     kind = ev.get("type")
     seat = ev.get("seat")
@@ -436,5 +444,5 @@ _NOTE = (
     f"the other hands are shown face down as {FACE_DOWN}."
 )
 
-QUTE_FRONT = Front(_qute_view, _qute_event, _qute_round_end, _NOTATION, _NOTE)
+QUTE_FRONT = Front(_qute_table, _qute_event, _qute_round_end, _NOTATION, _NOTE)
 """How the terminal draws Qute (no memory aid: hands are held face up)."""

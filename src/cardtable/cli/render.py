@@ -9,7 +9,7 @@ and notation); :mod:`cardtable.cli.fronts` finds the one for a variant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -18,6 +18,8 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from ..views import GameResult
 
 __all__ = [
     "DISCARD_SHOWN",
@@ -130,7 +132,7 @@ def _discard_pile(pile: Sequence[str]) -> Text:
     return out
 
 
-def _status_grid(view: dict[str, Any], title: str, match: str, extra: str = "") -> Table:
+def _status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = "") -> Table:
     """The two-column status grid every table starts with, opened by its "Game" row."""
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
@@ -149,9 +151,9 @@ def render_legal(legal: Sequence[str]) -> RenderableType:
     return Group(Text("Legal actions", style="bold"), Columns(items, padding=(0, 3)))
 
 
-def render_result(view: dict[str, Any], me: int) -> RenderableType:
+def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
     """The final result of the game (``view["result"]``) in words and a small table."""
-    result = view.get("result")
+    result: GameResult | None = view.get("result")
     if not result:
         return Text("The game is not over.")
     winners = [int(w) for w in result["winners"]]
@@ -184,11 +186,14 @@ def render_result(view: dict[str, Any], me: int) -> RenderableType:
 class Front:
     """How the terminal draws one game: its table, its events, its round results, its notation."""
 
-    table: Callable[[dict[str, Any], int, str], RenderableType]
-    """Draws the table from a seat's view: ``table(view, me, title)``."""
-    event: Callable[[dict[str, Any], int], list[RenderableType]]
-    """Puts one event of a view into words: ``event(ev, me)``."""
-    round_end: Callable[[dict[str, Any], int], RenderableType]
+    table: Callable[[Mapping[str, Any], int, str], RenderableType]
+    """Draws the table from a seat's view: ``table(view, me, title)`` (the view of this front's
+    game, which the front narrows to its type, with the play loop's keys ``memory_aid`` and
+    ``seen_now``)."""
+    event: Callable[[Mapping[str, Any], int], list[RenderableType]]
+    """Puts one event of a view into words: ``event(ev, me)`` (any event: one the front does
+    not know is shown as its fields)."""
+    round_end: Callable[[Mapping[str, Any], int], RenderableType]
     """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event)."""
     notation: tuple[tuple[str, str], ...]
     """What to type, as ``(text, meaning)`` rows for ``help``."""

@@ -4,5 +4,5 @@
 ``cardtable.interop.pettingzoo`` needs the ``[pettingzoo]`` extra and
 ``cardtable.interop.openspiel`` the ``[openspiel]`` extra. Every adapter reads the engine
 through ``view``, ``legal_actions`` and ``play`` (OpenSpiel also through ``determinize`` and the
-engine's one draw function, for chance nodes).
+game's draw source, ``Game.draws``, for chance nodes).
 """

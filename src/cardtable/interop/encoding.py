@@ -31,6 +31,7 @@ from ..games import qute as _qute
 from ..games.family.engine import MAX_CLAIM, PHASES
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..notation import Action, Address, sort_addresses
+from ..views import FamilyView, QuteView, is_family_view, is_qute_view
 
 __all__ = [
     "DEFAULT_MAX_POSITIONS",
@@ -332,23 +333,31 @@ class Encoding:
         return {p.name: vector[p.start : p.start + p.size].reshape(p.shape) for p in self._pieces}
 
     # ------------------------------------------------------------------ observation
-    def observe(self, view: dict[str, Any]) -> Vector:
-        """The observation vector of ``view`` (a seat's ``view``; nothing else is read)."""
+    def observe(self, view: Mapping[str, Any]) -> Vector:
+        """The observation vector of ``view`` (a seat's ``view`` of this encoding's game;
+        nothing else is read)."""
         out = np.zeros(self.observation_size, dtype=np.float32)
         d = self.split(out)
         if self.family:
+            if not is_family_view(view):
+                raise ValueError(f"{self.variant} encodes Cabo-family views, not {view['game']}")
             self._observe_family(view, d)
         else:
+            if not is_qute_view(view):
+                raise ValueError(f"{self.variant} encodes Qute views, not {view.get('game')}")
             self._observe_qute(view, d)
         return out
 
-    def _rel(self, view: dict[str, Any], seat: int) -> int:
-        return int((seat - view["seat"]) % self.players)
+    def _rel(self, view: FamilyView | QuteView, seat: int) -> int:
+        me = view["seat"]
+        assert me is not None, "a seat's view, not a spectator's"
+        return (seat - me) % self.players
 
-    def _observe_family(self, v: dict[str, Any], d: dict[str, Vector]) -> None:
+    def _observe_family(self, v: FamilyView, d: dict[str, Vector]) -> None:
         assert self.rs is not None
         n, cap, ci, rs = self.players, self.max_positions, self.code_index, self.rs
         me = v["seat"]
+        assert me is not None, "a seat's view, not a spectator's"
         d["phase"][PHASES.index(v["phase"])] = 1
         d["turn"][self._rel(v, v["turn"])] = 1
         for s in v["actors"]:
@@ -357,8 +366,8 @@ class Encoding:
         pending = v["pending"]
         if pending is not None and "looked" in pending:
             for addr in pending["looked"]:
-                s, i = addr.split(".")
-                looked.add((int(s), int(i)))
+                seat, pos = addr.split(".")
+                looked.add((int(seat), int(pos)))
         cards, beyond = d["cards"], d["beyond"]
         for s, hand in enumerate(v["hands"]):
             r = self._rel(v, s)
@@ -413,12 +422,12 @@ class Encoding:
             d["totals"][self._rel(v, s)] = total / 100
         d["progress"][:] = (v["round"], v["turns"] / max(1, v["max_turns"]))
 
-    def _observe_qute(self, v: dict[str, Any], d: dict[str, Vector]) -> None:
+    def _observe_qute(self, v: QuteView, d: dict[str, Vector]) -> None:
         d["phase"][_QUTE_PHASES.index(v["phase"])] = 1
         if v["pending"] is not None:
             d["pending"][_QUTE_PENDING.index(v["pending"])] = 1
         d["turn"][self._rel(v, v["turn"])] = 1
-        for code in v["hand"]:
+        for code in v["hand"] or ():
             d["hand"][_QUTE_ID[code]] = 1
         for s, count in enumerate(v["counts"]):
             d["counts"][self._rel(v, s)] = count / 10

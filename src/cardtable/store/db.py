@@ -40,6 +40,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from ..views import GameResult
+
 __all__ = ["ActionRow", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]
 
 DEFAULT_URL = "sqlite+aiosqlite:///cardtable.db"
@@ -158,7 +160,7 @@ class GameRow:
     """Start time (Unix seconds)."""
     finished: float | None = None
     """End time, once over."""
-    result: dict[str, Any] | None = None
+    result: GameResult | None = None
     """``Result.to_dict()``, once over."""
     actions: int = 0
     """Number of actions (filled by :meth:`Store.games`)."""
@@ -377,7 +379,7 @@ class Store:
         """Append an accepted action; returns once it is committed."""
         await self._submit("action", (room, game_no, seq, seat, action))
 
-    async def finish_game(self, room: str, game_no: int, result: dict[str, Any]) -> None:
+    async def finish_game(self, room: str, game_no: int, result: GameResult) -> None:
         """Mark a game as over with its result."""
         await self._submit("finish", (room, game_no, result))
 

@@ -23,7 +23,7 @@ from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL
 from .protocol import CreateRoom, JoinRoom, ProtocolError, error, parse_message
-from .rooms import Conn, RoomError, RoomManager
+from .rooms import Conn, Room, RoomError, RoomManager
 
 __all__ = ["STATIC", "create_app"]
 
@@ -156,7 +156,7 @@ def create_app(
         """Public rooms waiting for people or in play."""
         return {"rooms": manager.lobby()}
 
-    async def _room(room_id: str) -> Any:
+    async def _room(room_id: str) -> Room:
         room = await manager.get(room_id)
         if room is None:
             raise HTTPException(404, "there is no such room")
@@ -166,8 +166,7 @@ def create_app(
     async def room_summary(room_id: str) -> dict[str, Any]:
         """One room's summary."""
         room = await _room(room_id)
-        summary: dict[str, Any] = room.summary()
-        return summary
+        return dict(room.summary())
 
     @app.post("/api/rooms/{room_id}/join")
     async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, Any]:

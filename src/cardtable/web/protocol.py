@@ -1,4 +1,5 @@
-"""Messages of the web protocol (docs/protocol.md): parsing and checking what clients send.
+"""Messages of the web protocol (docs/protocol.md): parsing and checking what clients send, and
+the types of what the server sends (:class:`StateFrame` and the room's :class:`RoomSummary`).
 
 Incoming WebSocket frames are checked in a fixed order — size, JSON, object, known ``type``,
 fields — by :func:`parse_message`, which raises :class:`ProtocolError` with an error code and a
@@ -8,7 +9,14 @@ plain message. Error texts name fields, never field values, so they cannot echo 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+import sys
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, NotRequired
+
+if sys.version_info >= (3, 12):
+    from typing import TypedDict
+else:  # pydantic (FastAPI) accepts only typing_extensions' TypedDict before Python 3.12
+    from typing_extensions import TypedDict
 
 from pydantic import (
     BaseModel,
@@ -24,13 +32,20 @@ __all__ = [
     "ActMsg",
     "ClientMessage",
     "CreateRoom",
+    "ErrorFrame",
+    "Frame",
     "JoinMsg",
     "JoinRoom",
     "PingMsg",
+    "PongFrame",
     "ProtocolError",
     "RematchMsg",
+    "RoomSummary",
+    "SeatInfo",
     "SeatSpec",
     "StartMsg",
+    "StateFrame",
+    "TimedWindow",
     "error",
     "parse_message",
 ]
@@ -159,9 +174,94 @@ def parse_message(raw: str | bytes) -> ClientMessage:
     return msg  # type: ignore[no-any-return]
 
 
-def error(code: str, message: str, msg_id: Any = None) -> dict[str, Any]:
+# -- what the server sends (static/types/protocol.d.ts states the same for the client) --------
+
+
+class SeatInfo(TypedDict):
+    """A seat as anyone may know it (``seats`` of a room summary and of every ``state``)."""
+
+    type: str
+    """``human`` or ``ai``."""
+    level: str | None
+    """The AI level (``None`` for a person)."""
+    name: str | None
+    """The person's display name, if they gave one."""
+    taken: bool
+    """An AI seat, or a person's seat someone holds the token of."""
+    online: bool
+    """An AI seat, or a person's seat with a connection open."""
+    memory_aid: bool
+    """A person's seat that is sent perfect-memory views."""
+
+
+class RoomSummary(TypedDict):
+    """A room as the lobby shows it (``GET /api/rooms/{room}``; no tokens, seeds or cards)."""
+
+    room: str
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    """The resolved rule options."""
+    status: str
+    """``waiting``, ``playing`` or ``finished``."""
+    game_no: int
+    version: int
+    created: float
+    seats: list[SeatInfo]
+
+
+class TimedWindow(TypedDict):
+    """A timed window open now (a snap window, the initial peeks)."""
+
+    phase: str
+    closes_in: float
+    """Seconds left."""
+
+
+class StateFrame(TypedDict):
+    """The ``state`` frame: the room and the game as one connection's seat sees them."""
+
+    type: Literal["state"]
+    room: str
+    version: int
+    game_no: int
+    status: str
+    seat: int | None
+    seats: list[SeatInfo]
+    view: Mapping[str, Any] | None
+    """The seat's view (a spectator's without a seat) of either game; ``None`` before the
+    first game starts."""
+    events: list[Mapping[str, Any]]
+    """The events of the change, as the seat may see them."""
+    window: TimedWindow | None
+    id: NotRequired[Any]
+    """The ``id`` of the message this frame answers."""
+
+
+class PongFrame(TypedDict):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+    id: NotRequired[Any]
+
+
+class ErrorFrame(TypedDict):
+    """A refused message: an error ``code`` (docs/protocol.md) and plain words."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    id: NotRequired[Any]
+
+
+Frame = StateFrame | PongFrame | ErrorFrame
+"""Any frame the server sends on the WebSocket."""
+
+
+def error(code: str, message: str, msg_id: Any = None) -> ErrorFrame:
     """An ``error`` frame."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    out: ErrorFrame = {"type": "error", "code": code, "message": message}
     if msg_id is not None:
         out["id"] = msg_id
     return out

@@ -26,7 +26,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,20 @@ from ..agents.registry import LEVELS
 from ..errors import IllegalAction
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
-from .protocol import ActMsg, ClientMessage, JoinMsg, PingMsg, ProtocolError, RematchMsg
+from .protocol import (
+    ActMsg,
+    ClientMessage,
+    Frame,
+    JoinMsg,
+    PingMsg,
+    PongFrame,
+    ProtocolError,
+    RematchMsg,
+    RoomSummary,
+    SeatInfo,
+    StateFrame,
+    TimedWindow,
+)
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
@@ -53,7 +66,7 @@ _MAX_QUEUE = 256
 """Frames a connection may have waiting before it is dropped as too slow."""
 
 
-def _dumps(frame: dict[str, Any]) -> str:
+def _dumps(frame: Frame) -> str:
     """A frame as compact JSON text (orjson: JSON encoding was a sixth of the server's CPU)."""
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
@@ -93,7 +106,7 @@ class Conn:
         self.closed = False
         """Set once the connection is gone or dropped."""
 
-    def push(self, frame: dict[str, Any] | str) -> None:
+    def push(self, frame: Frame | str) -> None:
         """Queue a frame (a dict is serialised to JSON)."""
         if self.closed:
             return
@@ -168,7 +181,7 @@ class Room:
         """Seats with at least one connection."""
         return {c.seat for c in self.conns if c.seat is not None}
 
-    def seats_public(self) -> list[dict[str, Any]]:
+    def seats_public(self) -> list[SeatInfo]:
         """What anyone may know about the seats."""
         on = self.online()
         return [
@@ -183,7 +196,7 @@ class Room:
             for s in self.row.seats
         ]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> RoomSummary:
         """The room as the lobby shows it (no tokens, seeds or cards)."""
         var = variants.get(self.row.game)
         return {
@@ -394,7 +407,7 @@ class RoomManager:
                 self._broadcast(room, [])
         return room, seat, token
 
-    def lobby(self) -> list[dict[str, Any]]:
+    def lobby(self) -> list[RoomSummary]:
         """Public rooms waiting for people or in play, newest first."""
         live = [r for r in self.rooms.values() if r.row.public and r.status != "finished"]
         live.sort(key=lambda r: r.row.created, reverse=True)
@@ -404,7 +417,10 @@ class RoomManager:
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
         """Handle one checked message from ``conn``."""
         if isinstance(msg, PingMsg):
-            conn.push({"type": "pong", **({"id": msg.id} if msg.id is not None else {})})
+            pong: PongFrame = {"type": "pong"}
+            if msg.id is not None:
+                pong["id"] = msg.id
+            conn.push(pong)
             return
         room = await self.get(msg.room)
         if room is None:
@@ -567,7 +583,7 @@ class RoomManager:
         return out
 
     # -- pushing states ----------------------------------------------------------------------
-    def _window(self, room: Room) -> dict[str, Any] | None:
+    def _window(self, room: Room) -> TimedWindow | None:
         if room.window_key is None:
             return None
         left = max(0.0, room.window_deadline - asyncio.get_running_loop().time())
@@ -575,10 +591,10 @@ class RoomManager:
 
     def _state(
         self, room: Room, seat: int | None, events: list[Event], msg_id: Any = None
-    ) -> dict[str, Any]:
+    ) -> StateFrame:
         game = room.game
         bit = 1 << (seat if seat is not None else room.row.players)
-        view: dict[str, Any] | None = None
+        view: Mapping[str, Any] | None = None
         if game is not None:
             # A seat without memory aid, and every spectator (else a second tab watching the
             # room would give back the cards a player should remember), sees the table as a
@@ -587,7 +603,7 @@ class RoomManager:
                 view = game.spectator_view(memory=False)
             else:
                 view = game.view(seat, memory=room.row.seats[seat].memory_aid)
-        out: dict[str, Any] = {
+        out: StateFrame = {
             "type": "state",
             "room": room.id,
             "version": room.version,

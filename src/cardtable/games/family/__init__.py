@@ -22,6 +22,7 @@ from ... import notation
 from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
 from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
 from .rulesets import BUILT_IN, POWER_LABELS, RULESETS, RuleSet
+from .scoring import MatchEnd, Scoring
 
 __all__ = [
     "FAMILY",
@@ -47,7 +48,7 @@ def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
             (int, type(None)),
             rs.target,
             "None plays one round; a number plays a match until a total "
-            + ("reaches" if rs.target_reached == "reaches" else "exceeds")
+            + rs.target_reached.name
             + " it",
             1,
             MAX_TARGET,
@@ -129,6 +130,8 @@ def _check(rs: RuleSet) -> None:
         raise ValueError("auto_peek names a position beyond hand_size")
     if not 1 <= rs.max_positions <= 64:
         raise ValueError("max_positions must be between 1 and 64")
+    if not isinstance(rs.scoring, Scoring) or not isinstance(rs.target_reached, MatchEnd):
+        raise ValueError("scoring must be a Scoring and target_reached a MatchEnd")
     if rs.hand_layout not in _HAND_LAYOUTS:
         raise ValueError(f"hand_layout must be one of {list(_HAND_LAYOUTS)}")
     if not 1 <= rs.min_players <= rs.default_players <= rs.max_players:

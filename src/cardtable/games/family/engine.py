@@ -9,13 +9,13 @@ know it too). Knowledge masks and origin tags move with the cards.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...cards import codes_text
-from ...game import Game
+from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
-from . import phases
+from ...views.schema import is_family_view
+from . import drops, phases
 from .phases import (
     FROM_DECK,
     FROM_DISCARD,
@@ -32,9 +32,16 @@ from .phases import (
     PHASE_TABLE,
     PHASES,
 )
-from .rulesets import POWER_NAMES, SWAP_ANY, RuleSet
+from .rulesets import POWER_NAMES, RuleSet
+from .scoring import RoundEnd
+from .view import family_view, round_info
+from .worlds import debug_lines, redeal
+
+if TYPE_CHECKING:
+    from ...views import FamilyRoundResult, FamilyView
 
 __all__ = [
+    "EMPTY",
     "FROM_DECK",
     "FROM_DISCARD",
     "FROM_NONE",
@@ -48,14 +55,20 @@ __all__ = [
     "PH_POWER",
     "PH_SNAP",
     "PH_TURN",
+    "UNKNOWN",
     "FamilyGame",
     "add_call_word",
     "forget_rule_set",
 ]
 
-_FROM_NAMES = (None, "deck", "discard")
 
+EMPTY = -1
+"""In :meth:`FamilyGame.knowledge`: no card at that position."""
+UNKNOWN = -2
+"""In :meth:`FamilyGame.knowledge`: a face-down card the seat does not know."""
 _RANGES = [tuple(range(k)) for k in range(64)]
+_NORMAL: dict[tuple[int, Action], Action] = {}
+"""Canonical form of each (seat, action) met (actions are few and immutable)."""
 
 
 _Tables = tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]
@@ -96,32 +109,11 @@ def forget_rule_set(rs: RuleSet) -> None:
         del _TABLES[rs.name]
 
 
-def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: float) -> int:
-    """An index ``j >= start`` of ``cards`` chosen with probability proportional to
-    ``weights[cards[j]]`` (``u`` uniform in [0, 1)); uniform if every weight is 0."""
-    total = 0.0
-    for j in range(start, len(cards)):
-        total += weights[cards[j]]
-    if total <= 0.0:
-        return start + int(u * (len(cards) - start))
-    x = u * total
-    for j in range(start, len(cards)):
-        x -= weights[cards[j]]
-        if x < 0.0:
-            return j
-    return len(cards) - 1
-
-
 class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
 
     rs: RuleSet
     """The variant's rule set."""
-
-    _lazy_deck = False
-    """True in determinized copies: the deck is left unshuffled and every draw takes a card
-    uniformly at random from it instead (the same distribution, without paying for a full
-    shuffle per determinization — search makes thousands and draws a few cards from each)."""
 
     def __init__(
         self,
@@ -138,6 +130,8 @@ class FamilyGame(Game):
         self.pub = 1 << n
         self.codes = rs.deck
         self.values, self.keys, self.powers_of = _tables(rs)
+        self._moves = phases.moves_of(rs)
+        self._by_word = phases.moves_by_word(rs)
         self.target = options["target"]
         self.max_turns = options["max_turns"]
         self.caller_penalty = options.get("caller_penalty", rs.caller_penalty)
@@ -271,36 +265,39 @@ class FamilyGame(Game):
     def debug_lines(self) -> list[str]:
         """Every field of the state, hidden ones included, a line per part (for debugging and
         OpenSpiel's ``debug_string``; never shown to a player)."""
-        g = self
-        codes = g.codes
-        lines = [
-            f"round {g.round_no} phase {g.phase} turn {g.turn} first {g.first} turns {g.turns} "
-            f"caller {g.caller} final_left {g.final_left} epoch {g.epoch} over {g.over}"
-        ]
-        for s, (hand, kn, tg) in enumerate(zip(g.hands, g.known, g.tags, strict=True)):
-            cards = " ".join(
-                f"{codes[c] if c >= 0 else '-'}/{k}/{t}"
-                for c, k, t in zip(hand, kn, tg, strict=True)
-            )
-            lines.append(f"hand {s}: {cards}")
-        lines.append("deck: " + codes_text(sorted(codes[c] for c in g.deck)))
-        lines.append("discard: " + codes_text([codes[c] for c in g.discard]))
-        drawn = codes[g.drawn] if g.drawn >= 0 else "-"
-        lines.append(f"drawn {drawn} from {g.drawn_from} known {g.drawn_known} tag {g.drawn_tag}")
-        lines.append(
-            f"power {g.power} card {g.power_card} looked {g.looked} valid {g.look_valid} "
-            f"give {g.give_to} resume {g.resume}"
-        )
-        lines.append(f"snap {g.snap_key} card {g.snap_card} passed {g.snap_passed}")
-        lines.append(f"peeks {g.peeks_left} totals {g.totals} rounds {g.rounds}")
-        if g.result is not None:
-            lines.append(f"result {g.result.to_dict()}")
-        return lines
+        return debug_lines(self)
 
     @property
     def result(self) -> Result | None:
         """Round scores, totals and winners once over."""
         return self._result
+
+    # ------------------------------------------------------------------ knowledge
+    def knowledge(self, seat: int) -> list[list[int]]:
+        """What ``seat`` knows of every hand: per seat, per position, the card id if ``seat``
+        knows it, :data:`UNKNOWN` for a face-down card it does not, :data:`EMPTY` for no card.
+        A fresh snapshot (changing it changes nothing); the read-only way agents see cards."""
+        bit = 1 << seat
+        return [
+            [c if c < 0 or k & bit else UNKNOWN for c, k in zip(h, kn, strict=True)]
+            for h, kn in zip(self.hands, self.known, strict=True)
+        ]
+
+    def knows(self, seat: int, owner: int, pos: int) -> bool:
+        """Whether ``seat`` knows the card at ``owner``'s position ``pos`` (False if none)."""
+        hand = self.hands[owner]
+        return 0 <= pos < len(hand) and hand[pos] >= 0 and bool(self.known[owner][pos] >> seat & 1)
+
+    def drawn_for(self, seat: int) -> int:
+        """The card in hand as ``seat`` knows it: its id, :data:`UNKNOWN`, or :data:`EMPTY`."""
+        if self.drawn < 0:
+            return EMPTY
+        return self.drawn if self.drawn_known >> seat & 1 else UNKNOWN
+
+    def forget(self, seat: int, owner: int, pos: int) -> None:
+        """Make ``seat`` no longer know the card at ``owner``'s position ``pos``: for the
+        memory models of people-like agents, on a copy from :meth:`determinize` only."""
+        self.known[owner][pos] &= ~(1 << seat)
 
     def occupied(self, seat: int) -> tuple[int, ...]:
         """Positions of ``seat`` that hold a card."""
@@ -314,14 +311,12 @@ class FamilyGame(Game):
         table, :mod:`cardtable.games.family.phases`)."""
         if not self._may_act(seat):
             return []
-        return phases.legal_actions(self, seat, phases.moves_of(self.rs)[self.phase])
+        return phases.legal_actions(self, seat, self._moves[self.phase])
 
     def _is_legal(self, seat: int, action: Action) -> bool:
         """Look the action up among the offers of its own move in the phase table."""
-        name = action[0]
-        word = phases.CALL if name == self.rs.call else name
-        for move in phases.moves_of(self.rs)[self.phase]:
-            if move.word == word and (move.fits is None or move.fits(action)):
+        for move in self._by_word[self.phase].get(action[0], ()):
+            if move.fits is None or move.fits(action):
                 offer = move.offer(self, seat)
                 if not isinstance(offer, str) and action in offer:
                     return True
@@ -334,12 +329,22 @@ class FamilyGame(Game):
     # ------------------------------------------------------------------ playing
     def _normalize(self, seat: int, action: Action) -> Action:
         """Write ``P.N`` addresses of the acting seat itself as plain ``N``."""
-        if not action.args or not any(isinstance(a, tuple) for a in action.args):
+        args = action[1]
+        if not args:
             return action
-        args = tuple(a[1] if isinstance(a, tuple) and a[0] == seat else a for a in action.args)
-        if action.name == "exchange":
-            args = sort_addresses(args)  # type: ignore[arg-type]
-        return Action(action.name, args)
+        key = (seat, action)
+        canon = _NORMAL.get(key)
+        if canon is None:
+            canon = action
+            if any(isinstance(a, tuple) for a in args):
+                own = tuple(a[1] if isinstance(a, tuple) and a[0] == seat else a for a in args)
+                if action.name == "exchange":
+                    own = sort_addresses(own)  # type: ignore[arg-type]
+                canon = Action(action.name, own)
+            if len(_NORMAL) > 100_000:
+                _NORMAL.clear()
+            _NORMAL[key] = canon
+        return canon
 
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal action without validation (fast path for agents and rollouts)."""
@@ -398,10 +403,11 @@ class FamilyGame(Game):
             deck = self.deck
         if not deck:
             return -1
-        if self._lazy_deck:
-            j = int(self.random.random() * len(deck))
-            deck[j], deck[-1] = deck[-1], deck[j]
-        return deck.pop()
+        draws = self.draws
+        if draws is TOP_DRAWS:
+            return deck.pop()
+        # the identity of a card drawn never changes what else the action does
+        return draws.take(self, deck, False)
 
     def _reshuffle(self) -> None:
         if len(self.discard) < 2:
@@ -602,87 +608,6 @@ class FamilyGame(Game):
             self.final_left = self.n - 1
             self._end_turn()
 
-    def _touch_looked(self, s: int, pos: int) -> None:
-        lk = self.looked
-        if lk is not None and ((lk[0], lk[1]) == (s, pos) or (lk[2], lk[3]) == (s, pos)):
-            self.look_valid = False
-
-    def _penalty(self, seat: int) -> None:
-        cid = self._draw_from_deck()
-        if cid < 0:
-            self._emit("penalty", {"seat": seat, "at": None})
-            return
-        pos = self._place(seat, cid, 0, self.epoch)
-        self._touch_looked(seat, pos)
-        self._emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
-
-    def _do_drop(self, seat: int, args: tuple[Any, ...]) -> None:
-        s, pos = self._resolve(seat, args[0])
-        hand = self.hands[s]
-        cid = hand[pos]
-        everyone = self.allmask | self.pub
-        if self.phase == PH_SNAP:  # gabo
-            hand[pos] = -1
-            self.known[s][pos] = 0
-            self.discard.append(cid)
-            ok = self.keys[cid] == self.snap_key
-            self._emit(
-                "snap",
-                {"seat": seat, "at": f"{s}.{pos}", "ok": ok},
-                {"card": self.codes[cid]},
-                everyone,
-            )
-            if not ok:
-                self._penalty(seat)
-                self._penalty(seat)
-                # a wrong snap ends the seat's part in the window, as if it had passed
-                self.snap_passed |= 1 << seat
-            if not self._tick() and self.snap_passed == self.allmask:
-                self._end_turn()
-            return
-        # cabo-german drop against the top of the discard pile
-        self._touch_looked(s, pos)
-        if self.keys[cid] == self.keys[self.discard[-1]]:
-            hand[pos] = -1
-            self.known[s][pos] = 0
-            self.discard.append(cid)
-            self._emit(
-                "drop",
-                {"seat": seat, "at": f"{s}.{pos}", "ok": True},
-                {"card": self.codes[cid]},
-                everyone,
-            )
-            if s != seat and self.occupied(seat):
-                self.give_to = (s, pos)
-                self.resume = self.phase
-                self.phase = PH_GIVE
-        else:
-            self.known[s][pos] = everyone
-            # shown to everyone, then back face down
-            self._emit(
-                "drop",
-                {"seat": seat, "at": f"{s}.{pos}", "ok": False},
-                {"card": self.codes[cid]},
-                everyone,
-            )
-            self._penalty(seat)
-        self._tick()
-
-    def _do_give(self, seat: int, args: tuple[Any, ...]) -> None:
-        pos = args[0]
-        assert self.give_to is not None
-        s, target = self.give_to
-        self._touch_looked(seat, pos)
-        self._touch_looked(s, target)
-        self.hands[s][target] = self.hands[seat][pos]
-        self.known[s][target] = self.known[seat][pos]
-        self.tags[s][target] = self.tags[seat][pos]
-        self.hands[seat][pos] = -1
-        self.known[seat][pos] = 0
-        self.give_to = None
-        self.phase = self.resume
-        self._emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})
-
     # ------------------------------------------------------------------ turn and round flow
     def _tick(self) -> bool:
         """Count a drop or snap toward the ``max_turns`` safety net like a turn; end the round
@@ -725,41 +650,26 @@ class FamilyGame(Game):
         v = self.values
         return [sum(v[c] for c in h if c >= 0) for h in self.hands]
 
-    def round_scores(self, sums: list[int] | None = None) -> list[int]:
-        """Scores the round would give now (omniscient; used at the round's end)."""
-        n = self.n
-        if sums is None:
-            sums = self.hand_sums()
-        scores = list(sums)
-        caller = self.caller
-        scoring = self.rs.scoring
-        if scoring == "cabo":
-            for s in range(n):
-                vals = sorted(self.values[c] for c in self.hands[s] if c >= 0)
-                if vals == [12, 12, 13, 13]:
-                    return [0 if t == s else 50 for t in range(n)]
-            if caller >= 0 and sums[caller] > min(sums[t] for t in range(n) if t != caller):
-                scores[caller] = sums[caller] + self.caller_penalty
-            elif caller >= 0:
-                scores[caller] = 0
-        elif scoring == "gabo" and caller >= 0:
-            beaten = any(sums[t] < sums[caller] for t in range(n) if t != caller)
-            if beaten or sums[caller] > 5:
-                scores[caller] = sums[caller] + self.caller_penalty
-        return scores
+    def _round_end(self, sums: list[int] | None = None) -> RoundEnd:
+        values = self.values
+        return RoundEnd(
+            [[values[c] for c in h if c >= 0] for h in self.hands],
+            self.hand_sums() if sums is None else sums,
+            self.caller,
+            self.caller_penalty,
+        )
 
-    def _round_winners(self, scores: list[int]) -> list[int]:
-        best = lowest(scores)
-        if self.rs.scoring == "gabo" and self.caller in best:
-            return [self.caller]
-        return best
+    def round_scores(self, sums: list[int] | None = None) -> list[int]:
+        """Scores the round would give now (omniscient; the rule set's scoring hook)."""
+        return self.rs.scoring.scores(self._round_end(sums))
 
     def _end_round(self) -> None:
         if self.drawn >= 0:  # the safety net ended the round mid-turn: the card is let go
             self.discard.append(self._take_drawn()[0])
-        sums = self.hand_sums()
-        scores = self.round_scores(sums)
-        winners = self._round_winners(scores)
+        end = self._round_end()
+        sums = end.sums
+        scores = self.rs.scoring.scores(end)
+        winners = self.rs.scoring.winners(end, scores)
         self.rounds.append(scores)
         self.round_winners.append(winners)
         target = self.target
@@ -781,13 +691,8 @@ class FamilyGame(Game):
         )
         self._round_log.append(record)
         if self._events is not None:
-            self._emit("round_end", self._round_info(record))
-        if target is None:
-            done = True
-        elif self.rs.target_reached == "reaches":
-            done = max(self.totals) >= target
-        else:
-            done = max(self.totals) > target
+            self._emit("round_end", dict(round_info(self, record)))
+        done = target is None or self.rs.target_reached.over(self.totals, target)
         if done:
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
@@ -800,107 +705,25 @@ class FamilyGame(Game):
             self._start_round((self.first + 1) % self.n)
 
     # ------------------------------------------------------------------ views
-    def _round_info(self, record: tuple[Any, ...]) -> dict[str, Any]:
-        round_no, scores, sums, winners, caller, hands, totals = record
-        codes = self.codes
-        return {
-            "round": round_no,
-            "scores": list(scores),
-            "sums": list(sums),
-            "winners": list(winners),
-            "caller": caller if caller >= 0 else None,
-            "hands": [[codes[c] if c >= 0 else None for c in h] for h in hands],
-            "totals": list(totals),
-        }
-
     @property
-    def round_results(self) -> list[dict[str, Any]]:
+    def round_results(self) -> list[FamilyRoundResult]:
         """Every finished round: scores, sums, winners, caller, all hands shown, totals."""
-        return [self._round_info(r) for r in self._round_log]
+        return [round_info(self, r) for r in self._round_log]
 
-    def _card_view(
-        self, cid: int, kn: int, bit: int, seen: int | None = None
-    ) -> dict[str, Any] | None:
-        """One position: the code if ``kn`` lets the viewer ``bit`` see it, and the seats that
-        know the card (from ``seen``, else ``kn``)."""
-        if cid < 0:
-            return None
-        who = kn if seen is None else seen
-        return {
-            "card": self.codes[cid] if kn & bit else None,
-            "seen": [s for s in range(self.n) if who >> s & 1],
-        }
+    def view(self, seat: int, memory: bool = True) -> FamilyView:
+        """What ``seat`` may know, nothing more (see :meth:`Game.view`)."""
+        view = super().view(seat, memory)
+        assert is_family_view(view)
+        return view
 
-    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
-        bit = self.pub if seat is None else 1 << seat
-        codes = self.codes
-        ph = self.phase
-        memory = memory or ph == PH_OVER  # once the game is over every card is shown
-        if memory:
-            hands = [
-                [self._card_view(c, k, bit) for c, k in zip(h, kn, strict=True)]
-                for h, kn in zip(self.hands, self.known, strict=True)
-            ]
-        else:
-            # Without memory aid no face-down card shows (RULES.md, Memory), except, in gabo,
-            # the cards of the seat's initial peek in its own hand until its first draw.
-            first = self.first_look[seat] if seat is not None else ()
-            hands = [
-                [
-                    self._card_view(c, k if s == seat and c in first else 0, bit, k)
-                    for c, k in zip(h, kn, strict=True)
-                ]
-                for s, (h, kn) in enumerate(zip(self.hands, self.known, strict=True))
-            ]
-        pending: dict[str, Any] | None = None
-        if ph == PH_POWER:
-            pending = {"power": POWER_NAMES[self.power], "card": codes[self.power_card]}
-            if self.power == SWAP_ANY:
-                pending["any"] = True
-        elif ph == PH_LOOKED and self.looked is not None:
-            s0, p0, s1, p1 = self.looked
-            pending = {
-                "power": "look",
-                "card": codes[self.power_card],
-                "looked": [f"{s0}.{p0}", f"{s1}.{p1}"],
-                "can_exchange": self.look_valid,
-            }
-        elif ph == PH_GIVE and self.give_to is not None:
-            pending = {"give": f"{self.give_to[0]}.{self.give_to[1]}"}
-        snap = None
-        if ph == PH_SNAP:
-            snap = {
-                "card": codes[self.snap_card],
-                "rank": self.snap_key if isinstance(self.snap_key, str) else str(self.snap_key),
-                "passed": [s for s in range(self.n) if self.snap_passed >> s & 1],
-            }
-        drawn = self.drawn
-        return {
-            "game": self.variant,
-            "seat": seat,
-            "players": self.n,
-            "phase": PHASES[ph],
-            "actors": self.actors,
-            "turn": self.turn,
-            "first": self.first,
-            "hands": hands,
-            "discard": [codes[c] for c in self.discard],
-            "deck": len(self.deck),
-            "reshuffles": self.epoch,
-            "drawn": codes[drawn] if drawn >= 0 and self.drawn_known & bit else None,
-            "drawer": self.turn if drawn >= 0 else None,
-            "drawn_from": _FROM_NAMES[self.drawn_from],
-            "call": self.rs.call,
-            "caller": self.caller if self.caller >= 0 else None,
-            "final_turns_left": self.final_left if self.caller >= 0 else None,
-            "pending": pending,
-            "snap": snap,
-            "peeks_left": list(self.peeks_left) if ph == PH_PEEK else None,
-            "turns": self.turns,
-            "max_turns": self.max_turns * self.n,
-            "target_rule": self.rs.target_reached,
-            **self._view_tail(seat, bit, memory),
-        }
+    def spectator_view(self, memory: bool = True) -> FamilyView:
+        """Public information only (see :meth:`Game.spectator_view`)."""
+        view = super().spectator_view(memory)
+        assert is_family_view(view)
+        return view
+
+    def _view(self, seat: int | None, memory: bool = True) -> FamilyView:
+        return family_view(self, seat, memory)
 
     # ------------------------------------------------------------------ copies
     def _copy_state(self, d: dict[str, Any]) -> None:
@@ -915,64 +738,9 @@ class FamilyGame(Game):
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
     ) -> FamilyGame:
-        """A copy where every card ``seat`` does not know is re-dealt at random.
-
-        Cards are re-dealt only among places of the same origin (the initial shuffle, or a
-        given reshuffle of the discard pile), because which cards went into each shuffle is
-        public: the result is consistent with everything ``seat`` knows or can infer.
-        ``rng`` is a ``random.Random`` (or an int seed). ``weights`` (a belief, see
-        :meth:`Game.determinize`) deals the places it names first, each a card of its pool
-        with probability proportional to the card's weight; the other places and the deck
-        are then dealt uniformly from what is left.
-        """
-        g, rng = self._world_for(seat, rng)
-        bit = 1 << seat
-        epoch = g.epoch
-        # Places of hidden cards, grouped by origin; the deck's own cards join the group of
-        # the current shuffle and are handled as one slice.
-        groups: dict[int, list[tuple[int, int]]] = {}
-        hands = g.hands
-        for s in range(self.n):
-            hand, kn, tg = hands[s], g.known[s], g.tags[s]
-            for i, c in enumerate(hand):
-                if c >= 0 and not kn[i] & bit:
-                    places = groups.get(tg[i])
-                    if places is None:
-                        groups[tg[i]] = [(s, i)]
-                    else:
-                        places.append((s, i))
-        if g.drawn >= 0 and not g.drawn_known & bit:
-            groups.setdefault(g.drawn_tag, []).append((-1, 0))
-        if g.deck and epoch not in groups:
-            groups[epoch] = []
-        rnd = rng.random
-        for tag, places in groups.items():
-            cards = [g.drawn if s < 0 else hands[s][i] for s, i in places]
-            if tag == epoch:
-                cards += g.deck
-            # sorted first: the deal must not depend on where the hidden cards really are
-            cards.sort()
-            if weights:  # the places the belief weighs are dealt first
-                places.sort(key=lambda place: place not in weights)
-            # a choice for each place (a Fisher–Yates pass over the places only, uniform or
-            # by weight); what stays is the deck, drawn from uniformly (``_lazy_deck``)
-            size = len(cards)
-            for k, (s, i) in enumerate(places):
-                w = weights.get((s, i)) if weights else None
-                if w is None:
-                    j = k + int(rnd() * (size - k))
-                else:
-                    j = _weighted_index(cards, k, w, rnd())
-                cards[k], cards[j] = cards[j], cards[k]
-                if s < 0:
-                    g.drawn = cards[k]
-                else:
-                    hands[s][i] = cards[k]
-            if tag == epoch:
-                g.deck = cards[len(places) :]
-        g._lazy_deck = True
-        g._seed_from(rng)
-        return g
+        """A copy where every card ``seat`` does not know is re-dealt at random, consistent
+        with everything it knows or can infer (see :func:`.worlds.redeal`)."""
+        return redeal(self, seat, rng, weights)
 
     def _all_cards(self) -> list[int]:
         """Every card id in play (hands, deck, discard pile, drawn card), for conservation."""
@@ -1014,7 +782,7 @@ _HANDLERS: dict[str, Any] = {
     "exchange": FamilyGame._do_exchange,
     "look": FamilyGame._do_look,
     "pass": FamilyGame._do_pass,
-    "drop": FamilyGame._do_drop,
-    "give": FamilyGame._do_give,
+    "drop": drops.do_drop,
+    "give": drops.do_give,
 }
 """Handler of each action word (call words join through :func:`add_call_word`)."""

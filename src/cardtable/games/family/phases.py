@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...notation import Action, Address, sort_addresses
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
@@ -49,13 +49,17 @@ __all__ = [
     "PH_TURN",
     "Move",
     "Phase",
+    "PhaseName",
     "legal_actions",
+    "moves_by_word",
     "moves_of",
     "refusal",
 ]
 
 PH_PEEK, PH_TURN, PH_DRAWN, PH_POWER, PH_LOOKED, PH_GIVE, PH_SNAP, PH_OVER = range(8)
-PHASES = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
+PhaseName = Literal["peek", "turn", "drawn", "power", "look", "give", "snap", "over"]
+"""The name of a phase as views show it."""
+PHASES: tuple[PhaseName, ...] = ("peek", "turn", "drawn", "power", "look", "give", "snap", "over")
 """Phase names as they appear in views, indexed by the engine's phase number."""
 
 FROM_NONE, FROM_DECK, FROM_DISCARD = 0, 1, 2
@@ -474,17 +478,38 @@ insisting phase waits for, or with the legal actions."""
 _WITHOUT = {"drop": "dropping"}
 """How a refusal names a word the variant does not have at all."""
 
-_VARIANT_MOVES: dict[int, tuple[RuleSet, tuple[tuple[Move, ...], ...]]] = {}
+Moves = tuple[tuple[Move, ...], ...]
+"""The moves of every phase of one variant, indexed by phase number."""
+ByWord = tuple[dict[str, tuple[Move, ...]], ...]
+"""The same moves, per phase, by action word (the call under the variant's own word)."""
+
+_VARIANT_MOVES: dict[int, tuple[RuleSet, Moves, ByWord]] = {}
 
 
-def moves_of(rs: RuleSet) -> tuple[tuple[Move, ...], ...]:
-    """The moves each phase offers in the variant of ``rs`` (computed once per rule set)."""
+def _variant_moves(rs: RuleSet) -> tuple[RuleSet, Moves, ByWord]:
     entry = _VARIANT_MOVES.get(id(rs))
     if entry is None or entry[0] is not rs:
         call_action(rs.call)
         moves = tuple(tuple(m for m in p.moves if m.exists(rs)) for p in PHASE_TABLE)
-        entry = _VARIANT_MOVES[id(rs)] = (rs, moves)
-    return entry[1]
+        by_word: list[dict[str, tuple[Move, ...]]] = []
+        for ms in moves:
+            words: dict[str, tuple[Move, ...]] = {}
+            for m in ms:
+                word = rs.call if m.word == CALL else m.word
+                words[word] = (*words.get(word, ()), m)
+            by_word.append(words)
+        entry = _VARIANT_MOVES[id(rs)] = (rs, moves, tuple(by_word))
+    return entry
+
+
+def moves_of(rs: RuleSet) -> Moves:
+    """The moves each phase offers in the variant of ``rs`` (computed once per rule set)."""
+    return _variant_moves(rs)[1]
+
+
+def moves_by_word(rs: RuleSet) -> ByWord:
+    """The moves of each phase of ``rs`` by action word: what validation looks up."""
+    return _variant_moves(rs)[2]
 
 
 def legal_actions(g: FamilyGame, seat: int, moves: tuple[Move, ...]) -> list[Action]:

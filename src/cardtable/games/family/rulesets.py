@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Literal
 
 from ...cards import cabo_deck, card, standard_deck
 from ...variants import OptionSpec
+from . import scoring
+from .scoring import EXCEEDS, REACHES, MatchEnd, Scoring
 
 __all__ = [
     "BUILT_IN",
@@ -46,7 +49,10 @@ class Power(IntEnum):
 PEEK, SPY, SWAP, LOOK, SWAP_ANY = Power.PEEK, Power.SPY, Power.SWAP, Power.LOOK, Power.SWAP_ANY
 """The power kinds under their short names."""
 
-POWER_NAMES: dict[int, str] = {
+PowerWord = Literal["peek", "spy", "exchange", "look"]
+"""The action word a power is used with."""
+
+POWER_NAMES: dict[int, PowerWord] = {
     PEEK: "peek",
     SPY: "spy",
     SWAP: "exchange",
@@ -108,8 +114,9 @@ class RuleSet:
     """What must be equal for a drop or snap to match."""
     target: int | None
     """Default match target (``None``: one round)."""
-    target_reached: str
-    """``exceeds`` (total > target ends the match) or ``reaches`` (total ≥ target)."""
+    target_reached: MatchEnd
+    """When a match ends (a hook: :data:`~.scoring.EXCEEDS`, total > target, or
+    :data:`~.scoring.REACHES`, total ≥ target)."""
     random_first: bool
     """Whether round 1's first seat is drawn from the seed (kaboo)."""
     min_players: int
@@ -118,8 +125,9 @@ class RuleSet:
     """Most seats."""
     default_players: int
     """Seats when not given."""
-    scoring: str
-    """``sum``, ``cabo`` (caller rule, Kamikaze) or ``gabo`` (20-point call penalty)."""
+    scoring: Scoring
+    """How a round is scored (a hook: :data:`~.scoring.SUM`, :data:`~.scoring.CABO` with the
+    caller rule and Kamikaze, :data:`~.scoring.GABO` with its call penalty)."""
     caller_penalty: int = 0
     """Default points added to a caller who loses the call."""
     extra_options: tuple[OptionSpec, ...] = ()
@@ -230,12 +238,12 @@ CABO = RuleSet(
     peek_shown_until_draw=False,
     match_key=int,
     target=100,
-    target_reached="exceeds",
+    target_reached=EXCEEDS,
     random_first=False,
     min_players=2,
     max_players=6,
     default_players=2,
-    scoring="cabo",
+    scoring=scoring.CABO,
     caller_penalty=10,
     extra_options=_CABO_OPTIONS,
 )
@@ -259,12 +267,12 @@ CABO_GERMAN = RuleSet(
     peek_shown_until_draw=False,
     match_key=_german_key,
     target=None,
-    target_reached="exceeds",
+    target_reached=EXCEEDS,
     random_first=False,
     min_players=2,
     max_players=6,
     default_players=2,
-    scoring="sum",
+    scoring=scoring.SUM,
 )
 
 GABO = RuleSet(
@@ -286,12 +294,12 @@ GABO = RuleSet(
     peek_shown_until_draw=True,
     match_key=_rank,
     target=100,
-    target_reached="reaches",
+    target_reached=REACHES,
     random_first=False,
     min_players=2,
     max_players=10,
     default_players=3,
-    scoring="gabo",
+    scoring=scoring.GABO,
     caller_penalty=20,
     extra_options=_GABO_OPTIONS,
     call_threshold=5.0,  # above 5 the caller is penalised whatever happens
@@ -316,12 +324,12 @@ KABOO = RuleSet(
     peek_shown_until_draw=False,
     match_key=_rank,
     target=None,
-    target_reached="exceeds",
+    target_reached=EXCEEDS,
     random_first=True,
     min_players=2,
     max_players=4,
     default_players=2,
-    scoring="sum",
+    scoring=scoring.SUM,
     max_positions=4,  # kaboo hands never grow
     call_threshold=7.0,
     call_exclaimed=False,

@@ -13,40 +13,38 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...cards import codes_text, short_deck
-from ...game import Event, Game
+from ...cards import codes_text
+from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
 from ...notation import Action
-from ...rng import Rng
+from ...views import QuteRoundResult, QuteView, is_qute_view
+from .deal import Constraint, _constrained_deal
+from .deal import _breaks as _breaks  # re-exported: tests check the inferences with it
+from .messages import why_illegal
+from .tables import (
+    _A_DRAW,
+    _ACE,
+    _CODES,
+    _DECISIONS,
+    _EIGHT,
+    _ID,
+    _J,
+    _RANK,
+    _SEVEN,
+    _SUIT,
+    _SUIT_ORDER,
+    CARD_POINTS,
+    J_POINTS,
+    PH_DECIDE,
+    PH_OVER,
+    PH_PLAY,
+    POINTS,
+    SUITS,
+)
+from .view import qute_view
 
-__all__ = ["CARD_POINTS", "J_POINTS", "POINTS", "QuteGame"]
+__all__ = ["CARD_POINTS", "J_POINTS", "PH_OVER", "POINTS", "QuteGame"]
 
-POINTS = {"6": 0, "7": 0, "8": 0, "9": 0, "10": 10, "Q": 10, "K": 10, "A": 15, "J": 20}
-"""Points of a card left in hand at the end of a round."""
-
-J_POINTS = 20
-"""Points per J laid in the finishing turn (``jpoints minus`` / ``jpoints plus``)."""
-
-SUITS = "CDHS"
-PH_PLAY, PH_DECIDE, PH_OVER = 0, 1, 2
-_DECISIONS = {
-    "qute": (Action("qute"), Action("continue")),
-    "suit": tuple(Action("suit", (s,)) for s in SUITS),
-    "eights": (Action("eights", ("all",)), Action("eights", ("next",))),
-    "jpoints": (Action("jpoints", ("minus",)), Action("jpoints", ("plus",))),
-}
-_A_DRAW = Action("draw")
-
-_CODES = tuple(short_deck())
-_RANK = tuple(c[:-1] for c in _CODES)
-_SUIT = tuple(c[-1] for c in _CODES)
-_ID = {c: i for i, c in enumerate(_CODES)}
-_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
-# A card id % 9 is its rank index, card id // 9 its suit index.
-_J = _RANK.index("J")
-_SEVEN, _EIGHT, _ACE = _RANK.index("7"), _RANK.index("8"), _RANK.index("A")
-CARD_POINTS = tuple(POINTS[r] for r in _RANK)
-"""Points of each card id left in hand (a card id below 9 is also its rank index)."""
 _PLAYS_CACHE: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
 _SINGLE = [Action("play", (code,)) for code in _CODES]
 
@@ -68,22 +66,6 @@ def _plays_from(first: int, rest: tuple[int, ...]) -> list[Action]:
     return acts
 
 
-Constraint = tuple[str | None, str]
-"""A revealed "this card does not fit": ``(rank, suit)`` of a plain top card, or ``(None,
-suit)`` when a J with that chosen suit was on top."""
-
-
-def _breaks(cid: int, cons: Constraint) -> bool:
-    """Whether card ``cid`` would have fitted the situation ``cons`` (so cannot be there)."""
-    rank = _RANK[cid]
-    if rank == "J":
-        return True
-    top_rank, suit = cons
-    if top_rank is None:
-        return _SUIT[cid] == suit
-    return _SUIT[cid] == suit or rank == top_rank
-
-
 class QuteGame(Game):
     """A game of Qute: rounds until a total exceeds the target (125), or one round."""
 
@@ -99,7 +81,7 @@ class QuteGame(Game):
         self.totals = [0] * players
         self.rounds: list[list[int]] = []
         self.round_winners: list[list[int]] = []
-        self._round_log: list[dict[str, Any]] = []
+        self._round_log: list[QuteRoundResult] = []
         self._result: Result | None = None
         self.round_no = 0
         self._events = []
@@ -156,10 +138,12 @@ class QuteGame(Game):
         self.tags[seat].append(self.epoch)
         self.cons[seat].append(())
 
-    def _draw_from_blind(self) -> int:
+    def _draw_from_blind(self, decisive: bool = False) -> int:
         """Take the blind's top card, refilling it from the stack first if empty; -1 if none.
 
-        The one place a card leaves the blind: deals, draws and 7/8 draws all come here.
+        The one place a card leaves the blind: deals, draws and 7/8 draws all come here, taken
+        from the game's draw source (:class:`~cardtable.game.DrawSource`). ``decisive`` for
+        the card of a ``draw`` action only: whether it fits decides whether the turn goes on.
         """
         if not self.blind and len(self.stack) > 1:
             top = self.stack.pop()
@@ -169,7 +153,12 @@ class QuteGame(Game):
             self.stack = [top]
             self.epoch += 1
             self._emit("refill", {"blind": len(rest), "refills": self.epoch})
-        return self.blind.pop() if self.blind else -1
+        blind = self.blind
+        if not blind:
+            return -1
+        if self.draws is TOP_DRAWS:
+            return blind.pop()
+        return self.draws.take(self, blind, decisive)
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
@@ -427,7 +416,7 @@ class QuteGame(Game):
         for i in range(len(cons)):
             if situation not in cons[i]:
                 cons[i] = (*cons[i], situation)
-        cid = self._draw_from_blind()
+        cid = self._draw_from_blind(decisive=True)
         if cid < 0:
             self._emit("draw", {"seat": seat, "card": False})
             if self.must_cover:
@@ -553,14 +542,14 @@ class QuteGame(Game):
         winners = lowest(scores)
         self.rounds.append(scores)
         self.round_winners.append(winners)
-        reset = []
+        reset: list[int] = []
         target = self.target
         for t in range(n):
             self.totals[t] += scores[t]
             if target is not None and self.totals[t] == target:  # a match only (RULES.md §3)
                 self.totals[t] = 0
                 reset.append(t)
-        info = {
+        info: QuteRoundResult = {
             "round": self.round_no,
             "scores": scores,
             "hand_points": hand_points,
@@ -574,7 +563,7 @@ class QuteGame(Game):
             "reset": reset,
         }
         self._round_log.append(info)
-        self._emit("round_end", info)
+        self._emit("round_end", dict(info))
         if target is None or max(self.totals) > target:
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
@@ -587,62 +576,26 @@ class QuteGame(Game):
         self._start_round(self.totals.index(high))
 
     # ------------------------------------------------------------------ views
-    def _run(self) -> list[int]:
-        stack = self.stack
-        if not stack:
-            return []
-        rank = _RANK[stack[-1]]
-        k = 1
-        while k < len(stack) and _RANK[stack[-1 - k]] == rank:
-            k += 1
-        return stack[-k:]
-
     @property
-    def round_results(self) -> list[dict[str, Any]]:
+    def round_results(self) -> list[QuteRoundResult]:
         """Every finished round: scores, points, multiplier, winners, all hands, totals."""
-        return [dict(r) for r in self._round_log]
+        return [r.copy() for r in self._round_log]
 
-    def _view(self, seat: int | None, memory: bool = True) -> dict[str, Any]:
-        # Hands are held face up by their owners: there is nothing to remember, so the view
-        # is the same with or without memory aid.
-        bit = (1 << self.n) if seat is None else 1 << seat
-        phase = ("play", "decide", "over")[self.phase]
-        if self.phase == PH_PLAY and self.must_cover:
-            phase = "cover"
-        over = self.phase == PH_OVER
-        hands = [
-            [{"card": _CODES[c] if (s == seat or over) else None} for c in h]
-            for s, h in enumerate(self.hands)
-        ]
-        run = self._run()
-        return {
-            "game": "qute",
-            "seat": seat,
-            "players": self.n,
-            "phase": phase,
-            "actors": self.actors,
-            "turn": self.turn,
-            "first": self.first,
-            "hand": [_CODES[c] for c in self.hands[seat]] if seat is not None else None,
-            "hands": hands,
-            "counts": [len(h) for h in self.hands],
-            "stack": [_CODES[c] for c in self.stack],
-            "top": _CODES[self.stack[-1]] if self.stack else None,
-            "suit": self.suit if self.stack and _RANK[self.stack[-1]] == "J" else None,
-            "run": {"rank": _RANK[run[-1]] if run else None, "cards": [_CODES[c] for c in run]},
-            "blind": len(self.blind),
-            "refills": self.epoch,
-            "multiplier": 1 + self.epoch,
-            "laid": [_CODES[c] for c in self.laid],
-            "drawn": _CODES[self.drew] if seat == self.turn and self.drew >= 0 else None,
-            "penalty_drawn": [_CODES[c] for c in self.penalty[seat]] if seat is not None else [],
-            "penalty_counts": [len(p) for p in self.penalty],
-            "must_cover": self.must_cover,
-            "pending": self.decision,
-            "turns": self.turns,
-            "max_turns": self.max_turns,
-            **self._view_tail(seat, bit),
-        }
+    def _view(self, seat: int | None, memory: bool = True) -> QuteView:
+        return qute_view(self, seat)
+
+    def view(self, seat: int, memory: bool = True) -> QuteView:
+        """:meth:`Game.view`, typed: a :class:`~cardtable.views.QuteView` (the same with or
+        without ``memory``: hands are held face up by their owners)."""
+        view = super().view(seat, memory)
+        assert is_qute_view(view)
+        return view
+
+    def spectator_view(self, memory: bool = True) -> QuteView:
+        """:meth:`Game.spectator_view`, typed: a :class:`~cardtable.views.QuteView`."""
+        view = super().spectator_view(memory)
+        assert is_qute_view(view)
+        return view
 
     # ------------------------------------------------------------------ copies
     def _copy_state(self, d: dict[str, Any]) -> None:
@@ -722,87 +675,4 @@ class QuteGame(Game):
     # ------------------------------------------------------------------ messages
     def _why_illegal(self, seat: int, action: Action) -> str:
         """A plain-words reason that mentions only public facts and the seat's own hand."""
-        name = action.name
-        if self.phase == PH_DECIDE:
-            words = " or ".join(f"'{a}'" for a in _DECISIONS[self.decision or "qute"])
-            return f"first decide: {words}"
-        if name in ("qute", "continue", "suit", "eights", "jpoints"):
-            return f"there is no '{name}' decision to take now"
-        if name == "play":
-            codes = [str(c) for c in action.args]
-            hand = [_CODES[c] for c in self.hands[seat]]
-            missing = [c for c in codes if c not in hand]
-            if missing:
-                return f"you do not hold {', '.join(missing)}"
-            if len({c[:-1] for c in codes}) > 1:
-                return "all cards of one play must have the same rank"
-            if len(set(codes)) != len(codes):
-                return "a card is named twice"
-            if self.drew >= 0 and not self.must_cover:
-                return f"the card you drew ({_CODES[self.drew]}) fits and must be played first"
-            top = _CODES[self.stack[-1]] if self.stack else None
-            if top is not None and top.startswith("J"):
-                return f"{codes[0]} does not fit: on a J only {self.suit} or another J"
-            return f"{codes[0]} does not fit on {top}"
-        if name == "draw":
-            if self._plays(seat):
-                return "you hold a card that fits, so you must play"
-            return "you have already drawn this turn"
-        return f"'{action}' is not a qute action now"
-
-
-def _constrained_deal(
-    cards: list[int],
-    limits: list[tuple[Constraint, ...]],
-    fit: list[bool],
-    fits: Any,
-    rng: Rng,
-) -> list[int]:
-    """A random assignment of ``cards`` to places: each place avoids its constraints, and a
-    place marked in ``fit`` gets a card that ``fits`` the stack."""
-    if not any(limits) and not any(fit):
-        cards = list(cards)
-        rng.shuffle_stable(cards)
-        return cards
-
-    def ok(c: int, i: int) -> bool:
-        if fit[i] and not fits(c):
-            return False
-        return not any(_breaks(c, con) for con in limits[i])
-
-    for _ in range(30):
-        trial = list(cards)
-        rng.shuffle_stable(trial)
-        if all(ok(c, i) for i, c in enumerate(trial)):
-            return trial
-    # Random bipartite matching (Kuhn's augmenting paths, random order), then random valid
-    # swaps to mix; a solution always exists: the true deal.
-    n = len(cards)
-    allowed = [[c for c in cards if ok(c, i)] for i in range(n)]
-    for options in allowed:
-        rng.shuffle_stable(options)
-    holder: dict[int, int] = {}  # card -> place
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for c in allowed[i]:
-            if c in seen:
-                continue
-            seen.add(c)
-            if c not in holder or augment(holder[c], seen):
-                holder[c] = i
-                return True
-        return False
-
-    order = list(range(n))
-    rng.shuffle_stable(order)
-    for i in order:
-        if not augment(i, set()):  # pragma: no cover - impossible for a consistent state
-            raise RuntimeError("no deal is consistent with the recorded constraints")
-    out = [-1] * n
-    for c, i in holder.items():
-        out[i] = c
-    for _ in range(4 * n):
-        x, y = rng.below(n), rng.below(n)
-        if ok(out[y], x) and ok(out[x], y):
-            out[x], out[y] = out[y], out[x]
-    return out
+        return why_illegal(self, seat, action)

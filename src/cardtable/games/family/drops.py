@@ -1,0 +1,103 @@
+"""Drops and snaps of the Cabo family: shedding a card that matches the discard pile (German
+Cabo, any time in one's turn, then giving a card for another seat's) or the card just played
+(Gabo's snap window), with the penalty for a wrong one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .phases import PH_GIVE, PH_SNAP
+
+if TYPE_CHECKING:
+    from .engine import FamilyGame
+
+__all__ = ["do_drop", "do_give", "penalty", "touch_looked"]
+
+
+def touch_looked(g: FamilyGame, s: int, pos: int) -> None:
+    """A card at ``s.pos`` moved: a pending look at it can no longer be answered by exchange."""
+    lk = g.looked
+    if lk is not None and ((lk[0], lk[1]) == (s, pos) or (lk[2], lk[3]) == (s, pos)):
+        g.look_valid = False
+
+
+def penalty(g: FamilyGame, seat: int) -> None:
+    """Deal ``seat`` one penalty card face down (none if the deck is out)."""
+    cid = g._draw_from_deck()
+    if cid < 0:
+        g._emit("penalty", {"seat": seat, "at": None})
+        return
+    pos = g._place(seat, cid, 0, g.epoch)
+    touch_looked(g, seat, pos)
+    g._emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
+
+
+def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
+    """``drop A``: snap in Gabo's window, or drop against the pile's top in German Cabo."""
+    s, pos = g._resolve(seat, args[0])
+    hand = g.hands[s]
+    cid = hand[pos]
+    everyone = g.allmask | g.pub
+    if g.phase == PH_SNAP:  # gabo
+        hand[pos] = -1
+        g.known[s][pos] = 0
+        g.discard.append(cid)
+        ok = g.keys[cid] == g.snap_key
+        g._emit(
+            "snap",
+            {"seat": seat, "at": f"{s}.{pos}", "ok": ok},
+            {"card": g.codes[cid]},
+            everyone,
+        )
+        if not ok:
+            penalty(g, seat)
+            penalty(g, seat)
+            # a wrong snap ends the seat's part in the window, as if it had passed
+            g.snap_passed |= 1 << seat
+        if not g._tick() and g.snap_passed == g.allmask:
+            g._end_turn()
+        return
+    # cabo-german drop against the top of the discard pile
+    touch_looked(g, s, pos)
+    if g.keys[cid] == g.keys[g.discard[-1]]:
+        hand[pos] = -1
+        g.known[s][pos] = 0
+        g.discard.append(cid)
+        g._emit(
+            "drop",
+            {"seat": seat, "at": f"{s}.{pos}", "ok": True},
+            {"card": g.codes[cid]},
+            everyone,
+        )
+        if s != seat and g.occupied(seat):
+            g.give_to = (s, pos)
+            g.resume = g.phase
+            g.phase = PH_GIVE
+    else:
+        g.known[s][pos] = everyone
+        # shown to everyone, then back face down
+        g._emit(
+            "drop",
+            {"seat": seat, "at": f"{s}.{pos}", "ok": False},
+            {"card": g.codes[cid]},
+            everyone,
+        )
+        penalty(g, seat)
+    g._tick()
+
+
+def do_give(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
+    """``give N``: after dropping another seat's card, put one of yours in its place."""
+    pos = args[0]
+    assert g.give_to is not None
+    s, target = g.give_to
+    touch_looked(g, seat, pos)
+    touch_looked(g, s, target)
+    g.hands[s][target] = g.hands[seat][pos]
+    g.known[s][target] = g.known[seat][pos]
+    g.tags[s][target] = g.tags[seat][pos]
+    g.hands[seat][pos] = -1
+    g.known[seat][pos] = 0
+    g.give_to = None
+    g.phase = g.resume
+    g._emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})

@@ -1,0 +1,45 @@
+"""Why a Qute action is refused: :func:`why_illegal`, in plain words that mention only public
+facts and the seat's own hand (what :meth:`Game.check` puts in :class:`IllegalAction`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...notation import Action
+from .tables import _CODES, _DECISIONS, PH_DECIDE
+
+if TYPE_CHECKING:
+    from .engine import QuteGame
+
+__all__ = ["why_illegal"]
+
+
+def why_illegal(g: QuteGame, seat: int, action: Action) -> str:
+    """A plain-words reason that mentions only public facts and the seat's own hand."""
+    name = action.name
+    if g.phase == PH_DECIDE:
+        words = " or ".join(f"'{a}'" for a in _DECISIONS[g.decision or "qute"])
+        return f"first decide: {words}"
+    if name in ("qute", "continue", "suit", "eights", "jpoints"):
+        return f"there is no '{name}' decision to take now"
+    if name == "play":
+        codes = [str(c) for c in action.args]
+        hand = [_CODES[c] for c in g.hands[seat]]
+        missing = [c for c in codes if c not in hand]
+        if missing:
+            return f"you do not hold {', '.join(missing)}"
+        if len({c[:-1] for c in codes}) > 1:
+            return "all cards of one play must have the same rank"
+        if len(set(codes)) != len(codes):
+            return "a card is named twice"
+        if g.drew >= 0 and not g.must_cover:
+            return f"the card you drew ({_CODES[g.drew]}) fits and must be played first"
+        top = _CODES[g.stack[-1]] if g.stack else None
+        if top is not None and top.startswith("J"):
+            return f"{codes[0]} does not fit: on a J only {g.suit} or another J"
+        return f"{codes[0]} does not fit on {top}"
+    if name == "draw":
+        if g._plays(seat):
+            return "you hold a card that fits, so you must play"
+        return "you have already drawn this turn"
+    return f"'{action}' is not a qute action now"

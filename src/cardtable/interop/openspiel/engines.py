@@ -1,0 +1,258 @@
+"""The adapter's engines: every card leaving a face-down pile is chosen by chance.
+
+An engine takes each card that leaves its deck (Qute: its blind) from its draw source
+(:class:`cardtable.game.DrawSource`). The adapter plays an action on a clone of its engine
+with a :class:`_ChanceSource`: the source hands out the cards chance has already chosen for
+the action, in order, and past them takes any card and records the take (which pile, what
+was in it, which card it took), up to the first take the engine declares ``decisive`` and
+not into a new round. The action always runs to its end, nothing is unwound: when takes were
+recorded, the adapter asks chance for their cards (see :attr:`_ChanceSource.plan`) and plays
+the action again with them. The engines' generator decides nothing (:class:`_Orderless`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
+
+from ...game import DrawSource, Game
+from ...games.family.engine import FamilyGame
+from ...games.family.rulesets import RuleSet
+from ...games.qute.engine import QuteGame
+from ...notation import Action
+from ...rng import Rng
+
+_T = TypeVar("_T")
+_FIXED_SEED = 0  # the engines' generator only orders the deck; chance nodes pick every card
+
+
+class _Orderless(Rng):
+    """The chance engines' generator: shuffles leave the order as it is (every draw is chosen
+    by chance, so the order of a pile never matters) and anything else is refused."""
+
+    def shuffle_stable(self, items: list[_T]) -> None:
+        """Leave ``items`` as they are."""
+
+    def random(self) -> float:
+        """Refused: a chance engine must not decide anything at random."""
+        raise RuntimeError("the OpenSpiel adapter's engines draw nothing at random")
+
+
+_ORDERLESS = _Orderless(_FIXED_SEED)
+
+
+class _Take(NamedTuple):
+    """A card taken from a pile beyond the cards chosen by chance (one future chance node)."""
+
+    pile: int
+    """Which pile: its number in the order the run first took from it."""
+    cards: tuple[int, ...]
+    """The pile's card ids just before the take, sorted."""
+    taken: int
+    """The card the run took (any card: chance will choose the real one)."""
+    follows: bool
+    """The take before it was from the same pile, and nothing else changed the pile since
+    (its outcomes are the previous ones without the card chance chose there)."""
+
+
+class _ChanceSource(DrawSource):
+    """The draw source of one run of an action: chance's cards first, then recorded takes.
+
+    Never raises: past the chosen cards it takes the pile's top card and records the take in
+    :attr:`plan`, up to and including the first ``decisive`` take. What the action does after
+    a take is promised not to depend on the card for takes that are not decisive, so every
+    take recorded is one the action really makes, in this order, whatever chance chooses.
+    After a decisive take the run goes on with a card chance did not choose; its later takes
+    (not recorded) may not happen at all. So may the takes of a new round begun after a
+    recorded take: the round's scoring read that card (Qute's 7/8 draws on a round's last
+    turn decide whether the match goes on to another deal), so the plan stops there too.
+    """
+
+    __slots__ = ("closed", "piles", "plan", "pos", "queue", "round")
+
+    def __init__(self, queue: tuple[int, ...]) -> None:
+        self.queue = queue
+        """The cards chosen by chance for this action so far, in the order they are taken."""
+        self.pos = 0
+        """How many of them have been taken."""
+        self.plan: list[_Take] = []
+        """The takes made beyond :attr:`queue`, up to and including the first decisive one."""
+        self.closed = False
+        """True once the plan is complete (a decisive take, or a new round, came)."""
+        self.round = 0
+        """The round of the plan's takes."""
+        self.piles: list[list[int]] = []
+        """Every pile taken from beyond the queue, kept so a pile's number is never reused."""
+
+    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
+        """The next chosen card, taken from ``pile``; past them the top card, recorded."""
+        pos = self.pos
+        queue = self.queue
+        if pos < len(queue):
+            cid = queue[pos]
+            self.pos = pos + 1
+            pile.remove(cid)  # a chance outcome is always a card of the pile
+            return cid
+        if not self.closed:
+            plan = self.plan
+            round_no = cast(_ChanceDraws, game).round_no
+            if not plan:
+                self.round = round_no
+            elif round_no != self.round:  # whether this round came depended on the plan
+                self.closed = True
+                return pile.pop()
+            piles = self.piles
+            key = next((k for k, seen in enumerate(piles) if seen is pile), -1)
+            if key < 0:
+                key = len(piles)
+                piles.append(pile)
+            cards = tuple(sorted(pile))
+            follows = False
+            if plan and plan[-1].pile == key:
+                last = plan[-1]
+                follows = cards == _without(last.cards, last.taken)
+            plan.append(_Take(key, cards, pile[-1], follows))
+            self.closed = decisive
+        return pile.pop()
+
+
+class _IdleDraws(DrawSource):
+    """The draw source of engines stored in states: they are never played directly."""
+
+    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
+        """Refused: an adapter engine draws only while the adapter plays an action."""
+        raise RuntimeError(
+            "the OpenSpiel adapter's engines draw only inside the adapter "
+            "(cardtable.interop.openspiel.to_game gives an engine that draws by itself)"
+        )
+
+
+_IDLE = _IdleDraws()
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The sorted ``cards`` without ``card`` (one of them)."""
+    i = bisect_left(cards, card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def outcomes(
+    plan: Sequence[_Take], chosen: Sequence[int], last: tuple[int, ...] = ()
+) -> tuple[int, ...]:
+    """The cards take number ``len(chosen)`` of ``plan`` may be, once chance chose ``chosen``
+    for the takes before it (sorted ids, equally likely); ``last``: the outcomes of the take
+    before it, if known.
+
+    The run saw the pile without the cards it took itself; the real pile lacks the cards
+    chance chose instead: its cards, plus the run's earlier takes from the same pile, minus
+    chance's earlier choices from it. When nothing but the take before changed the pile, that
+    is the take before's outcomes without chance's card.
+    """
+    r = len(chosen)
+    take = plan[r]
+    if take.follows and last:
+        return _without(last, chosen[-1])
+    same = [t for t in range(r) if plan[t].pile == take.pile]
+    if not same:
+        return take.cards
+    cards = set(take.cards)
+    cards.update(plan[t].taken for t in same)
+    cards.difference_update(chosen[t] for t in same)
+    return tuple(sorted(cards))
+
+
+class _ChanceDraws(Game):
+    """What both chance engines share: the orderless generator and the idle draw source."""
+
+    draws: DrawSource = _IDLE
+    """Set on the instance for one run (a :class:`_ChanceSource`), deleted after it."""
+    round_no: int
+    """The round being played (both engines count them)."""
+
+    @property
+    def random(self) -> Rng:
+        """The orderless generator (see :class:`_Orderless`)."""
+        return _ORDERLESS
+
+    @random.setter
+    def random(self, rng: Rng) -> None:
+        pass  # the adapter's engines keep the orderless generator
+
+    def _rng_snapshot(self) -> Any:
+        return _FIXED_SEED
+
+
+class _ChanceFamily(_ChanceDraws, FamilyGame):
+    """The Cabo-family engine with every card from the deck chosen by chance."""
+
+    def __init__(
+        self, rs: RuleSet, players: int, options: dict[str, Any], source: _ChanceSource
+    ) -> None:
+        self.draws = source  # the deal takes its cards from chance too
+        FamilyGame.__init__(self, rs, players, _FIXED_SEED, options)
+
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> _ChanceFamily:
+        """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
+        world = cast(_ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
+        world.__dict__.pop("draws", None)
+        return world
+
+
+class _ChanceQute(_ChanceDraws, QuteGame):
+    """The Qute engine with every card from the blind chosen by chance."""
+
+    def __init__(self, players: int, options: dict[str, Any], source: _ChanceSource) -> None:
+        self.draws = source  # the deal takes its cards from chance too
+        QuteGame.__init__(self, players, _FIXED_SEED, options)
+
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> _ChanceQute:
+        """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
+        world = cast(_ChanceQute, QuteGame.determinize(self, seat, rng, weights))
+        world.__dict__.pop("draws", None)
+        return world
+
+
+_Engine = _ChanceFamily | _ChanceQute
+
+
+def build(
+    rs: RuleSet | None, players: int, options: dict[str, Any], queue: tuple[int, ...]
+) -> tuple[_Engine, _ChanceSource]:
+    """A new engine dealt with the cards ``queue`` (and past them recorded takes)."""
+    source = _ChanceSource(queue)
+    eng: _Engine
+    if rs is not None:
+        eng = _ChanceFamily(rs, players, options, source)
+    else:
+        eng = _ChanceQute(players, options, source)
+    del eng.draws
+    _check(source)
+    return eng, source
+
+
+def run(
+    base: _Engine, seat: int, action: Action, queue: tuple[int, ...]
+) -> tuple[_Engine, _ChanceSource]:
+    """``seat`` plays ``action`` on a clone of ``base`` with the cards ``queue``, to the end."""
+    work = base.clone()
+    source = _ChanceSource(queue)
+    work.draws = source
+    work.apply(seat, action)
+    del work.draws
+    _check(source)
+    return work, source
+
+
+def _check(source: _ChanceSource) -> None:
+    """Every card chance chose was taken: else chance nodes were offered for takes the action
+    does not make (an engine broke the promise of a take that is not ``decisive``)."""
+    if source.pos != len(source.queue):
+        raise RuntimeError(
+            f"the action took {source.pos} of the {len(source.queue)} cards chosen by chance "
+            "for it: a take marked not decisive changed what the action does"
+        )
