@@ -34,7 +34,8 @@ def test_bad_token_is_reported(server: Server, context: BrowserContext, screensh
         intruder.screenshot(path=str(screenshots / "error-bad-token.png"))
         # The banner offers to forget the token; with no free seat the page then watches.
         intruder.click(".banner[data-code=bad_token] button")
-        intruder.wait_for_function("() => window.cardtable.state()?.seat === null")
+        # the button reloads the page: wait for the new page to define window.cardtable too
+        intruder.wait_for_function("() => window.cardtable?.state()?.seat === null")
         expect(intruder.locator(".banner[data-code=bad_token]")).to_have_count(0)
     finally:
         other.close()
