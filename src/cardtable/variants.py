@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
+    "MAX_INT_OPTION",
     "MAX_TARGET",
     "OptionSpec",
     "Variant",
@@ -36,6 +37,20 @@ MAX_TARGET = 1000
 """Highest match target any variant accepts (ten times the usual 100 or 125: sensible bounds
 for a match people play, and totals that stay small numbers)."""
 
+MAX_INT_OPTION = 1000
+"""The maximum of an ``int`` option that gives none of its own (:attr:`OptionSpec.upper`):
+every integer option is bounded, so no value a front end accepts is too large to show or send
+(e.g. ``caller_penalty``)."""
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters: errors quote input, never all of it."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer with more digits than Python converts
+        return "(a number too long to show)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -52,9 +67,17 @@ class OptionSpec:
     minimum: int | None = None
     """Smallest allowed value for an ``int`` option."""
     maximum: int | None = None
-    """Largest allowed value for an ``int`` option."""
+    """Largest allowed value for an ``int`` option (``None``: :data:`MAX_INT_OPTION`)."""
     choices: tuple[Any, ...] | None = None
     """Allowed values, if the option is an enumeration."""
+
+    @property
+    def upper(self) -> int | None:
+        """The largest value the option accepts, if it accepts integers: :attr:`maximum`, or
+        :data:`MAX_INT_OPTION` when it gives none."""
+        if int not in self.types:
+            return None
+        return self.maximum if self.maximum is not None else MAX_INT_OPTION
 
     def check(self, value: Any, variant: str) -> None:
         """Raise ``ValueError`` if ``value`` is not acceptable for this option."""
@@ -63,7 +86,9 @@ class OptionSpec:
         )
         if not ok:
             want = " or ".join("None" if t is type(None) else t.__name__ for t in self.types)
-            raise ValueError(f"option {self.name!r} of {variant} must be {want}, got {value!r}")
+            raise ValueError(
+                f"option {self.name!r} of {variant} must be {want}, got {_show(value)}"
+            )
         if self.choices is not None and value not in self.choices:
             raise ValueError(
                 f"option {self.name!r} of {variant} must be one of {list(self.choices)}"
@@ -75,13 +100,14 @@ class OptionSpec:
             and value < self.minimum
         ):
             raise ValueError(f"option {self.name!r} of {variant} must be ≥ {self.minimum}")
+        upper = self.upper
         if (
-            self.maximum is not None
+            upper is not None
             and isinstance(value, int)
             and not isinstance(value, bool)
-            and value > self.maximum
+            and value > upper
         ):
-            raise ValueError(f"option {self.name!r} of {variant} must be ≤ {self.maximum}")
+            raise ValueError(f"option {self.name!r} of {variant} must be ≤ {upper}")
 
 
 @dataclass(frozen=True)
@@ -134,7 +160,7 @@ class Variant:
         for key in given:
             if key not in known:
                 raise ValueError(
-                    f"unknown option {key!r} for {self.name}; known options: "
+                    f"unknown option {_show(key)} for {self.name}; known options: "
                     + ", ".join(sorted(known))
                 )
         resolved = {}

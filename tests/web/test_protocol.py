@@ -144,7 +144,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(server: Server) -> 
     good = {"type": "act", "room": room, "token": a.token, "action": legal, "version": version}
     cases: list[tuple[Client, str | bytes, str]] = [
         (a, "this is not json", "malformed"),
-        (a, b"\xff\xfe\x00", "malformed"),
+        (a, b"\xff\xfe\x00", "binary_frame"),
         (a, "[1, 2, 3]", "malformed"),
         (a, json.dumps({"room": room}), "malformed"),
         (a, json.dumps({"type": "dance", "id": 7}), "unknown_type"),

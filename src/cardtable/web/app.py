@@ -10,27 +10,123 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL
-from .protocol import CreateRoom, JoinRoom, ProtocolError, error, parse_message
+from .protocol import CreateRoom, JoinRoom, ProtocolError, error, excerpt, parse_message
 from .rooms import Conn, Room, RoomError, RoomManager
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
 
 log = logging.getLogger("cardtable.web")
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
+
+MAX_BODY_BYTES = 16 * 1024
+"""Largest HTTP request body the server reads; a longer one is answered ``413``."""
+
+_MAX_ERRORS = 10
+"""Validation problems a ``422`` lists at most."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request whose body is over ``limit`` bytes (by its
+    ``content-length``, or as it arrives) is answered ``413`` with a short JSON ``detail``
+    and never reaches the application (nor is any of it echoed)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = (
+            b'{"detail":"the request body is over the limit of '
+            + str(self.limit).encode()
+            + b' bytes"}'
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", []):
+            if key == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = self.limit + 1
+                if declared > self.limit:
+                    await self._refuse(send)
+                    return
+        # read the body (at most limit bytes) before the application sees any of it
+        chunks: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            chunks.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            if chunks:
+                return chunks.pop(0)
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _short_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    """A validation failure as ``detail`` items that quote at most a short excerpt of the
+    input: ``{"loc", "msg", "type", "input"?}``, ``input`` only for a scalar."""
+    out: list[dict[str, Any]] = []
+    for err in list(exc.errors())[:_MAX_ERRORS]:
+        item: dict[str, Any] = {
+            "loc": [p if isinstance(p, int) else excerpt(str(p), 40) for p in err.get("loc", ())][
+                :8
+            ],
+            "msg": excerpt(str(err.get("msg", "")), 160),
+            "type": excerpt(str(err.get("type", "")), 40),
+        }
+        value = err.get("input")
+        if isinstance(value, str | int | float | bool) and err.get("type") != "json_invalid":
+            item["input"] = excerpt(value, 80)
+        out.append(item)
+    return out
 
 
 def create_app(
@@ -73,6 +169,12 @@ def create_app(
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
     app.state.store = store
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
+    @app.exception_handler(RequestValidationError)
+    async def short_validation_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return JSONResponse({"detail": _short_errors(exc)}, status_code=422)
 
     # -- pages -----------------------------------------------------------------------------
     index = STATIC / "index.html"
@@ -111,6 +213,8 @@ def create_app(
                             "default": o.default,
                             "doc": o.doc,
                             "choices": list(o.choices) if o.choices else None,
+                            "minimum": o.minimum,
+                            "maximum": o.upper,
                         }
                         for o in var.options
                     ],
@@ -148,7 +252,7 @@ def create_app(
                 memory_aid=body.memory_aid,
             )
         except (KeyError, ValueError, TypeError) as exc:
-            raise HTTPException(400, str(exc).strip("'\"")) from None
+            raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
         return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
 
     @app.get("/api/rooms")
@@ -232,7 +336,7 @@ def create_app(
     async def play(ws: WebSocket) -> None:
         """The play channel (docs/protocol.md)."""
         await ws.accept()
-        conn = Conn(ws.send_text)
+        conn = Conn(ws.send_text, ws.close)
         sender = asyncio.ensure_future(conn.run_sender())
         try:
             while not conn.closed:
@@ -240,12 +344,15 @@ def create_app(
                 if msg["type"] == "websocket.disconnect":
                     break
                 raw = msg.get("text")
-                if raw is None:
+                if raw is None:  # a binary frame: refused by parse_message
                     raw = msg.get("bytes") or b""
                 try:
                     await manager.handle(conn, parse_message(raw))
                 except ProtocolError as exc:
                     conn.push(error(exc.code, exc.message, exc.msg_id))
+                except Exception as exc:  # a bug must not close the connection
+                    log.exception("a message could not be handled (%s)", type(exc).__name__)
+                    conn.push(error("server_error", "the server failed on this message"))
         except WebSocketDisconnect:
             pass
         finally:

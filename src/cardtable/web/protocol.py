@@ -1,15 +1,23 @@
 """Messages of the web protocol (docs/protocol.md): parsing and checking what clients send, and
 the types of what the server sends (:class:`StateFrame` and the room's :class:`RoomSummary`).
 
-Incoming WebSocket frames are checked in a fixed order — size, JSON, object, known ``type``,
-fields — by :func:`parse_message`, which raises :class:`ProtocolError` with an error code and a
-plain message. Error texts name fields, never field values, so they cannot echo anything back.
+Incoming WebSocket frames are checked in a fixed order — text frame, size, nesting, JSON,
+object, ``id``, text, known ``type``, fields — by :func:`parse_message`, which raises
+:class:`ProtocolError` with an error code and a plain message. Error texts name fields, never
+field values, so they cannot echo anything back; an error carries the message's ``id`` only if
+that id is valid (:func:`valid_id`), so every error frame can be encoded.
+
+People's display names (:data:`Name`) are checked here too: printable text of at most
+:data:`MAX_NAME_CHARS` characters, whitespace collapsed, without bidirectional controls or lone
+surrogates, and not one of the labels the server gives AI seats (:func:`ai_seat_label`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NotRequired
 
@@ -19,6 +27,7 @@ else:  # pydantic (FastAPI) accepts only typing_extensions' TypedDict before Pyt
     from typing_extensions import TypedDict
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,8 +36,16 @@ from pydantic import (
     ValidationError,
 )
 
+from ..agents.registry import LEVELS
+
 __all__ = [
+    "AI_LEVELS",
+    "MAX_DEPTH",
+    "MAX_ID",
+    "MAX_ID_CHARS",
     "MAX_MESSAGE_BYTES",
+    "MAX_NAME_CHARS",
+    "MAX_OPTIONS",
     "ActMsg",
     "ClientMessage",
     "CreateRoom",
@@ -46,17 +63,108 @@ __all__ = [
     "StartMsg",
     "StateFrame",
     "TimedWindow",
+    "ai_seat_label",
+    "check_name",
     "error",
+    "excerpt",
     "parse_message",
+    "valid_id",
 ]
 
 MAX_MESSAGE_BYTES = 4096
 """Largest WebSocket frame a client may send."""
 
+MAX_DEPTH = 8
+"""Deepest nesting of JSON arrays and objects a frame may have (messages are flat objects)."""
+
+MAX_ID_CHARS = 64
+"""Longest string ``id`` a message may carry."""
+
+MAX_ID = 2**53
+"""Largest magnitude of an integer ``id`` (every JSON reader holds it exactly)."""
+
+MAX_NAME_CHARS = 24
+"""Longest display name, after whitespace is collapsed."""
+
+AI_LEVELS: tuple[str, ...] = (*LEVELS, "random", "heuristic")
+"""Agent names a room's AI seat may use."""
+
+
+def ai_seat_label(level: str) -> str:
+    """The name the server gives an AI seat of ``level`` (``"Casual AI"``)."""
+    return f"{level.capitalize()} AI"
+
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+"""Bidirectional controls: they can make a name read as something else."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SPACES = re.compile(r"\s+")
+
+
+def _fold(text: str) -> str:
+    """``text`` as names are compared: compatibility forms, whitespace collapsed, no case."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+_AI_NAMES = frozenset(_fold(ai_seat_label(level)) for level in AI_LEVELS)
+
+
+def check_name(name: str) -> str:
+    """A display name made tidy (whitespace collapsed), or ``ValueError`` saying why it is
+    refused. The message never quotes the name."""
+    if _SURROGATE.search(name):
+        raise ValueError("the name holds a lone surrogate (not valid Unicode text)")
+    if any(ch in _BIDI for ch in name):
+        raise ValueError("the name holds a bidirectional control character")
+    tidy = _SPACES.sub(" ", name).strip()
+    if not tidy.isprintable():
+        raise ValueError("the name holds a control or other unprintable character")
+    if len(tidy) > MAX_NAME_CHARS:
+        raise ValueError(f"the name is longer than {MAX_NAME_CHARS} characters")
+    if _fold(tidy) in _AI_NAMES:
+        raise ValueError("the name is the label of an AI seat; choose another")
+    return tidy
+
+
+def _check_id(value: str) -> str:
+    if _SURROGATE.search(value):
+        raise ValueError("a lone surrogate")
+    return value
+
+
+def valid_id(value: Any) -> bool:
+    """Whether ``value`` may be echoed as a message ``id``: a string of at most
+    :data:`MAX_ID_CHARS` characters of valid Unicode, or an integer within ±:data:`MAX_ID`."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -MAX_ID <= value <= MAX_ID
+    if isinstance(value, str):
+        return len(value) <= MAX_ID_CHARS and not _SURROGATE.search(value)
+    return False
+
+
+def excerpt(value: Any, limit: int = 80) -> str:
+    """At most ``limit`` characters of ``value`` (its ``repr`` unless a string), lone
+    surrogates replaced, for quoting input back in an error."""
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:  # an integer with more digits than Python converts
+        text = "(a number too long to show)"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 RoomId = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-MsgId = Annotated[str, StringConstraints(max_length=64)] | int | None
-Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=24)]
+MsgId = (
+    Annotated[str, StringConstraints(max_length=MAX_ID_CHARS), AfterValidator(_check_id)]
+    | Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)]
+    | None
+)
+Name = Annotated[str, AfterValidator(check_name)]
 
 
 class ProtocolError(Exception):
@@ -93,7 +201,7 @@ class ActMsg(_Msg):
     room: RoomId
     token: Token
     action: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[int, Field(ge=0, le=MAX_ID)]
 
 
 class StartMsg(_Msg):
@@ -133,7 +241,7 @@ _MODELS: dict[str, type[_Msg]] = {
 def _field_problem(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors(include_input=False, include_url=False):
-        where = ".".join(str(p) for p in err["loc"]) or "message"
+        where = excerpt(".".join(str(p) for p in err["loc"]) or "message", 40)
         kind = err["type"]
         if kind == "missing":
             parts.append(f"'{where}' is missing")
@@ -144,22 +252,80 @@ def _field_problem(exc: ValidationError) -> str:
     return "; ".join(parts[:4])
 
 
+def _depth(raw: str) -> int:
+    """The deepest nesting of arrays and objects in ``raw`` (brackets inside strings aside)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _valid_text(data: Any) -> bool:
+    """Whether every string of ``data`` (keys too) is valid Unicode (no lone surrogate)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
 def parse_message(raw: str | bytes) -> ClientMessage:
-    """Check one incoming frame; return the message or raise :class:`ProtocolError`."""
-    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    """Check one incoming frame; return the message or raise :class:`ProtocolError`.
+
+    Nothing of a refused frame is echoed but a valid ``id`` (:func:`valid_id`)."""
+    if not isinstance(raw, str):
+        raise ProtocolError(
+            "binary_frame", "binary frames are not accepted: send JSON in a text frame"
+        )
+    size = len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(
             "too_large", f"message of {size} bytes is over the limit of {MAX_MESSAGE_BYTES}"
         )
+    # messages are flat: a frame with many brackets is measured before the JSON reader
+    # recurses into it
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
+        raise ProtocolError(
+            "too_deep", f"the message nests arrays or objects more than {MAX_DEPTH} deep"
+        )
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("malformed", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "the message must be a JSON object")
     msg_id = data.get("id")
-    if not (msg_id is None or isinstance(msg_id, int | str)) or isinstance(msg_id, bool):
-        msg_id = None
+    if not valid_id(msg_id) and msg_id is not None:
+        raise ProtocolError(
+            "bad_id",
+            f"the message's 'id' is not valid (a string of at most {MAX_ID_CHARS} characters, "
+            f"or an integer within ±2^53), so this answer carries no id",
+        )
+    if not _valid_text(data):
+        raise ProtocolError(
+            "bad_text", "the message holds a lone surrogate (not valid Unicode text)", msg_id
+        )
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("malformed", "the message has no 'type'", msg_id)
@@ -260,9 +426,9 @@ Frame = StateFrame | PongFrame | ErrorFrame
 
 
 def error(code: str, message: str, msg_id: Any = None) -> ErrorFrame:
-    """An ``error`` frame."""
-    out: ErrorFrame = {"type": "error", "code": code, "message": message}
-    if msg_id is not None:
+    """An ``error`` frame; ``msg_id`` is echoed only if :func:`valid_id`."""
+    out: ErrorFrame = {"type": "error", "code": code, "message": excerpt(message, 300)}
+    if msg_id is not None and valid_id(msg_id):
         out["id"] = msg_id
     return out
 
@@ -282,14 +448,39 @@ class SeatSpec(BaseModel):
     whole table sees). Without it a card shows only at the moment it is seen."""
 
 
+MAX_OPTIONS = 16
+"""Most entries an ``options`` object may have."""
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Refuse option values no game could take (the variant's own check comes later, with its
+    bounds): a number beyond ±2^53, a long string, an array or object. Never quotes a value."""
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(f"at most {MAX_OPTIONS} options")
+    for key, value in options.items():
+        name = excerpt(key, 32)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ID:
+            raise ValueError(f"option {name!r} is a number out of range (beyond ±2^53)")
+        if isinstance(value, float) and not -MAX_ID <= value <= MAX_ID:
+            raise ValueError(f"option {name!r} is a number out of range (beyond ±2^53)")
+        if isinstance(value, str) and len(value) > 64:
+            raise ValueError(f"option {name!r} is a string longer than 64 characters")
+        if isinstance(value, list | dict):
+            raise ValueError(f"option {name!r} is an array or object: no option takes one")
+    return options
+
+
 class CreateRoom(BaseModel):
     """Body of ``POST /api/rooms``."""
 
     model_config = ConfigDict(extra="forbid")
 
     game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
-    players: int | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    players: Annotated[int, Field(ge=1, le=10)] | None = None
+    options: Annotated[
+        dict[Annotated[str, StringConstraints(max_length=32)], Any],
+        AfterValidator(_check_options),
+    ] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=1, max_length=10)
     name: Name | None = None
     public: bool = True

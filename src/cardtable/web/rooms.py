@@ -35,11 +35,11 @@ import orjson
 from .. import variants
 from ..agents import Agent
 from ..agents import get as get_agent
-from ..agents.registry import LEVELS
 from ..errors import IllegalAction
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
 from .protocol import (
+    AI_LEVELS,
     ActMsg,
     ClientMessage,
     Frame,
@@ -52,15 +52,13 @@ from .protocol import (
     SeatInfo,
     StateFrame,
     TimedWindow,
+    ai_seat_label,
 )
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
 log = logging.getLogger("cardtable.web")
-
-AI_LEVELS: tuple[str, ...] = (*LEVELS, "random", "heuristic")
-"""Agent names a room's AI seat may use."""
 
 _MAX_QUEUE = 256
 """Frames a connection may have waiting before it is dropped as too slow."""
@@ -93,10 +91,19 @@ class RoomError(Exception):
 
 
 class Conn:
-    """One WebSocket connection: where it listens and its queue of outgoing frames."""
+    """One WebSocket connection: where it listens and its queue of outgoing frames.
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    A connection that cannot be served (a frame that cannot be encoded, a send that fails, a
+    client too far behind) is dropped: :meth:`drop` marks it closed, stops its sender and
+    closes the socket (``close``), and nothing else is affected."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self._send = send
+        self._close = close
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         """Frames waiting to be sent (``None`` stops the sender)."""
         self.room: Room | None = None
@@ -111,19 +118,34 @@ class Conn:
         if self.closed:
             return
         if self.queue.qsize() >= _MAX_QUEUE:
-            self.closed = True  # a client this far behind is dropped rather than buffered
-            self.queue.put_nowait(None)
+            self.drop()  # a client this far behind is dropped rather than buffered
             return
         text = frame if isinstance(frame, str) else _dumps(frame)
         self.queue.put_nowait(text)
 
+    def drop(self) -> None:
+        """Stop serving this connection: nothing more is queued, the sender stops and closes
+        the socket."""
+        if self.closed:
+            return
+        self.closed = True
+        self.queue.put_nowait(None)
+
     async def run_sender(self) -> None:
-        """Send queued frames in order until stopped."""
+        """Send queued frames in order until stopped; a failing send drops the connection."""
         while True:
             text = await self.queue.get()
             if text is None:
-                return
-            await self._send(text)
+                break
+            try:
+                await self._send(text)
+            except Exception as exc:
+                log.warning("a send failed (%s); dropping the connection", type(exc).__name__)
+                self.closed = True
+                break
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                await self._close()
 
 
 @dataclass
@@ -348,7 +370,7 @@ class RoomManager:
                     raise ValueError(
                         f"unknown AI level {level!r}; choose from: {', '.join(AI_LEVELS)}"
                     )
-                rows.append(SeatRow(i, "ai", lvl, f"{lvl.capitalize()} AI"))
+                rows.append(SeatRow(i, "ai", lvl, ai_seat_label(lvl)))
             elif kind == "human":
                 if level is not None:
                     raise ValueError("a person's seat has no level")
@@ -402,7 +424,12 @@ class RoomManager:
             srow.name, srow.token_hash = shown, digest
             room.tokens[digest] = seat
             if room.row.autostart and room.game is None and not room.free_seats():
-                await self._start_game(room)
+                # the seat is taken and stored: whatever happens to the deal, its token is
+                # given (a deal that failed can be asked for again with ``start``)
+                try:
+                    await self._start_game(room)
+                except Exception as exc:
+                    log.error("room %s: the game could not start (%s)", room.id, type(exc).__name__)
             else:
                 self._broadcast(room, [])
         return room, seat, token
@@ -422,13 +449,17 @@ class RoomManager:
                 pong["id"] = msg.id
             conn.push(pong)
             return
-        room = await self.get(msg.room)
-        if room is None:
-            raise ProtocolError("unknown_room", "there is no such room", msg.id)
         if isinstance(msg, JoinMsg):
-            seat = None
-            if msg.token is not None:
-                seat = self._seat_of(room, msg.token, msg.id)
+            try:
+                room = await self.get(msg.room)
+                if room is None:
+                    raise ProtocolError("unknown_room", "there is no such room", msg.id)
+                seat = None
+                if msg.token is not None:
+                    seat = self._seat_of(room, msg.token, msg.id)
+            except ProtocolError:
+                self.leave(conn)  # a refused join listens to no room (docs/protocol.md)
+                raise
             async with room.lock:
                 was_online = room.online()
                 if conn.room is not None and conn.room is not room:
@@ -439,6 +470,9 @@ class RoomManager:
                     self._broadcast(room, [], skip=conn)
                 conn.push(self._state(room, seat, self._first_sight(room, seat), msg.id))
             return
+        room = await self.get(msg.room)
+        if room is None:
+            raise ProtocolError("unknown_room", "there is no such room", msg.id)
         seat = self._seat_of(room, msg.token, msg.id)
         async with room.lock:
             if isinstance(msg, ActMsg):
@@ -628,18 +662,30 @@ class RoomManager:
         skip: Conn | None = None,
     ) -> None:
         """Push every connection of the room (but ``skip``) its own state (one serialisation
-        per seat)."""
+        per seat). Each connection is served on its own: one whose frame cannot be built,
+        encoded or queued is logged (room, seat and the kind of failure: never a card) and
+        dropped, and the others still get theirs."""
         frames: dict[int | None, str] = {}
         for conn in list(room.conns):
             if conn is skip:
                 continue
-            if conn is sender and msg_id is not None:
-                conn.push(self._state(room, conn.seat, events, msg_id))
-                continue
-            text = frames.get(conn.seat)
-            if text is None:
-                text = frames[conn.seat] = _dumps(self._state(room, conn.seat, events))
-            conn.push(text)
+            try:
+                if conn is sender and msg_id is not None:
+                    conn.push(self._state(room, conn.seat, events, msg_id))
+                    continue
+                text = frames.get(conn.seat)
+                if text is None:
+                    text = frames[conn.seat] = _dumps(self._state(room, conn.seat, events))
+                conn.push(text)
+            except Exception as exc:
+                log.warning(
+                    "room %s: the state for seat %s could not be sent (%s); dropping that "
+                    "connection",
+                    room.id,
+                    conn.seat,
+                    type(exc).__name__,
+                )
+                conn.drop()  # its socket closes; leave() then takes it out of the room
 
     # -- AI seats and windows ------------------------------------------------------------
     def _after_change(self, room: Room) -> None:

@@ -40,6 +40,9 @@ FAMILY = "cabo"
 
 _HAND_LAYOUTS = ("row", "square")
 
+MAX_TURNS = 1000
+"""Largest ``max_turns`` (turns per seat) a Cabo-family round accepts."""
+
 
 def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
     return (
@@ -68,6 +71,7 @@ def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
             30,
             "turns per seat after which a round with no call ends (scored as if nobody called)",
             1,
+            MAX_TURNS,
         ),
     )
 

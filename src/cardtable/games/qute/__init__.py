@@ -9,6 +9,9 @@ from .engine import POINTS, QuteGame
 
 __all__ = ["FAMILY", "POINTS", "QuteGame"]
 
+MAX_TURNS = 10_000
+"""Largest ``max_turns`` (turns of all seats together) a Qute round accepts."""
+
 FAMILY = "qute"
 """The ``family`` of the variant this package registers (:attr:`Variant.family`)."""
 
@@ -35,7 +38,12 @@ register(
             ),
             OptionSpec("first", (int, type(None)), None, "seat that starts round 1 (seat 0)", 0),
             OptionSpec(
-                "max_turns", (int,), 200, "turns after which a round with no end is stopped", 1
+                "max_turns",
+                (int,),
+                200,
+                "turns after which a round with no end is stopped",
+                1,
+                MAX_TURNS,
             ),
         ),
         factory=_build,
