@@ -108,12 +108,11 @@ class Phase:
     """The moves offered, in the order legal actions list them."""
     when: str
     """When the phase happens, completing "you can only draw …"."""
-    insists: bool
-    """Whether any word the phase does not take is answered with what it waits for (a seat
-    in the middle of a power, a look, a give, a snap window or the first peeks), rather than
-    with when that word can be played."""
-    waits: Callable[[FamilyGame, int], str]
-    """What the phase waits for, in words: the refusal of a word the phase does not take."""
+    waits: Callable[[FamilyGame, int], str] | None
+    """What the phase waits for, in words, in a phase that insists on its own moves (the
+    first peeks, a power, a look, a give, a snap window): the refusal of any word it does not
+    take. ``None`` in the turn's own phases, where a word is refused with when it can be
+    played, or with the legal actions."""
 
 
 # ---------------------------------------------------------------------------- interned actions
@@ -395,7 +394,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
         _peekers,
         (Move("peek", _initial_peek, _initial_peek_misfit),),
         "while the first cards are looked at",
-        True,
         lambda g, seat: f"first look at {_number(g.rs.initial_peeks)} of your cards with 'peek N'",
     ),
     Phase(
@@ -408,16 +406,14 @@ PHASE_TABLE: tuple[Phase, ...] = (
             _DROP,
         ),
         "at the start of your turn",
-        False,
-        lambda g, seat: "draw a card (or call the end)",
+        None,
     ),
     Phase(
         "drawn",
         _turn_seat,
         (Move("replace", _replace, _replace_misfit), Move("discard", _discard), _DROP),
         "once you have drawn a card",
-        False,
-        lambda g, seat: "replace one of your cards with the card drawn, or discard it",
+        None,
     ),
     Phase(
         "power",
@@ -431,7 +427,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
             _DROP,
         ),
         "while a discarded card's power is used",
-        True,
         lambda g, seat: _wrong_power(g),
     ),
     Phase(
@@ -439,7 +434,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
         _turn_seat,
         (Move("exchange", _looked_exchange, _looked_exchange_misfit), Move("pass", _pass), _DROP),
         "after a look",
-        True,
         lambda g, seat: "answer the look with 'exchange' or 'pass'",
     ),
     Phase(
@@ -447,7 +441,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
         _turn_seat,
         (Move("give", _give), Move("pass", _pass)),
         "after dropping another seat's card",
-        True,
         lambda g, seat: "give one of your cards with 'give N', or 'pass'",
     ),
     Phase(
@@ -455,10 +448,9 @@ PHASE_TABLE: tuple[Phase, ...] = (
         _snappers,
         (Move("drop", _snap, _snap_misfit, exists=_has_snaps), Move("pass", _pass)),
         "while a snap window is open",
-        True,
         lambda g, seat: "snap one of your cards with 'drop N', or 'pass'",
     ),
-    Phase("over", _nobody, (), "", True, lambda g, seat: "the game is over"),
+    Phase("over", _nobody, (), "", lambda g, seat: "the game is over"),
 )
 """Every phase of the family, indexed by the engine's phase number."""
 
@@ -563,7 +555,7 @@ def refusal(g: FamilyGame, seat: int, action: Action) -> str:
             return f"there is no {_WITHOUT[word]} in {g.variant}"
         if phases and word in _WORDS:
             return _WORDS[word].format(when=" or ".join(p.when for p in phases))
-        if phase.insists:
+        if phase.waits is not None:
             return phase.waits(g, seat)
     legal = [str(a) for a in g.legal_actions(seat)]
     shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
