@@ -28,6 +28,7 @@ __all__ = [
     "register",
     "replay",
     "rules_text",
+    "rules_version",
     "subscribe",
     "unregister",
 ]
@@ -138,6 +139,9 @@ class Variant:
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """JSON-ready facts a front end shows (the call word and its label, card values, powers by
     card, hand size …), served as they are by the web app's ``/api/variants``."""
+    rules_version: int = 1
+    """Bumped whenever a change to the rules would replay recorded actions differently (a
+    stored game is resumed only under the rules version it was recorded with)."""
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
@@ -263,6 +267,16 @@ def rules_text(name: str) -> str:
     if path.is_file():
         return path.read_text(encoding="utf-8").rstrip() + "\n"
     return f"# {variant.title}\n\n{variant.summary}\n\n(No written rules for this game yet.)\n"
+
+
+def rules_version(name: str) -> str:
+    """The rules version of variant ``name`` as stored with each game: its registry name, a
+    slash and :attr:`Variant.rules_version`, e.g. ``"kaboo/1"``.
+
+    Raises ``ValueError`` for an unknown variant.
+    """
+    variant = get(name)
+    return f"{variant.name}/{variant.rules_version}"
 
 
 def new_game(

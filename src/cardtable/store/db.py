@@ -4,6 +4,10 @@ Writes go through one writer task that commits in groups: every write waits unti
 transaction holding it is committed (SQLite: WAL journal, ``synchronous=FULL``; PostgreSQL: its
 default durable commit), and writes that arrive while a commit is under way share the next one.
 So "durable before anyone is told" costs one commit per burst, not one per action.
+
+The tables below are the runtime model of the schema; the schema itself changes only through
+the migrations in :mod:`cardtable.store.migrations`, which :meth:`Store.open` runs, and the two
+must agree (a test compares them).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,6 +28,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKeyConstraint,
+    Index,
     Integer,
     MetaData,
     String,
@@ -31,16 +37,16 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
-    text,
     true,
     update,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from ..views import GameResult
+from . import migrations
 
 __all__ = ["ActionRow", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]
 
@@ -59,6 +65,8 @@ rooms = Table(
     Column("public", Boolean, nullable=False),
     Column("autostart", Boolean, nullable=False),
     Column("created", Float, nullable=False),
+    Column("turn_time", Float),
+    Index("ix_rooms_public_created", "public", "created"),
 )
 
 seats = Table(
@@ -84,7 +92,9 @@ games = Table(
     Column("started", Float, nullable=False),
     Column("finished", Float),
     Column("result", JSON),
+    Column("rules", String(48)),
     ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+    Index("ix_games_finished", "finished"),
 )
 
 actions = Table(
@@ -142,6 +152,8 @@ class RoomRow:
     """Creation time (Unix seconds)."""
     seats: list[SeatRow] = field(default_factory=list)
     """Seats in order."""
+    turn_time: float | None = None
+    """Seconds a person has per turn in this room (``None``: the server's default)."""
 
 
 @dataclass
@@ -164,6 +176,9 @@ class GameRow:
     """``Result.to_dict()``, once over."""
     actions: int = 0
     """Number of actions (filled by :meth:`Store.games`)."""
+    rules: str | None = None
+    """The rules version the game is recorded under (``"kaboo/1"``, see
+    :func:`cardtable.variants.rules_version`); ``None`` for games stored before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -189,18 +204,58 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _create_schema(conn: Connection) -> None:
-    """Create missing tables, and bring tables of an older version up to date."""
-    metadata.create_all(conn)
-    columns = {c["name"] for c in inspect(conn).get_columns("seats")}
-    if "memory_aid" not in columns:
-        # Stores made before seats had a memory-aid choice: those rooms were created when the
-        # browser showed every known card to everyone, so their seats keep the memory aid
-        # (``true`` for every row that exists; new rows always give the value).
-        default = true().compile(dialect=conn.dialect)
-        # (PostgreSQL: harmless if another server starting at the same time added it first)
-        add = "ADD COLUMN IF NOT EXISTS" if conn.dialect.name == "postgresql" else "ADD COLUMN"
-        conn.execute(text(f"ALTER TABLE seats {add} memory_aid BOOLEAN NOT NULL DEFAULT {default}"))
+def _sqlite_migration_pragmas(dbapi_conn: Any, record: Any) -> None:
+    """The store's pragmas but with foreign keys off, as SQLite's procedure for schema changes
+    asks (a table is altered by copying it; the references are checked after the migration,
+    see :func:`cardtable.store.migrations.upgrade`), and the driver's own transaction handling
+    off (see :func:`_sqlite_begin`)."""
+    _sqlite_pragmas(dbapi_conn, record)
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=OFF")
+    cur.close()
+    dbapi_conn.isolation_level = None
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """Begin with ``BEGIN IMMEDIATE``: the driver would begin only at the first data change,
+    leaving the schema changes before it outside the transaction; and a second server starting
+    at the same time waits here (busy timeout) instead of failing half-way."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+_MIGRATING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _migration_lock() -> asyncio.Lock:
+    """The running event loop's migration lock. The migration library keeps the run under way
+    in module-level state, so two stores of one process must not migrate at the same time (the
+    database's own lock only keeps processes apart)."""
+    loop = asyncio.get_running_loop()
+    lock = _MIGRATING.get(loop)
+    if lock is None:
+        lock = _MIGRATING[loop] = asyncio.Lock()
+    return lock
+
+
+async def _migrate(engine: AsyncEngine) -> None:
+    """Bring the store's schema to the newest revision in one transaction."""
+    async with _migration_lock():
+        if engine.dialect.name != "sqlite":
+            async with engine.begin() as conn:
+                await conn.run_sync(migrations.upgrade)
+            return
+        own = create_async_engine(
+            engine.url, poolclass=NullPool, connect_args={"check_same_thread": False}
+        )
+        event.listen(own.sync_engine, "connect", _sqlite_migration_pragmas)
+        event.listen(own.sync_engine, "begin", _sqlite_begin)
+        try:
+            async with own.begin() as conn:
+                await conn.run_sync(migrations.upgrade)
+        finally:
+            await own.dispose()
 
 
 _Write = tuple[str, Any, "asyncio.Future[None]"]
@@ -208,9 +263,19 @@ _Step = tuple[Any, Any, int | None]
 """One statement of a batch: statement, parameters, expected row count (or ``None``)."""
 
 
+def _finish(room: str, game_no: int, result: GameResult, now: float) -> _Step:
+    """The update that marks a game as over (it must match the game's row)."""
+    stmt = (
+        update(games)
+        .where(games.c.room_id == room, games.c.game_no == game_no)
+        .values(finished=now, result=result)
+    )
+    return (stmt, None, 1)
+
+
 def _plan(batch: Sequence[_Write]) -> list[_Step]:
     """The statements that carry out a batch of writes, in order (consecutive appends are one
-    multi-row insert)."""
+    multi-row insert, followed by the updates of the games those appends finish)."""
     steps: list[_Step] = []
     now = time.time()
     i = 0
@@ -218,8 +283,9 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
         kind, params, _ = batch[i]
         if kind == "action":
             rows = []
+            ends: list[_Step] = []
             while i < len(batch) and batch[i][0] == "action":
-                room, game_no, seq, seat, action = batch[i][1]
+                room, game_no, seq, seat, action, result = batch[i][1]
                 rows.append(
                     {
                         "room_id": room,
@@ -230,8 +296,11 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                         "at": now,
                     }
                 )
+                if result is not None:
+                    ends.append(_finish(room, game_no, result, now))
                 i += 1
             steps.append((insert(actions), rows, None))
+            steps.extend(ends)
             continue
         if kind == "room":
             r: RoomRow = params
@@ -246,6 +315,7 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                         "public": r.public,
                         "autostart": r.autostart,
                         "created": r.created,
+                        "turn_time": r.turn_time,
                     },
                     None,
                 )
@@ -262,7 +332,8 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                 }
                 for s in r.seats
             ]
-            steps.append((insert(seats), seat_rows, None))
+            if seat_rows:  # (an empty list would insert one row of nothing)
+                steps.append((insert(seats), seat_rows, None))
         elif kind == "seat":
             room, seat, name, token_hash = params
             stmt = (
@@ -283,16 +354,12 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                 "seed": g.seed,
                 "base_version": g.base_version,
                 "started": g.started,
+                "rules": g.rules,
             }
             steps.append((insert(games), row, None))
         elif kind == "finish":
             room, game_no, result = params
-            stmt = (
-                update(games)
-                .where(games.c.room_id == room, games.c.game_no == game_no)
-                .values(finished=now, result=result)
-            )
-            steps.append((stmt, None, 1))
+            steps.append(_finish(room, game_no, result, now))
         else:  # pragma: no cover - programming error
             raise StoreError(f"unknown write {kind!r}")
         i += 1
@@ -331,15 +398,22 @@ class Store:
         return self._engine
 
     async def open(self) -> None:
-        """Connect, create missing tables and start the writer."""
+        """Connect, bring the schema to the newest revision (see
+        :mod:`cardtable.store.migrations`) and start the writer.
+
+        Opening a store that is up to date changes nothing; servers opening the same store at
+        the same time upgrade it once (the others wait, then find nothing to do)."""
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         engine = create_async_engine(self.url, **kwargs)
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as conn:
-            await conn.run_sync(_create_schema)
+        try:
+            await _migrate(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
         self._engine = engine
         self._writer = asyncio.create_task(self._write_loop())
 
@@ -372,15 +446,31 @@ class Store:
         await self._submit("seat", (room, seat, name, token_hash))
 
     async def start_game(self, game: GameRow) -> None:
-        """Store the start of a game (its seed and base version)."""
+        """Store the start of a game (its seed, base version and rules version)."""
         await self._submit("game", game)
 
-    async def append(self, room: str, game_no: int, seq: int, seat: int, action: str) -> None:
-        """Append an accepted action; returns once it is committed."""
-        await self._submit("action", (room, game_no, seq, seat, action))
+    async def append(
+        self,
+        room: str,
+        game_no: int,
+        seq: int,
+        seat: int,
+        action: str,
+        *,
+        result: GameResult | None = None,
+    ) -> None:
+        """Append an accepted action; returns once it is committed.
+
+        With ``result`` (the action ended the game), the action and the game's end (finished
+        time and result) are committed in one transaction: both are written or neither is
+        (:class:`StoreError`), so a stored game is never over without its last move, nor its
+        last move stored without the game being over.
+        """
+        await self._submit("action", (room, game_no, seq, seat, action, result))
 
     async def finish_game(self, room: str, game_no: int, result: GameResult) -> None:
-        """Mark a game as over with its result."""
+        """Mark a game as over with its result (for repairs: a game's last action marks it
+        over by itself when appended with its ``result``)."""
         await self._submit("finish", (room, game_no, result))
 
     async def _write_loop(self) -> None:
@@ -437,6 +527,8 @@ class Store:
     async def _commit_batch(
         self, run: Callable[[list[_Step]], Awaitable[None]], batch: list[_Write]
     ) -> None:
+        """Commit a batch in one transaction; if that fails, each write in a transaction of its
+        own (a write is one item, e.g. an action with the end of its game: it stays whole)."""
         try:
             await run(_plan(batch))
         except Exception:
@@ -475,6 +567,7 @@ class Store:
             public=bool(row.public),
             autostart=bool(row.autostart),
             created=row.created,
+            turn_time=row.turn_time,
             seats=[
                 SeatRow(s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid))
                 for s in seat_rows
@@ -507,6 +600,7 @@ class Store:
                 finished=r.finished,
                 result=r.result,
                 actions=r.n or 0,
+                rules=r.rules,
             )
             for r in rows
         ]
@@ -541,3 +635,48 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return [r.id for r in (await conn.execute(stmt)).all()]
+
+    async def lobby_candidates(self, limit: int = 100, since: float | None = None) -> list[str]:
+        """Ids of public rooms that are waiting or in play (their latest game is not finished,
+        or they have no game yet), created at or after ``since`` if given; newest first, at
+        most ``limit``.
+
+        The newest public rooms are read through an index and each is checked against its
+        latest game only, so the cost follows the rooms looked at, not the rooms stored.
+        """
+        latest_finished = (
+            select(games.c.finished)
+            .where(games.c.room_id == rooms.c.id)
+            .order_by(games.c.game_no.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+        stmt = select(rooms.c.id).where(rooms.c.public == true(), latest_finished.is_(None))
+        if since is not None:
+            stmt = stmt.where(rooms.c.created >= since)
+        stmt = stmt.order_by(rooms.c.created.desc(), rooms.c.id.desc()).limit(limit)
+        async with self.engine.connect() as conn:
+            return [r.id for r in (await conn.execute(stmt)).all()]
+
+    async def unfinished_games(self, limit: int | None = None) -> list[tuple[str, int]]:
+        """``(room id, game number)`` of every game not marked finished, oldest start first
+        (at most ``limit`` if given).
+
+        For the start-up repair of games whose last action was stored without the finished
+        mark (possible before an action and the end of its game were written together).
+        """
+        stmt = (
+            select(games.c.room_id, games.c.game_no)
+            .where(games.c.finished.is_(None))
+            .order_by(games.c.started, games.c.room_id, games.c.game_no)
+        )
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        async with self.engine.connect() as conn:
+            return [(r.room_id, r.game_no) for r in (await conn.execute(stmt)).all()]
+
+    async def schema_revision(self) -> str | None:
+        """The migration revision the store's schema is at (after :meth:`open`: the newest,
+        :func:`cardtable.store.migrations.head`)."""
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(migrations.current)
