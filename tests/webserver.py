@@ -12,11 +12,28 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Server", "free_port", "http", "running_server"]
+__all__ = ["GENEROUS_LIMITS", "Server", "free_port", "http", "running_server"]
+
+GENEROUS_LIMITS: tuple[str, ...] = (
+    "--rate-rooms",
+    "100000",
+    "--rate-joins",
+    "100000",
+    "--rate-requests",
+    "1000000",
+    "--rate-messages",
+    "100000",
+    "--max-connections",
+    "100000",
+)
+"""Rate limits and quotas far above the server's defaults, which the tests (many rooms, seats
+and connections from 127.0.0.1 within seconds) would trip; they stay switched on, so every
+request still goes through them. A test that checks a limit gives its own (``extra_args``
+come after these, and the last value of an option is the one used)."""
 
 
 def free_port() -> int:
@@ -47,7 +64,9 @@ def http(
 
 
 class Server:
-    """A ``cardtable serve`` subprocess on a free port, with its store URL."""
+    """A ``cardtable serve`` subprocess on a free port, with its store URL; ``extra_args`` go
+    to the command line last, after :data:`GENEROUS_LIMITS` (left out with
+    ``generous_limits=False``)."""
 
     def __init__(
         self,
@@ -59,6 +78,8 @@ class Server:
         snap_window: float = 5.0,
         port: int | None = None,
         ai_workers: int | None = None,
+        extra_args: Sequence[str] = (),
+        generous_limits: bool = True,
     ) -> None:
         self.workdir = workdir
         """Folder the server runs in (its log goes there)."""
@@ -86,6 +107,9 @@ class Server:
         ]
         if ai_workers is not None:  # else the server's default: one per CPU
             self.args += ["--ai-workers", str(ai_workers)]
+        if generous_limits:  # else the server's own defaults
+            self.args += GENEROUS_LIMITS
+        self.args += extra_args
         self.proc: subprocess.Popen[bytes] | None = None
         self._log = workdir / f"server-{self.port}.log"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .errors import IllegalAction
 from .match import Result
@@ -250,14 +250,23 @@ class Game(ABC):
         out. ``None`` in turn-by-turn play (the default; engines with windows override it)."""
         return None
 
+    TIMEOUT_PREFERENCE: ClassVar[tuple[str, ...]] = ("pass", "discard", "continue", "draw")
+    """Words of the moves that change least, best first: the move played for a seat whose
+    time runs out is the first legal move of the first of these words it may play."""
+
     def timeout_action(self, seat: int) -> Action:
-        """The move played for ``seat`` when its window or clock runs out: ``pass`` where the
-        rules allow it (the seat declines), else its first legal action. ``ValueError`` if
-        ``seat`` may not act now."""
+        """The move played for ``seat`` when its window or clock runs out: the one that changes
+        least (:attr:`TIMEOUT_PREFERENCE`: decline with ``pass``, throw away the card just
+        drawn, let a run go on rather than end the round, draw rather than call), else its
+        first legal action. ``ValueError`` if ``seat`` may not act now."""
         legal = self.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do now")
-        return next((a for a in legal if a.name == "pass" and not a.args), legal[0])
+        for word in self.TIMEOUT_PREFERENCE:
+            for a in legal:
+                if a.name == word:
+                    return a
+        return legal[0]
 
     @property
     def opening_events(self) -> list[Event]:

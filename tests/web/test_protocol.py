@@ -326,6 +326,12 @@ def test_rematch_history_and_replay(server: Server) -> None:
     assert first["status"] == "finished" and first["result"] == over["view"]["result"]
     status, replay = http("GET", f"{server.url}/api/rooms/{room}/games/1")
     assert status == 200
+    while replay["next"] is not None:  # the replay comes in pages: follow them all
+        status, page = http("GET", f"{server.url}/api/rooms/{room}/games/1?start={replay['next']}")
+        assert status == 200 and page["start"] == replay["next"]
+        replay["steps"] += page["steps"]
+        replay["next"] = page["next"]
+    assert len(replay["steps"]) == replay["total"]
     seed, _, actions = stored_game(server.db_url, room, 1)
     assert [(s["seat"], s["action"]) for s in replay["steps"]] == actions
     assert len(actions) == first["actions"]

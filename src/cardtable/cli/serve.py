@@ -12,6 +12,17 @@ from .render import _fail
 
 __all__ = ["serve_command"]
 
+WS_MAX_SIZE = 1 << 20
+"""Default largest WebSocket frame read (bytes); a larger one closes the connection (1009)."""
+
+WS_MAX_SIZE_RANGE = (4096, 16 << 20)
+"""Bounds of ``--ws-max-size``: at least a whole protocol message, at most 16 MiB."""
+
+KEEP_ALIVE_SECONDS = 5
+"""Seconds an idle keep-alive HTTP connection stays open."""
+
+_RATE_HELP = "N, or N/S for N per S seconds; 0: no limit"
+
 
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
@@ -43,6 +54,93 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    turn_time: Annotated[
+        float,
+        typer.Option(
+            "--turn-time",
+            help="seconds a person has for each turn or decision before the server plays the "
+            "timeout move for them; 0 turns the clock off",
+        ),
+    ] = 60.0,
+    idle_time: Annotated[
+        float,
+        typer.Option(
+            "--idle-time",
+            help="seconds a room with nobody connected (and nobody asking about it) stays in "
+            "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
+        ),
+    ] = 120.0,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="an origin (https://host[:port]) whose pages may also use the server: open "
+            "WebSockets and create or join rooms (repeatable); the server's own origin always "
+            "may",
+            show_default=False,
+        ),
+    ] = None,
+    rate_rooms: Annotated[
+        str,
+        typer.Option(
+            "--rate-rooms", help=f"rooms one client address may create a minute ({_RATE_HELP})"
+        ),
+    ] = "20",
+    rate_joins: Annotated[
+        str,
+        typer.Option(
+            "--rate-joins", help=f"seats one client address may take a minute ({_RATE_HELP})"
+        ),
+    ] = "60",
+    rate_requests: Annotated[
+        str,
+        typer.Option(
+            "--rate-requests",
+            help=f"HTTP requests (WebSocket handshakes included) one client address may make "
+            f"a minute ({_RATE_HELP})",
+        ),
+    ] = "600",
+    rate_messages: Annotated[
+        str,
+        typer.Option(
+            "--rate-messages",
+            help="WebSocket messages one connection may send a second on average, in bursts of "
+            f"up to twice as many ({_RATE_HELP}); messages over it are answered rate_limited",
+        ),
+    ] = "20",
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            help="WebSocket connections one client address may hold open at once; 0: no limit",
+        ),
+    ] = 32,
+    ws_max_size: Annotated[
+        int,
+        typer.Option(
+            "--ws-max-size",
+            help="largest WebSocket frame the server reads, in bytes (4096 to 16777216); a "
+            "larger one closes the connection",
+        ),
+    ] = WS_MAX_SIZE,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            help="seconds a client has to send a whole request (head and body) once it starts "
+            "one, or once it connects; a connection still sending is closed; 0: no limit",
+        ),
+    ] = 10.0,
+    trust_proxy: Annotated[
+        str | None,
+        typer.Option(
+            "--trust-proxy",
+            help="addresses of reverse proxies (comma-separated; * for any) whose "
+            "X-Forwarded-For and X-Forwarded-Proto give the client's address and scheme; "
+            "by default the connection's own address counts",
+            show_default=False,
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level")] = "warning",
 ) -> None:
     """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
@@ -50,19 +148,53 @@ def serve_command(
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.guard import MAX_HEAD_BYTES, Limits, Rate, guarded_http_protocol
     except ImportError as err:  # pragma: no cover - depends on the install
         _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
     if min(ai_delay, peek_window, snap_window) < 0:
         _fail("delays and windows cannot be negative")
     if ai_workers is not None and ai_workers < 0:
         _fail("--ai-workers cannot be negative")
-    application = create_app(
-        db,
-        ai_delay=ai_delay,
-        peek_window=peek_window,
-        snap_window=snap_window,
-        ai_workers=ai_workers,
+    if turn_time < 0 or header_timeout < 0:
+        _fail("--turn-time and --header-timeout cannot be negative")
+    if idle_time <= 0:
+        _fail("--idle-time must be more than 0")
+    if max_connections < 0:
+        _fail("--max-connections cannot be negative")
+    if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
+        _fail(f"--ws-max-size must be from {WS_MAX_SIZE_RANGE[0]} to {WS_MAX_SIZE_RANGE[1]}")
+    rates: dict[str, Rate] = {}
+    for flag, text, seconds in (
+        ("--rate-rooms", rate_rooms, 60),
+        ("--rate-joins", rate_joins, 60),
+        ("--rate-requests", rate_requests, 60),
+        ("--rate-messages", rate_messages, 1),
+    ):
+        try:
+            rates[flag] = Rate.parse(text, seconds)
+        except ValueError as err:
+            _fail(f"{flag}: {err}")
+    limits = Limits(
+        rooms=rates["--rate-rooms"],
+        joins=rates["--rate-joins"],
+        requests=rates["--rate-requests"],
+        messages=rates["--rate-messages"],
+        connections=max_connections,
     )
+    try:
+        application = create_app(
+            db,
+            ai_delay=ai_delay,
+            peek_window=peek_window,
+            snap_window=snap_window,
+            ai_workers=ai_workers,
+            turn_time=turn_time,
+            idle_time=idle_time,
+            allow_origins=allow_origin or (),
+            limits=limits,
+        )
+    except ValueError as err:  # an --allow-origin that is not an origin
+        _fail(str(err))
     # bind first, so the URL printed is one that really answers (and a busy port says so)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -73,7 +205,16 @@ def serve_command(
         sock.close()
         _fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
     bound = sock.getsockname()[1]
-    config = uvicorn.Config(application, log_level=log_level, ws_max_size=1 << 20)
+    config = uvicorn.Config(
+        application,
+        log_level=log_level,
+        ws_max_size=ws_max_size,
+        http=guarded_http_protocol(header_timeout, MAX_HEAD_BYTES),
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        proxy_headers=trust_proxy is not None,
+        forwarded_allow_ips=trust_proxy,
+    )
     server = uvicorn.Server(config)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     Console().print(

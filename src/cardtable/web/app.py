@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,9 @@ from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL
+from .guard import Guard, Limits, RateLimits, SameOrigin, SecurityHeaders, parse_origins
 from .protocol import CreateRoom, JoinRoom, ProtocolError, error, excerpt, parse_message
+from .replays import DEFAULT_COUNT, JSONBytes, ReplayCache, ReplaySource, check_page
 from .rooms import Conn, Room, RoomError, RoomManager
 
 __all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
@@ -136,9 +138,18 @@ def create_app(
     peek_window: float = 30.0,
     snap_window: float = 5.0,
     ai_workers: int | None = None,
+    turn_time: float = 60.0,
+    idle_time: float = 120.0,
+    allow_origins: Sequence[str] = (),
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web application around the store at ``db_url``; search-level AI moves run in
-    ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server)."""
+    ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server).
+    ``turn_time`` is the seconds a person has for each turn or decision (0: no clock);
+    ``idle_time`` the seconds a room nobody is at stays in memory before it is paused.
+    Pages of ``allow_origins`` (besides the server's own origin) may open WebSockets and send
+    unsafe requests; ``limits`` are the rate limits and quotas (default :class:`Limits`)."""
+    origins = parse_origins(allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
     manager = RoomManager(
         store,
@@ -146,14 +157,15 @@ def create_app(
         peek_window=peek_window,
         snap_window=snap_window,
         ai_workers=ai_workers,
+        turn_time=turn_time,
+        idle_time=idle_time,
     )
+    guard = Guard(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
-        resumed = await manager.resume()
-        if resumed:
-            log.info("resumed %d unfinished room(s) from the store", resumed)
+        manager.start()  # rooms load when first asked for; idle ones are paused
         # Full collections of a large heap paused the loop for 0.1-0.4 s under load
         # (benchmarks/server_load.py): move what exists at start out of the collector's way and
         # collect the young generation less often.
@@ -164,12 +176,19 @@ def create_app(
             yield
         finally:
             await manager.close()  # AI moves, timers and the search workers
+            replays.close()  # the replay build thread
             await store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
     app.state.store = store
+    app.state.guard = guard
+    # the last added runs first: headers on every answer, then the origin check (so a page of
+    # another site cannot spend a visitor's quotas), the rate limits and the body limit
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(RateLimits, guard=guard)
+    app.add_middleware(SameOrigin, allow_origins=origins)
+    app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
 
     @app.exception_handler(RequestValidationError)
     async def short_validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -250,6 +269,7 @@ def create_app(
                 public=body.public,
                 autostart=body.autostart,
                 memory_aid=body.memory_aid,
+                turn_time=body.turn_time,
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
@@ -301,42 +321,57 @@ def create_app(
             ],
         }
 
+    app.state.replays = replays = ReplayCache()
+
     @app.get("/api/rooms/{room_id}/games/{game_no}")
-    async def replay(room_id: str, game_no: int) -> dict[str, Any]:
-        """A finished game move by move, as a spectator saw it."""
+    async def replay(
+        room_id: str, game_no: int, start: int = 0, count: int = DEFAULT_COUNT
+    ) -> JSONBytes:
+        """A finished game move by move, as a spectator saw it: one page of at most ``count``
+        steps from step ``start`` (docs/protocol.md). The replay is built once per game, off
+        the event loop, and cached (:mod:`.replays`)."""
+        check_page(start, count)
         room = await _room(room_id)
-        rows = {g.game_no: g for g in await store.games(room_id)}
-        row = rows.get(game_no)
-        if row is None:
-            raise HTTPException(404, f"room {room_id} has no game {game_no}")
-        if row.finished is None:
-            raise HTTPException(409, "this game is still in play; replays open when it ends")
-        game = variants.new_game(
-            room.row.game, players=room.row.players, seed=row.seed, options=room.row.options
-        )
-        initial = game.spectator_view()
-        steps = []
-        for a in await store.actions(room_id, game_no):
-            game.play(a.seat, a.action)
-            steps.append({"seat": a.seat, "action": a.action, "view": game.spectator_view()})
-        result = game.result
-        return {
+
+        async def source() -> ReplaySource:
+            rows = {g.game_no: g for g in await store.games(room_id)}
+            row = rows.get(game_no)
+            if row is None:
+                raise HTTPException(404, f"room {room_id} has no game {game_no}")
+            if row.finished is None:
+                raise HTTPException(409, "this game is still in play; replays open when it ends")
+            rules = variants.rules_version(room.row.game)
+            if row.rules is not None and row.rules != rules:
+                raise HTTPException(
+                    409,
+                    f"game {game_no} was recorded under the rules {row.rules}, and this server "
+                    f"plays {rules}: it cannot be replayed",
+                )
+            played = [(a.seat, a.action) for a in await store.actions(room_id, game_no)]
+            return ReplaySource(room.row.game, room.row.players, room.row.options, row.seed, played)
+
+        try:
+            built = await replays.get((room_id, game_no), source)
+        except ValueError:  # a stored move the engine refuses: recorded under other rules
+            log.warning("the moves of game %s/%d do not replay", room_id, game_no)
+            raise HTTPException(409, "this game's moves do not replay under these rules") from None
+        meta = {
             "room": room_id,
             "game_no": game_no,
             "game": room.row.game,
             "players": room.row.players,
             "seats": room.seats_public(),
-            "initial": initial,
-            "steps": steps,
-            "result": result.to_dict() if result is not None else None,
         }
+        body = await replays.page(built, meta, start, count)
+        return JSONBytes(body, headers={"X-Replay-Build": str(built.build_no)})
 
     # -- play --------------------------------------------------------------------------------
     @app.websocket("/ws")
     async def play(ws: WebSocket) -> None:
         """The play channel (docs/protocol.md)."""
         await ws.accept()
-        conn = Conn(ws.send_text, ws.close)
+        gate = guard.message_gate()
+        conn = Conn(ws.send_text, lambda: ws.close(gate.close_code, gate.close_reason))
         sender = asyncio.ensure_future(conn.run_sender())
         try:
             while not conn.closed:
@@ -346,6 +381,13 @@ def create_app(
                 raw = msg.get("text")
                 if raw is None:  # a binary frame: refused by parse_message
                     raw = msg.get("bytes") or b""
+                if not gate.allow():  # over the message rate: not read
+                    if gate.refused_in_a_row == 1:  # told once per run of refused messages
+                        conn.push(error("rate_limited", gate.refusal))
+                    if gate.flooding:
+                        conn.drop()  # the sender closes the socket with code 1008
+                        break
+                    continue
                 try:
                     await manager.handle(conn, parse_message(raw))
                 except ProtocolError as exc:

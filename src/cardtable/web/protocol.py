@@ -46,6 +46,8 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_NAME_CHARS",
     "MAX_OPTIONS",
+    "MAX_TURN_TIME",
+    "MIN_TURN_TIME",
     "ActMsg",
     "ClientMessage",
     "CreateRoom",
@@ -63,6 +65,7 @@ __all__ = [
     "StartMsg",
     "StateFrame",
     "TimedWindow",
+    "TurnClock",
     "ai_seat_label",
     "check_name",
     "error",
@@ -70,6 +73,12 @@ __all__ = [
     "parse_message",
     "valid_id",
 ]
+
+MIN_TURN_TIME = 10.0
+"""Fewest seconds a room's creator may give each turn."""
+
+MAX_TURN_TIME = 600.0
+"""Most seconds a room's creator may give each turn."""
 
 MAX_MESSAGE_BYTES = 4096
 """Largest WebSocket frame a client may send."""
@@ -107,7 +116,68 @@ def _fold(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
-_AI_NAMES = frozenset(_fold(ai_seat_label(level)) for level in AI_LEVELS)
+_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic and Greek letters drawn like Latin ones (lower case: names are casefolded)
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ɡ": "g",
+        "ӏ": "l",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ı": "i",
+        # letters and digits that read alike in most fonts
+        "l": "i",
+        "1": "i",
+        "|": "i",
+        "!": "i",
+        "0": "o",
+        "5": "s",
+        "3": "e",
+    }
+)
+_INVISIBLE_OR_SEPARATOR = re.compile(r"[\s._\-·•*'\"`~]")
+
+
+def _skeleton(text: str) -> str:
+    """What ``text`` looks like, roughly: compatibility forms, no accents, no invisible
+    (format) characters, separators or case, and lookalike letters and digits made one."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = "".join(
+        ch
+        for ch in decomposed
+        if not unicodedata.combining(ch) and unicodedata.category(ch) != "Cf"
+    )
+    return _INVISIBLE_OR_SEPARATOR.sub("", kept.casefold().translate(_LOOKALIKES))
+
+
+_AI_NAMES = frozenset(_skeleton(ai_seat_label(level)) for level in AI_LEVELS)
 
 
 def check_name(name: str) -> str:
@@ -122,7 +192,7 @@ def check_name(name: str) -> str:
         raise ValueError("the name holds a control or other unprintable character")
     if len(tidy) > MAX_NAME_CHARS:
         raise ValueError(f"the name is longer than {MAX_NAME_CHARS} characters")
-    if _fold(tidy) in _AI_NAMES:
+    if _skeleton(tidy) in _AI_NAMES:  # also "Cаsual AI" with a Cyrillic а, "Casual Al" …
         raise ValueError("the name is the label of an AI seat; choose another")
     return tidy
 
@@ -358,6 +428,11 @@ class SeatInfo(TypedDict):
     """An AI seat, or a person's seat with a connection open."""
     memory_aid: bool
     """A person's seat that is sent perfect-memory views."""
+    away: bool
+    """A person's seat whose time ran out and who has not come back since."""
+    stand_in: str | None
+    """The AI level playing for a person who missed too many turns in a row, until they come
+    back (join with their token, or act)."""
 
 
 class RoomSummary(TypedDict):
@@ -385,6 +460,15 @@ class TimedWindow(TypedDict):
     """Seconds left."""
 
 
+class TurnClock(TypedDict):
+    """The turn clock running now: the people's seats to act and the seconds they have left
+    before the server plays the timeout move for them."""
+
+    seats: list[int]
+    closes_in: float
+    """Seconds left."""
+
+
 class StateFrame(TypedDict):
     """The ``state`` frame: the room and the game as one connection's seat sees them."""
 
@@ -401,6 +485,8 @@ class StateFrame(TypedDict):
     events: list[Mapping[str, Any]]
     """The events of the change, as the seat may see them."""
     window: TimedWindow | None
+    clock: TurnClock | None
+    """The turn clock, while people are to act outside a timed window (``None``: no clock)."""
     id: NotRequired[Any]
     """The ``id`` of the message this frame answers."""
 
@@ -487,6 +573,9 @@ class CreateRoom(BaseModel):
     autostart: bool = True
     memory_aid: StrictBool = False
     """Give the memory aid to every person's seat of the room."""
+    turn_time: Annotated[float, Field(ge=MIN_TURN_TIME, le=MAX_TURN_TIME)] | None = None
+    """Seconds each person has per turn or decision in this room (``None``: the server's
+    ``--turn-time``)."""
 
 
 class JoinRoom(BaseModel):

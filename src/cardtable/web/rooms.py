@@ -21,16 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
-
-import orjson
 
 from .. import variants
 from ..agents import Agent
@@ -42,200 +38,25 @@ from .protocol import (
     AI_LEVELS,
     ActMsg,
     ClientMessage,
-    Frame,
     JoinMsg,
     PingMsg,
     PongFrame,
     ProtocolError,
     RematchMsg,
     RoomSummary,
-    SeatInfo,
     StateFrame,
-    TimedWindow,
     ai_seat_label,
 )
+from .room import Conn, Room, RoomError, ai_seed, dumps, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
+from .timers import Timers
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
 log = logging.getLogger("cardtable.web")
 
-_MAX_QUEUE = 256
-"""Frames a connection may have waiting before it is dropped as too slow."""
 
-
-def _dumps(frame: Frame) -> str:
-    """A frame as compact JSON text (orjson: JSON encoding was a sixth of the server's CPU)."""
-    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def ai_seed(seed: int, seat: int) -> int:
-    """The seed of the agent at AI seat ``seat`` in a game dealt from ``seed``."""
-    return (seed * 31 + seat) & (2**62 - 1)
-
-
-def hash_token(token: str) -> str:
-    """The digest under which a seat's token is stored."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class RoomError(Exception):
-    """A request about a room that cannot be met: an error ``code`` and a plain message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        """Error code (docs/protocol.md)."""
-        self.message = message
-        """Plain words."""
-
-
-class Conn:
-    """One WebSocket connection: where it listens and its queue of outgoing frames.
-
-    A connection that cannot be served (a frame that cannot be encoded, a send that fails, a
-    client too far behind) is dropped: :meth:`drop` marks it closed, stops its sender and
-    closes the socket (``close``), and nothing else is affected."""
-
-    def __init__(
-        self,
-        send: Callable[[str], Awaitable[None]],
-        close: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        self._send = send
-        self._close = close
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        """Frames waiting to be sent (``None`` stops the sender)."""
-        self.room: Room | None = None
-        """The room this connection listens to."""
-        self.seat: int | None = None
-        """Its seat there (``None``: spectator)."""
-        self.closed = False
-        """Set once the connection is gone or dropped."""
-
-    def push(self, frame: Frame | str) -> None:
-        """Queue a frame (a dict is serialised to JSON)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= _MAX_QUEUE:
-            self.drop()  # a client this far behind is dropped rather than buffered
-            return
-        text = frame if isinstance(frame, str) else _dumps(frame)
-        self.queue.put_nowait(text)
-
-    def drop(self) -> None:
-        """Stop serving this connection: nothing more is queued, the sender stops and closes
-        the socket."""
-        if self.closed:
-            return
-        self.closed = True
-        self.queue.put_nowait(None)
-
-    async def run_sender(self) -> None:
-        """Send queued frames in order until stopped; a failing send drops the connection."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                break
-            try:
-                await self._send(text)
-            except Exception as exc:
-                log.warning("a send failed (%s); dropping the connection", type(exc).__name__)
-                self.closed = True
-                break
-        if self._close is not None:
-            with contextlib.suppress(Exception):
-                await self._close()
-
-
-@dataclass
-class Room:
-    """A live room: its stored description, current game and listeners."""
-
-    row: RoomRow
-    """The room as stored."""
-    game: Game | None = None
-    """The current game (``None`` before the first start)."""
-    game_row: GameRow | None = None
-    """The current game as stored."""
-    version: int = 0
-    """Accepted actions and game starts so far."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held while the room changes."""
-    conns: set[Conn] = field(default_factory=set)
-    """Connections listening."""
-    agents: dict[int, Agent] = field(default_factory=dict)
-    """Agents of the AI seats for the current game."""
-    tokens: dict[str, int] = field(default_factory=dict)
-    """Seat by token digest."""
-    ai_task: asyncio.Task[None] | None = None
-    """The pending AI move (at most one per room)."""
-    ai_version: int | None = None
-    """The room's version the pending AI move is being searched for (``None`` while it waits
-    its delay, or for a level that decides at once)."""
-    window_key: tuple[Any, ...] | None = None
-    """Which simultaneous window the timer runs for."""
-    window_deadline: float = 0.0
-    """When that window closes (loop time)."""
-    window_task: asyncio.Task[None] | None = None
-    """The timer closing the window."""
-    unopened: set[int] = field(default_factory=set)
-    """People's seats that have not yet been sent the current game's opening events (nobody
-    was connected for them when it was dealt)."""
-
-    @property
-    def id(self) -> str:
-        """Room id."""
-        return self.row.id
-
-    @property
-    def status(self) -> str:
-        """``waiting``, ``playing`` or ``finished``."""
-        if self.game is None:
-            return "waiting"
-        return "finished" if self.game.over else "playing"
-
-    def free_seats(self) -> list[int]:
-        """People's seats nobody has taken yet."""
-        return [s.seat for s in self.row.seats if s.type == "human" and s.token_hash is None]
-
-    def online(self) -> set[int]:
-        """Seats with at least one connection."""
-        return {c.seat for c in self.conns if c.seat is not None}
-
-    def seats_public(self) -> list[SeatInfo]:
-        """What anyone may know about the seats."""
-        on = self.online()
-        return [
-            {
-                "type": s.type,
-                "level": s.level,
-                "name": s.name,
-                "taken": s.type == "ai" or s.token_hash is not None,
-                "online": s.type == "ai" or s.seat in on,
-                "memory_aid": s.memory_aid,
-            }
-            for s in self.row.seats
-        ]
-
-    def summary(self) -> RoomSummary:
-        """The room as the lobby shows it (no tokens, seeds or cards)."""
-        var = variants.get(self.row.game)
-        return {
-            "room": self.id,
-            "game": self.row.game,
-            "title": var.title,
-            "players": self.row.players,
-            "options": self.row.options,
-            "status": self.status,
-            "game_no": self.game_row.game_no if self.game_row else 0,
-            "version": self.version,
-            "created": self.row.created,
-            "seats": self.seats_public(),
-        }
-
-
-class RoomManager:
+class RoomManager(Timers):
     """Every live room, and the one place that changes them."""
 
     def __init__(
@@ -246,6 +67,10 @@ class RoomManager:
         peek_window: float = 30.0,
         snap_window: float = 5.0,
         ai_workers: int | None = None,
+        turn_time: float = 60.0,
+        away_time: float = 10.0,
+        stand_in_after: int = 3,
+        idle_time: float = 120.0,
     ) -> None:
         self.store = store
         """Where every accepted action goes first."""
@@ -260,30 +85,140 @@ class RoomManager:
         self.search = SearchPool(default_workers() if ai_workers is None else ai_workers)
         """Where search-level AI moves are computed (``ai_workers`` processes; 0: a thread;
         ``None``: one per CPU)."""
+        self.turn_time = turn_time
+        """Seconds a person has for each turn or decision (a room may choose another); 0 turns
+        the clock off for every room."""
+        self.away_time = away_time
+        """Seconds the clock gives a person already marked away (at most ``turn_time``)."""
+        self.stand_in_after = stand_in_after
+        """Turns and decisions in a row a person may let run out before an AI of the room's
+        level takes their seat (until they come back)."""
+        self.idle_time = idle_time
+        """Seconds a room with no connection (and no request about it) stays in memory; then
+        it is paused: its timers and AI stop, and it is rebuilt from the store when asked for."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- life cycle --------------------------------------------------------------------------
-    async def resume(self) -> int:
-        """Rebuild every unfinished room from the store; return how many."""
-        ids = await self.store.unfinished_rooms()
-        for room_id in ids:
-            await self.get(room_id)
-        return len(ids)
+    def start(self) -> None:
+        """Start a running server's background work: the sweep pausing idle rooms, the repair
+        of games whose end was never marked, and loading the lobby's rooms. Rooms themselves
+        load lazily, when first asked for: start-up does not depend on how many there are."""
+        self._spawn(self._sweep_loop())
+        self._spawn(self.repair())
+        self._spawn(self._load_lobby())
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
-        """Stop AI moves and timers, then the search workers."""
+        """Stop background work, AI moves and timers, then the search workers."""
         self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
         for room in self.rooms.values():
-            for task in (room.ai_task, room.window_task):
-                if task is not None:
-                    task.cancel()
+            self._stop_timers(room)
         await self.search.close()
+
+    async def _sweep_loop(self) -> None:
+        period = max(0.2, min(30.0, self.idle_time / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of idle rooms failed")
+
+    async def sweep(self) -> int:
+        """Pause every room nobody has been connected to, or asked about, for ``idle_time``
+        seconds: its AI and timers stop and it leaves memory (and the lobby); the store keeps
+        it, and it is rebuilt exactly when someone asks for it. Returns how many."""
+        now = asyncio.get_running_loop().time()
+        paused = 0
+        for room in list(self.rooms.values()):
+            if room.conns or now - room.idle_since < self.idle_time:
+                continue
+            async with room.lock:
+                if room.conns or room.evicted or now - room.idle_since < self.idle_time:
+                    continue
+                room.evicted = True
+                self._stop_timers(room)
+                if self.rooms.get(room.id) is room:
+                    del self.rooms[room.id]
+                paused += 1
+        return paused
+
+    async def repair(self) -> int:
+        """Mark over every stored game whose moves end it but whose end was never marked (a
+        server stopped between the two writes, before they were one transaction); returns how
+        many. Runs in the background at start-up, one room at a time."""
+        repaired = 0
+        for room_id, game_no in await self.store.unfinished_games():
+            if self._closing:
+                break
+            if room_id in self.rooms:  # a live room repaired itself when it loaded
+                continue
+            row = await self.store.room(room_id)
+            game_row = next(
+                (g for g in await self.store.games(room_id) if g.game_no == game_no), None
+            )
+            if row is None or game_row is None:
+                continue
+            try:
+                game = await self._replayed(row, game_row)
+            except Exception:
+                continue  # recorded under other rules: the room says so when it is opened
+            if game.over and game.result is not None and game_row.finished is None:
+                with contextlib.suppress(StoreError):
+                    await self.store.finish_game(room_id, game_no, game.result.to_dict())
+                    repaired += 1
+            await asyncio.sleep(0)
+        if repaired:
+            log.warning("marked %d game(s) over whose end had not been stored", repaired)
+        return repaired
+
+    async def _replayed(self, row: RoomRow, game_row: GameRow) -> Game:
+        """A stored game replayed move by move; ``ValueError`` if it was recorded under other
+        rules or its moves no longer replay."""
+        recorded = game_row.rules
+        rules = variants.rules_version(row.game)
+        if recorded is not None and recorded != rules:
+            raise ValueError(
+                f"game {game_row.game_no} of this room was recorded under the rules {recorded}, "
+                f"and this server plays {rules}: it cannot go on"
+            )
+        game = self._new_game(row, game_row.seed)
+        try:
+            for a in await self.store.actions(row.id, game_row.game_no):
+                game.play(a.seat, a.action)
+        except (IllegalAction, ValueError, KeyError, IndexError) as exc:
+            raise ValueError(
+                f"the stored moves of game {game_row.game_no} do not replay under the rules "
+                f"{rules}: it cannot go on"
+            ) from exc
+        return game
+
+    async def _load_lobby(self) -> None:
+        """Bring back to the lobby, after a restart, the public rooms of the last hour still
+        waiting for people (paused again if nobody comes). Rooms in play come back when someone
+        asks for them: loading them would set their AI seats playing with nobody watching."""
+        for room_id in await self.store.lobby_candidates(100, since=time.time() - 3600):
+            if self._closing:
+                return
+            row = await self.store.room(room_id)
+            if row is None or not any(s.type == "human" and not s.token_hash for s in row.seats):
+                continue
+            with contextlib.suppress(Exception):
+                await self.get(room_id)
 
     async def get(self, room_id: str) -> Room | None:
         """A live room, rebuilt from the store if needed; ``None`` if unknown."""
         room = self.rooms.get(room_id)
         if room is not None:
+            room.idle_since = asyncio.get_running_loop().time()
             return room
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
@@ -294,19 +229,28 @@ class RoomManager:
             if row is None:
                 self._loading.pop(room_id, None)
                 return None
-            room = Room(row=row)
+            room = Room(row=row, idle_since=asyncio.get_running_loop().time())
             room.tokens = {s.token_hash: s.seat for s in row.seats if s.token_hash}
             stored = await self.store.games(room_id)
             if stored:
                 last = stored[-1]
-                game = self._new_game(row, last.seed)
-                for a in await self.store.actions(room_id, last.game_no):
-                    game.play(a.seat, a.action)
-                room.game, room.game_row = game, last
+                room.game_row = last
                 room.version = last.base_version + last.actions
-                room.agents = self._agents(row, last.seed)
-                if not last.actions:  # dealt, and nobody has moved: the deal is still news
-                    room.unopened = {s.seat for s in row.seats if s.type == "human"}
+                try:
+                    game = await self._replayed(row, last)
+                except ValueError as exc:
+                    room.refusal = str(exc)  # the room opens, says why, and plays no more
+                    log.warning("room %s cannot go on: %s", room_id, exc)
+                else:
+                    room.game = game
+                    room.agents = self._agents(row, last.seed)
+                    if not last.actions:  # dealt, and nobody has moved: the deal is still news
+                        room.unopened = {s.seat for s in row.seats if s.type == "human"}
+                    result = game.result
+                    if result is not None and last.finished is None:  # its end was not stored
+                        with contextlib.suppress(StoreError):
+                            await self.store.finish_game(room_id, last.game_no, result.to_dict())
+                            last.finished, last.result = time.time(), result.to_dict()
             self.rooms[room_id] = room
             self._loading.pop(room_id, None)
         async with room.lock:
@@ -341,13 +285,15 @@ class RoomManager:
         public: bool = True,
         autostart: bool = True,
         memory_aid: bool = False,
+        turn_time: float | None = None,
     ) -> tuple[Room, int | None, str | None]:
         """Create a room; the creator takes the first person's seat. Returns the room, that
         seat and its token (``None`` when every seat is an AI). Raises ``ValueError``.
 
         ``seats`` lists ``(type, level, memory_aid)``; ``memory_aid=True`` gives the memory
         aid to every person's seat. An AI seat cannot be given one: it always reads the
-        perfect-memory view, its level models how well it remembers."""
+        perfect-memory view, its level models how well it remembers. ``turn_time`` gives the
+        room's people another time per turn than the server's."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -394,9 +340,14 @@ class RoomManager:
             autostart=autostart,
             created=time.time(),
             seats=rows,
+            turn_time=turn_time,
         )
         await self.store.create_room(row)
-        room = Room(row=row, tokens={r.token_hash: r.seat for r in rows if r.token_hash})
+        room = Room(
+            row=row,
+            tokens={r.token_hash: r.seat for r in rows if r.token_hash},
+            idle_since=asyncio.get_running_loop().time(),
+        )
         self.rooms[row.id] = room
         if autostart and not room.free_seats():
             async with room.lock:
@@ -409,6 +360,10 @@ class RoomManager:
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
         async with room.lock:
+            if room.evicted:  # paused while this request waited: ask the store again
+                return await self.take_seat(room_id, name)
+            if room.refusal is not None:
+                raise RoomError("rules_changed", room.refusal)
             free = room.free_seats()
             if not free:
                 raise RoomError("room_full", "every person's seat in this room is taken")
@@ -436,7 +391,9 @@ class RoomManager:
 
     def lobby(self) -> list[RoomSummary]:
         """Public rooms waiting for people or in play, newest first."""
-        live = [r for r in self.rooms.values() if r.row.public and r.status != "finished"]
+        live = [
+            r for r in self.rooms.values() if r.row.public and r.status in ("waiting", "playing")
+        ]
         live.sort(key=lambda r: r.row.created, reverse=True)
         return [r.summary() for r in live[:100]]
 
@@ -454,6 +411,8 @@ class RoomManager:
                 room = await self.get(msg.room)
                 if room is None:
                     raise ProtocolError("unknown_room", "there is no such room", msg.id)
+                if room.refusal is not None:
+                    raise ProtocolError("rules_changed", room.refusal, msg.id)
                 seat = None
                 if msg.token is not None:
                     seat = self._seat_of(room, msg.token, msg.id)
@@ -461,22 +420,35 @@ class RoomManager:
                 self.leave(conn)  # a refused join listens to no room (docs/protocol.md)
                 raise
             async with room.lock:
+                if room.evicted:  # paused while this join waited: join the room rebuilt
+                    await self.handle(conn, msg)
+                    return
                 was_online = room.online()
                 if conn.room is not None and conn.room is not room:
                     self.leave(conn)
                 conn.room, conn.seat = room, seat
+                conn.on_drop = self._dropped
                 room.conns.add(conn)
-                if room.online() != was_online:
+                back = seat is not None and self._back(room, seat)
+                if back:
+                    self._after_change(room)
+                if back or room.online() != was_online:
                     self._broadcast(room, [], skip=conn)
                 conn.push(self._state(room, seat, self._first_sight(room, seat), msg.id))
             return
         room = await self.get(msg.room)
         if room is None:
             raise ProtocolError("unknown_room", "there is no such room", msg.id)
+        if room.refusal is not None:
+            raise ProtocolError("rules_changed", room.refusal, msg.id)
         seat = self._seat_of(room, msg.token, msg.id)
         async with room.lock:
+            if room.evicted:
+                raise ProtocolError(
+                    "room_paused", "the room was paused meanwhile: join it again", msg.id
+                )
             if isinstance(msg, ActMsg):
-                await self._act(room, seat, msg.action, msg.version, conn, msg.id)
+                await self._act(room, seat, msg.action, msg.version, conn, msg.id, person=True)
             elif isinstance(msg, RematchMsg):
                 if room.game is None:
                     raise ProtocolError("not_started", "the first game has not started", msg.id)
@@ -502,8 +474,34 @@ class RoomManager:
         before = room.online()
         room.conns.discard(conn)
         conn.room = None
+        if not room.conns:
+            room.idle_since = asyncio.get_running_loop().time()
         if room.online() != before and not self._closing:
             self._broadcast(room, [])
+
+    def _dropped(self, conn: Conn) -> None:
+        """A connection the server dropped (too slow, or failing) stops counting as online at
+        once; the others hear of it right after the frame being sent now."""
+        room = conn.room
+        if room is None or conn not in room.conns:
+            return
+        before = room.online()
+        room.conns.discard(conn)
+        conn.room = None
+        if not room.conns:
+            room.idle_since = asyncio.get_running_loop().time()
+        if room.online() != before and not self._closing:
+            asyncio.get_running_loop().call_soon(self._broadcast, room, [])
+
+    @staticmethod
+    def _back(room: Room, seat: int) -> bool:
+        """A person is back at their seat (they joined with their token, or acted): not away,
+        no missed turns, their stand-in leaves. Whether anything changed."""
+        changed = seat in room.away or seat in room.stand_ins
+        room.away.discard(seat)
+        room.missed.pop(seat, None)
+        room.stand_ins.pop(seat, None)
+        return changed
 
     @staticmethod
     def _seat_of(room: Room, token: str, msg_id: Any) -> int:
@@ -521,8 +519,11 @@ class RoomManager:
         version: int | None,
         sender: Conn | None,
         msg_id: Any,
+        *,
+        person: bool = False,
     ) -> None:
-        """Check, store, apply and push one action (the room's lock is held)."""
+        """Check, store, apply and push one action (the room's lock is held); ``person``: the
+        seat's person played it themselves (so they are back if they were away)."""
         game = room.game
         if game is None:
             raise ProtocolError("not_started", "the game has not started", msg_id)
@@ -549,8 +550,15 @@ class RoomManager:
         assert room.game_row is not None
         canonical = str(action)
         seq = room.version - room.game_row.base_version + 1
+        # the move and, when it ends the game, the game's end are stored in one transaction:
+        # first on a copy, to know whether it ends the game before anything is stored
+        after = game.clone()
+        after.play(seat, action)
+        result = after.result.to_dict() if after.over and after.result is not None else None
         try:
-            await self.store.append(room.id, room.game_row.game_no, seq, seat, canonical)
+            await self.store.append(
+                room.id, room.game_row.game_no, seq, seat, canonical, result=result
+            )
         except StoreError:
             log.exception("store refused an action of room %s", room.id)
             raise ProtocolError(
@@ -558,13 +566,11 @@ class RoomManager:
             ) from None
         events = game.play(seat, action)
         room.version += 1
-        if game.over:
-            result = game.result
-            assert result is not None
-            with contextlib.suppress(StoreError):
-                await self.store.finish_game(room.id, room.game_row.game_no, result.to_dict())
+        if result is not None:
             room.game_row.finished = time.time()
-            room.game_row.result = result.to_dict()
+            room.game_row.result = result
+        if person:
+            self._back(room, seat)
         self._after_change(room)
         self._broadcast(room, events, sender=sender, msg_id=msg_id)
 
@@ -572,12 +578,20 @@ class RoomManager:
         """Deal a new game in ``room`` (the room's lock is held)."""
         seed = secrets.randbits(62)
         game_no = room.game_row.game_no + 1 if room.game_row else 1
-        row = GameRow(room.id, game_no, seed, room.version + 1, time.time())
+        row = GameRow(
+            room.id,
+            game_no,
+            seed,
+            room.version + 1,
+            time.time(),
+            rules=variants.rules_version(room.row.game),
+        )
         await self.store.start_game(row)
         room.game = self._new_game(room.row, seed)
         room.game_row = row
         room.version += 1
         room.agents = self._agents(room.row, seed)
+        room.stand_ins = {s: self._stand_in(room, s) for s in room.stand_ins}
         self._after_change(room)
         # The deal's events (kaboo: each seat's first sight of its bottom row) reach every seat
         # now; a person not connected gets them when it first joins (see _first_sight).
@@ -617,12 +631,6 @@ class RoomManager:
         return out
 
     # -- pushing states ----------------------------------------------------------------------
-    def _window(self, room: Room) -> TimedWindow | None:
-        if room.window_key is None:
-            return None
-        left = max(0.0, room.window_deadline - asyncio.get_running_loop().time())
-        return {"phase": room.window_key[-1], "closes_in": round(left, 2)}
-
     def _state(
         self, room: Room, seat: int | None, events: list[Event], msg_id: Any = None
     ) -> StateFrame:
@@ -648,6 +656,7 @@ class RoomManager:
             "view": view,
             "events": [e.visible(bit) for e in events],
             "window": self._window(room),
+            "clock": self._clock(room),
         }
         if msg_id is not None:
             out["id"] = msg_id
@@ -675,7 +684,7 @@ class RoomManager:
                     continue
                 text = frames.get(conn.seat)
                 if text is None:
-                    text = frames[conn.seat] = _dumps(self._state(room, conn.seat, events))
+                    text = frames[conn.seat] = dumps(self._state(room, conn.seat, events))
                 conn.push(text)
             except Exception as exc:
                 log.warning(
@@ -690,9 +699,10 @@ class RoomManager:
     # -- AI seats and windows ------------------------------------------------------------
     def _after_change(self, room: Room) -> None:
         """Schedule AI moves and window timers after the room changed (lock held)."""
-        if self._closing:
+        if self._closing or room.evicted:
             return
         self._update_window(room)
+        self._update_clock(room)
         if room.ai_task is not None and room.ai_version not in (None, room.version):
             # a search is thinking about a state that is gone: drop it (a job no worker has
             # taken yet leaves the queue) and think again about the new one
@@ -701,56 +711,8 @@ class RoomManager:
         game = room.game
         if game is None or game.over:
             return
-        if room.ai_task is None and any(s in room.agents for s in game.actors):
+        if room.ai_task is None and any(room.agent(s) is not None for s in game.actors):
             room.ai_task = asyncio.create_task(self._ai_move(room))
-
-    def _update_window(self, room: Room) -> None:
-        game = room.game
-        key: tuple[Any, ...] | None = None
-        # a window opens with several seats to act; only then is the phase worth reading
-        if (
-            game is not None
-            and not game.over
-            and (room.window_key is not None or len(game.actors) > 1)
-        ):
-            phase = game.timed_window()
-            if phase is not None:
-                pub = game.spectator_view()
-                key = (
-                    room.game_row.game_no if room.game_row else 0,
-                    pub.get("round"),
-                    pub.get("turns"),
-                    phase,
-                )
-        if key == room.window_key:
-            return
-        if room.window_task is not None:
-            room.window_task.cancel()
-            room.window_task = None
-        room.window_key = key
-        if key is None:
-            return
-        length = self.peek_window if key[-1] == "peek" else self.snap_window
-        room.window_deadline = asyncio.get_running_loop().time() + length
-        room.window_task = asyncio.create_task(self._close_window(room, key, length))
-
-    async def _close_window(self, room: Room, key: tuple[Any, ...], length: float) -> None:
-        await asyncio.sleep(length)
-        async with room.lock:
-            if room.window_key != key:
-                return
-            room.window_task = None
-            for _ in range(64):  # each seat still to act gets its default, one at a time
-                game = room.game
-                if game is None or game.over or room.window_key != key:
-                    break
-                seat = game.actors[0]
-                action = str(game.timeout_action(seat))
-                try:
-                    await self._act(room, seat, action, None, None, None)
-                except ProtocolError:
-                    log.exception("window default refused in room %s", room.id)
-                    break
 
     async def _ai_move(self, room: Room) -> None:
         """Play the move of the first AI seat to act, ``ai_delay`` seconds from now.
@@ -764,12 +726,12 @@ class RoomManager:
             await asyncio.sleep(self.ai_delay)
             async with room.lock:
                 game = room.game
-                seats = [] if game is None or game.over else game.actors
-                seat = next((s for s in seats if s in room.agents), None)
-                if game is None or seat is None:
+                seats = [] if game is None or game.over or room.evicted else game.actors
+                seat = next((s for s in seats if room.agent(s) is not None), None)
+                agent = room.agent(seat) if seat is not None else None
+                if game is None or seat is None or agent is None:
                     room.ai_task = None
                     return
-                agent = room.agents[seat]
                 if agent.name not in SEARCH_LEVELS:
                     room.ai_task = None
                     await self._act(room, seat, str(agent.act(game, seat)), None, None, None)
@@ -781,7 +743,8 @@ class RoomManager:
                 if room.ai_task is not me:  # replaced meanwhile: that task plays
                     return
                 room.ai_task = room.ai_version = None
-                if room.version != version:  # the room moved on: never play on another state
+                if room.version != version or room.agent(seat) is not agent:
+                    # the room moved on, or the person is back: never play on another state
                     self._after_change(room)
                     return
                 await self._act(room, seat, action, None, None, None)

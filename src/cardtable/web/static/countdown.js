@@ -1,6 +1,7 @@
 // @ts-check
-// The countdown of a timed window at the live table (gabo's snap window, the initial peeks):
-// the seconds left and a bar, from the `window` of each state.
+// The countdown at the live table: a timed window (gabo's snap window, the initial peeks) or
+// the turn clock (the time people have to act): the seconds left and a bar, from the `window`
+// or `clock` of each state.
 
 import { el } from "./ui.js";
 
@@ -19,10 +20,12 @@ export class Countdown {
   }
 
   /**
-   * Show the window of a state (null: none is open).
+   * Show the window of a state (null: none is open); `label` names what runs out (the
+   * default: the window's phase).
    * @param {TimedWindow | null | undefined} win
+   * @param {string} [label]
    */
-  set(win) {
+  set(win, label) {
     clearInterval(this.timer);
     if (!win) {
       this.deadline = null;
@@ -38,7 +41,13 @@ export class Countdown {
       const left = Math.max(0, (deadline - performance.now()) / 1000);
       const pct = Math.round((left / this.total) * 100);
       this.host.replaceChildren(
-        el("span", {}, `${this.phase === "snap" ? "Snap" : "Peek"} window: ${left.toFixed(1)} s`),
+        el(
+          "span",
+          {},
+          `${label ?? (this.phase === "snap" ? "Snap window" : "Peek window")}: ${
+            left < 10 ? left.toFixed(1) : Math.ceil(left)
+          } s`,
+        ),
         el(
           "span",
           {

@@ -10,6 +10,7 @@ import { describeEvent } from "./words.js";
 
 /** @typedef {import("./types/protocol").GameList} GameList */
 /** @typedef {import("./types/protocol").Replay} Replay */
+/** @typedef {import("./types/protocol").ReplayStep} ReplayStep */
 /** @typedef {import("./types/protocol").RoomSummary} RoomSummary */
 /** @typedef {import("./types/view").View} View */
 
@@ -118,6 +119,15 @@ export class HistoryPage {
   }
 }
 
+/** Steps the replay viewer asks for at a time (the server may send fewer: it bounds pages). */
+const PAGE = 100;
+/** Steps either side of the one shown that the viewer fetches in the background. */
+const AHEAD = 50;
+/** Most steps the viewer keeps; beyond, the pages farthest from the step shown are dropped. */
+const KEEP = 1500;
+/** Milliseconds a step that has to be fetched waits, so that dragging the slider fetches once. */
+const SETTLE = 120;
+
 export class ReplayPage {
   /**
    * @param {HTMLElement} root
@@ -128,12 +138,27 @@ export class ReplayPage {
     this.root = root;
     this.room = room;
     this.gameNo = gameNo;
+    /** The step asked for: 0 (the deal) to `total`. */
     this.step = 0;
+    /** The step drawn now (-1: none yet). */
+    this.shown = -1;
+    /** Number of steps of the game. */
+    this.total = 0;
     /** @type {number | null} */
     this.timer = null;
-    // Set by start() once the game is loaded, before anything reads them:
+    /** @type {number | undefined} */
+    this.settle = undefined;
+    /** Steps loaded, by index (step k is index k - 1). @type {Map<number, ReplayStep>} */
+    this.steps = new Map();
+    /** Pages loaded: first index → number of steps. @type {Map<number, number>} */
+    this.pages = new Map();
+    /** Pages being fetched, by first index. @type {Map<number, Promise<Replay>>} */
+    this.fetching = new Map();
+    // Set by start() once the first page is loaded, before anything reads them:
     /** @type {Replay} */
     this.data;
+    /** @type {View} */
+    this.initial;
     /** @type {(seat: number) => string} */
     this.names;
     /** @type {HTMLInputElement} */
@@ -154,9 +179,9 @@ export class ReplayPage {
     document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
     this.root.replaceChildren(el("p", {}, "Loading…"));
     try {
-      this.data = /** @type {Replay} */ (
-        await api(`/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`)
-      );
+      this.data = await this.fetchPage(0);
+      if (!this.data.initial) throw new Error("the first page of the replay has no initial view");
+      this.initial = this.data.initial;
     } catch (err) {
       this.root.replaceChildren(
         el(
@@ -171,6 +196,7 @@ export class ReplayPage {
       return;
     }
     const d = this.data;
+    this.total = d.total;
     byId("page-tools").replaceChildren(
       el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
     );
@@ -178,7 +204,7 @@ export class ReplayPage {
     this.slider = el("input", {
       type: "range",
       min: 0,
-      max: d.steps.length,
+      max: this.total,
       value: 0,
       "aria-label": "step",
       class: "replay-slider",
@@ -219,7 +245,7 @@ export class ReplayPage {
         btn("◀ Prev", "prev", () => this.go(this.step - 1), "previous step"),
         this.playBtn,
         btn("Next ▶", "next", () => this.go(this.step + 1), "next step"),
-        btn("Last »", "last", () => this.go(d.steps.length), "last step"),
+        btn("Last »", "last", () => this.go(this.total), "last step"),
         this.slider,
       ),
       this.caption,
@@ -240,24 +266,122 @@ export class ReplayPage {
   }
 
   /**
-   * @param {number} step
-   * @returns {View}
+   * The page of steps from index `start` (one request at a time per page); its steps are kept.
+   * @param {number} start
+   * @returns {Promise<Replay>}
    */
-  viewAt(step) {
-    return step === 0 ? this.data.initial : this.data.steps[step - 1].view;
+  fetchPage(start) {
+    let pending = this.fetching.get(start);
+    if (!pending) {
+      const path = `/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`;
+      pending = /** @type {Promise<Replay>} */ (api(`${path}?start=${start}&count=${PAGE}`))
+        .then((page) => {
+          this.keep(page);
+          return page;
+        })
+        .finally(() => this.fetching.delete(start));
+      this.fetching.set(start, pending);
+    }
+    return pending;
   }
 
-  /** @param {number} step */
+  /** @param {Replay} page */
+  keep(page) {
+    page.steps.forEach((s, i) => this.steps.set(page.start + i, s));
+    if (page.steps.length) this.pages.set(page.start, page.steps.length);
+    // drop the pages farthest from the step shown while too many steps are kept
+    while (this.steps.size > KEEP && this.pages.size > 1) {
+      let far = -1;
+      let farthest = -1;
+      for (const [first, n] of this.pages) {
+        const away = Math.max(first - this.step, this.step - (first + n), 0);
+        if (away > farthest) [far, farthest] = [first, away];
+      }
+      for (let i = far; i < far + (this.pages.get(far) ?? 0); i++) this.steps.delete(i);
+      this.pages.delete(far);
+    }
+  }
+
+  /**
+   * Load step index `index` (step `index + 1`): its page, from a multiple of PAGE, and the
+   * pages after it while the server sent fewer steps than asked.
+   * @param {number} index
+   */
+  async load(index) {
+    let start = index - (index % PAGE);
+    while (!this.steps.has(index) && start <= index) {
+      const have = this.pages.get(start);
+      if (have !== undefined && this.steps.has(start)) {
+        start += have;
+        continue;
+      }
+      const page = await this.fetchPage(start);
+      if (page.next === null || !page.steps.length) break;
+      start = page.next;
+    }
+  }
+
+  /** Fetch, in the background, the steps up to AHEAD either side of the one shown. */
+  prefetch() {
+    for (const step of [this.step + AHEAD, this.step - AHEAD]) {
+      const index = Math.max(0, Math.min(this.total, step)) - 1;
+      if (index >= 0 && !this.steps.has(index)) this.load(index).catch(() => {});
+    }
+  }
+
+  /**
+   * Show step `step` (0: the deal), at once if it is loaded, else once it is.
+   * @param {number} step
+   */
   go(step) {
-    const d = this.data;
-    this.step = Math.max(0, Math.min(d.steps.length, step));
+    this.step = Math.max(0, Math.min(this.total, step));
     this.slider.value = String(this.step);
+    clearTimeout(this.settle);
+    if (this.step === 0 || this.steps.has(this.step - 1)) {
+      this.render();
+      return;
+    }
+    const want = this.step;
+    this.caption.textContent = `Step ${want} of ${this.total}: loading…`;
+    this.busy(true); // the table still shows the step before: dimmed until the new one comes
+    this.settle = setTimeout(() => {
+      this.load(want - 1)
+        .then(() => {
+          if (this.step === want && this.steps.has(want - 1)) this.render();
+        })
+        .catch((err) => {
+          if (this.step !== want) return;
+          this.busy(false);
+          const why = errorMessage(err);
+          this.caption.textContent = `Step ${want} of ${this.total}: could not load it (${why})`;
+          toast(why, "error");
+          this.stop();
+        });
+    }, SETTLE);
+  }
+
+  /**
+   * Mark the table as waiting for a step (dimmed, aria-busy), or not.
+   * @param {boolean} on
+   */
+  busy(on) {
+    for (const host of [this.tableHost, this.resultsHost]) {
+      host.style.opacity = on ? "0.5" : "";
+      host.setAttribute("aria-busy", String(on));
+    }
+  }
+
+  /** Draw the step asked for (loaded), then fetch around it. */
+  render() {
+    const d = this.data;
+    this.busy(false);
+    const last = this.step > 0 ? this.steps.get(this.step - 1) : undefined;
+    const view = last ? last.view : this.initial;
+    this.shown = this.step;
     document.body.dataset.step = String(this.step);
-    const view = this.viewAt(this.step);
-    const last = this.step > 0 ? d.steps[this.step - 1] : null;
     this.caption.textContent = last
-      ? `Step ${this.step} of ${d.steps.length}: ${this.names(last.seat)} — ${last.action}`
-      : `Start (${d.steps.length} moves)`;
+      ? `Step ${this.step} of ${this.total}: ${this.names(last.seat)} — ${last.action}`
+      : `Start (${this.total} moves)`;
     this.tableHost.replaceChildren(
       renderTable(view, {
         viewer: null,
@@ -284,14 +408,17 @@ export class ReplayPage {
         .reverse()
         .map((t) => el("li", {}, t)),
     );
-    if (this.step >= d.steps.length) this.stop();
+    if (this.step >= this.total) this.stop();
+    this.prefetch();
   }
 
   togglePlay() {
     if (this.timer) this.stop();
     else {
-      if (this.step >= this.data.steps.length) this.go(0);
-      this.timer = setInterval(() => this.go(this.step + 1), 700);
+      if (this.step >= this.total) this.go(0);
+      this.timer = setInterval(() => {
+        if (this.shown === this.step) this.go(this.step + 1); // else: still loading
+      }, 700);
       this.playBtn.textContent = "⏸ Pause";
     }
   }

@@ -203,6 +203,14 @@ export class RoomConnection extends EventTarget {
     });
   }
 
+  /** Join again with the seat's token: a person marked away says they are back. */
+  rejoin() {
+    /** @type {{type: "join", room: string, token?: string}} */
+    const join = { type: "join", room: this.room };
+    if (this.token) join.token = this.token;
+    this.sendRaw(join);
+  }
+
   /** Close for good (no reconnect). */
   close() {
     this.closed = true;

@@ -265,6 +265,16 @@ function seatHeader(view, seat, ctx) {
     badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
   }
   if (info?.memory_aid) badges.push(aidBadge());
+  if (info && ctx.live && info.stand_in)
+    badges.push(
+      el(
+        "span",
+        { class: "badge badge-away", title: "missed several turns; a computer player stands in" },
+        `AI playing (${info.stand_in})`,
+      ),
+    );
+  else if (info && ctx.live && info.away)
+    badges.push(el("span", { class: "badge badge-away", title: "their time ran out" }, "away"));
   // Online dots only at a live table (a replay's seats are not connected to anything).
   const online =
     info && ctx.live ? (info.type === "ai" ? "ai" : info.online ? "online" : "offline") : null;

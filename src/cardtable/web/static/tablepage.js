@@ -191,12 +191,66 @@ export class TablePage {
       .reverse()
       .find((e) => "seat" in e && e.seat !== undefined && e.type !== "turn");
     if (actor && "seat" in actor) this.lastActor = actor.seat;
-    this.countdown.set(state.window);
+    this.showClock(state);
+    this.showAway(state);
     const before = measure(this.ui.tableHost);
     this.render();
     animateEvents(state.events, this.ui.tableHost, before);
     stateCue(prev, state);
     maybeShowRound(this, prev, state);
+  }
+
+  /**
+   * The countdown: a timed window, else the turn clock (whose time runs, and how much is left).
+   * @param {StateMessage} state
+   */
+  showClock(state) {
+    const clock = state.clock;
+    if (state.window || !clock) {
+      this.countdown.set(state.window);
+      return;
+    }
+    const names = this.names();
+    const label =
+      state.seat !== null && clock.seats.includes(state.seat)
+        ? "Your time"
+        : `Time for ${clock.seats.map(names).join(", ")}`;
+    this.countdown.set({ phase: "turn", closes_in: clock.closes_in }, label);
+  }
+
+  /**
+   * A person whose time ran out is told so, with a button to take their seat back.
+   * @param {StateMessage} state
+   */
+  showAway(state) {
+    const mine = state.seat === null ? undefined : state.seats[state.seat];
+    const shown = this.ui.banner.querySelector('[data-code="away"]');
+    if (!mine?.away) {
+      if (shown) this.ui.banner.replaceChildren();
+      return;
+    }
+    const text = mine.stand_in
+      ? `You missed several turns: a computer player (${mine.stand_in}) is playing your seat.`
+      : "Your time ran out, so the table played a move for you.";
+    const back = el(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small btn-primary",
+        dataset: { ui: "back" },
+        onclick: () => {
+          try {
+            this.conn?.rejoin();
+          } catch (err) {
+            toast(errorMessage(err), "error");
+          }
+        },
+      },
+      "I'm back",
+    );
+    this.ui.banner.replaceChildren(
+      el("div", { class: "banner", role: "alert", dataset: { code: "away" } }, `${text} `, back),
+    );
   }
 
   // --- drawing -------------------------------------------------------------------------------

@@ -30,10 +30,15 @@ export interface SeatInfo {
   taken: boolean;
   online: boolean;
   memory_aid: boolean;
+  /** A person whose time ran out and who has not come back since. */
+  away: boolean;
+  /** The AI level playing for a person who missed several turns in a row, until they are back. */
+  stand_in: string | null;
 }
 
-/** A room's status: seats still free (or waiting for `start`), in play, or its game over. */
-export type RoomStatus = "waiting" | "playing" | "finished";
+/** A room's status: seats still free (or waiting for `start`), in play, its game over, or
+ * closed (its game was recorded under other rules than the server plays). */
+export type RoomStatus = "waiting" | "playing" | "finished" | "closed";
 
 /** The resolved options of a room (`target`: `null` for one round, else a match's target). */
 export interface RoomOptions {
@@ -168,22 +173,40 @@ export interface ReplayStep {
   view: View;
 }
 
-/** `GET /api/rooms/{room}/games/{n}`: a finished game, move by move. */
+/**
+ * `GET /api/rooms/{room}/games/{n}?start=&count=`: one page of a finished game, move by move:
+ * at most `count` steps (≤ 200, default 100) from index `start` (step `start + 1`), fewer when
+ * they would pass the page's size bound.
+ */
 export interface Replay {
   room: string;
   game_no: number;
   game: string;
   players: number;
   seats: SeatInfo[];
-  initial: View;
-  steps: ReplayStep[];
   result: GameResult | null;
+  /** Number of steps of the whole game. */
+  total: number;
+  /** Index of this page's first step. */
+  start: number;
+  steps: ReplayStep[];
+  /** `start` of the following page; `null` after the last step. */
+  next: number | null;
+  /** The spectator view before the first step: on the page from `start` 0 only. */
+  initial?: View;
 }
 
 // --- the WebSocket -----------------------------------------------------------------------------
 
 /** The id a client may give a message; its answer carries it back. */
 export type MessageId = number | string;
+
+/** The turn clock: the people's seats to act and the seconds before their move is played. */
+export interface TurnClock {
+  seats: number[];
+  /** Seconds left. */
+  closes_in: number;
+}
 
 /** A timed window open now (a snap window, the initial peeks). */
 export interface TimedWindow {
@@ -207,6 +230,8 @@ export interface StateMessage {
   /** The events of the action that caused this state, as this seat sees them. */
   events: ViewEvent[];
   window: TimedWindow | null;
+  /** The turn clock, while people are to act outside a timed window. */
+  clock: TurnClock | null;
   id?: MessageId;
 }
 

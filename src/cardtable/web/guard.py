@@ -1,0 +1,720 @@
+"""Guards of the web server against other sites and against floods (docs/protocol.md, "Limits").
+
+- :class:`SameOrigin` refuses (``403``) a WebSocket handshake, or an HTTP request with an unsafe
+  method, sent by a page of another site: its ``Origin`` is neither the server's own origin
+  (the request's scheme and ``Host``) nor one of the allowed extra origins.
+- :class:`SecurityHeaders` puts a content security policy and the other protective headers on
+  every HTTP response.
+- :class:`RateLimits` counts, per client address, HTTP requests, room creations and seat joins
+  (``429`` with ``Retry-After`` past a limit) and open WebSocket connections (a handshake past
+  the cap is refused with ``429``).
+- :class:`MessageGate` counts the messages of one WebSocket connection; the ``/ws`` loop asks it
+  before handling each message and answers ``rate_limited`` past the limit.
+- :func:`guarded_http_protocol` gives uvicorn an HTTP protocol that closes a connection whose
+  request is not read within a time limit, or whose request head grows too large.
+
+The limits are a :class:`Limits`; the counters live in a :class:`Guard` (one per application),
+in the in-memory storage of the ``limits`` library, whose keys expire with their window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import itertools
+import json
+import math
+import re
+import time
+import urllib.parse
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "DOCS_CONTENT_SECURITY_POLICY",
+    "MAX_HEAD_BYTES",
+    "SECURITY_HEADERS",
+    "Guard",
+    "Limits",
+    "MessageGate",
+    "Rate",
+    "RateLimits",
+    "SameOrigin",
+    "SecurityHeaders",
+    "client_address",
+    "guarded_http_protocol",
+    "normalize_origin",
+    "parse_origins",
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The policy of every page and answer of the server: the browser client runs only its own
+scripts and styles (no inline script, no ``style=`` attribute in markup), talks only to its own
+server (HTTP and WebSocket) and cannot be framed."""
+
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' https://cdn.jsdelivr.net 'unsafe-inline'; "
+    "style-src 'self' https://cdn.jsdelivr.net 'unsafe-inline'; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.jsdelivr.net; "
+    "connect-src 'self'; font-src 'self' https://cdn.jsdelivr.net; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The looser policy of the API reference page (``/api/docs``), which loads its viewer from a
+CDN and starts it with an inline script; the page shows nothing a client sent."""
+
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+"""Headers every HTTP response carries besides its content security policy."""
+
+MAX_HEAD_BYTES = 32 * 1024
+"""Largest request head (request line and headers) the server reads; a longer one is answered
+``431`` and the connection closed."""
+
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+# -- limits ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``count`` events per ``seconds``; a count of 0 means no limit."""
+
+    count: int
+    """Events allowed per window (0: no limit)."""
+    seconds: int
+    """Length of the window in seconds."""
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError("a rate cannot be negative")
+        if self.seconds < 1:
+            raise ValueError("a rate's window is at least one second")
+
+    @property
+    def enabled(self) -> bool:
+        """Whether this rate limits anything."""
+        return self.count > 0
+
+    @classmethod
+    def parse(cls, text: str, seconds: int) -> Rate:
+        """``"N"`` (N per ``seconds``) or ``"N/S"`` (N per S seconds); ``"0"``: no limit."""
+        count_text, sep, window_text = text.strip().partition("/")
+        try:
+            count = int(count_text)
+            window = int(window_text) if sep else seconds
+        except ValueError:
+            raise ValueError(f"{text!r} is not N or N/SECONDS") from None
+        return cls(count, window)
+
+    def describe(self) -> str:
+        """In words: ``20 a minute``, ``5 in 10 s``."""
+        if self.seconds == 60:
+            return f"{self.count} a minute"
+        if self.seconds == 1:
+            return f"{self.count} a second"
+        return f"{self.count} in {self.seconds} s"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every rate limit and quota of the server, per client address unless said otherwise."""
+
+    rooms: Rate = Rate(20, 60)
+    """Rooms an address may create (``POST /api/rooms``)."""
+    joins: Rate = Rate(60, 60)
+    """Seats an address may take (``POST /api/rooms/{room}/join``)."""
+    requests: Rate = Rate(600, 60)
+    """HTTP requests (WebSocket handshakes included) an address may make."""
+    connections: int = 32
+    """WebSocket connections an address may hold open at once (0: no limit)."""
+    messages: Rate = Rate(20, 1)
+    """WebSocket messages per connection, on average."""
+    message_burst: int | None = None
+    """Messages a connection may send in a burst (``None``: twice ``messages.count``); the
+    messages are counted in windows of ``message_burst / messages.count`` times
+    ``messages.seconds`` seconds."""
+    flood_close: int = 100
+    """Refused messages in a row after which a connection is closed (code 1008; 0: never)."""
+
+    def __post_init__(self) -> None:
+        if self.connections < 0 or self.flood_close < 0:
+            raise ValueError("limits cannot be negative")
+        if self.message_burst is not None and self.message_burst < self.messages.count:
+            raise ValueError("the message burst cannot be less than the message rate")
+
+    @property
+    def message_window(self) -> Rate:
+        """The window messages are counted in: ``burst`` messages per so many seconds."""
+        count = self.messages.count
+        if count == 0:
+            return self.messages
+        burst = self.message_burst if self.message_burst is not None else 2 * count
+        return Rate(burst, max(1, round(burst * self.messages.seconds / count)))
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No limit at all."""
+        off = Rate(0, 60)
+        return cls(rooms=off, joins=off, requests=off, connections=0, messages=off, flood_close=0)
+
+
+def _item(rate: Rate, name: str) -> RateLimitItem:
+    return RateLimitItemPerSecond(rate.count, rate.seconds, namespace=name)
+
+
+def client_address(scope: Scope) -> str:
+    """The address a request is counted under: ``scope["client"]`` (the peer, or what a trusted
+    proxy said when the server believes proxies); an IPv6 address counts as its /64 network
+    (one subscriber's, as a home's IPv4 address behind its router), an IPv4-mapped IPv6
+    address as its IPv4 address."""
+    client = scope.get("client")
+    if not client:
+        return "unknown"
+    text = str(client[0])
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return text
+
+
+class Guard:
+    """The counters of one application: fixed windows per address (and per connection for
+    messages) in the in-memory storage of ``limits``, and the open WebSocket connections per
+    address. Keys expire with their window, so memory follows the addresses seen lately."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        """The limits."""
+        self.storage = MemoryStorage()
+        """The counters (expired keys are dropped by the storage)."""
+        self._limiter = FixedWindowRateLimiter(self.storage)
+        self._items = {
+            "requests": _item(self.limits.requests, "requests"),
+            "rooms": _item(self.limits.rooms, "rooms"),
+            "joins": _item(self.limits.joins, "joins"),
+            "messages": _item(self.limits.message_window, "messages"),
+        }
+        self._rates = {
+            "requests": self.limits.requests,
+            "rooms": self.limits.rooms,
+            "joins": self.limits.joins,
+            "messages": self.limits.message_window,
+        }
+        self.open: dict[str, int] = {}
+        """Open WebSocket connections by address (addresses with none are left out)."""
+        self._conn_ids = itertools.count()
+
+    def hit(self, kind: str, key: str) -> float | None:
+        """Count one event of ``kind`` (``requests``, ``rooms``, ``joins``, ``messages``) for
+        ``key``: ``None`` if it is allowed, else the seconds until the window ends."""
+        if not self._rates[kind].enabled:
+            return None
+        item = self._items[kind]
+        if self._limiter.hit(item, key):
+            return None
+        reset = self._limiter.get_window_stats(item, key).reset_time
+        return max(0.0, reset - time.time())
+
+    def rate(self, kind: str) -> Rate:
+        """The rate of ``kind`` (for messages: the window they are counted in)."""
+        return self._rates[kind]
+
+    def message_gate(self) -> MessageGate:
+        """A gate for the messages of a new connection."""
+        return MessageGate(self, f"conn-{next(self._conn_ids)}")
+
+    def tracked_keys(self) -> int:
+        """Keys the storage holds now (counters, their expiry times and locks, and moving-window
+        entries): those of windows not yet over."""
+        held = self.storage
+        return len(held.storage) + len(held.expirations) + len(held.locks) + len(held.events)
+
+
+class MessageGate:
+    """The messages of one WebSocket connection: :meth:`allow` counts each one and says
+    whether it may be handled; a connection whose messages keep being refused is to be
+    closed (:attr:`flooding`, with :attr:`close_code` 1008)."""
+
+    def __init__(self, guard: Guard, key: str) -> None:
+        self._guard = guard
+        self._key = key
+        self.refused_in_a_row = 0
+        """Messages refused since the last one allowed."""
+
+    def allow(self) -> bool:
+        """Count a message: whether it may be handled."""
+        if self._guard.hit("messages", self._key) is None:
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        return False
+
+    @property
+    def refusal(self) -> str:
+        """The text of the ``rate_limited`` error."""
+        window = self._guard.rate("messages")
+        return (
+            f"too many messages: at most {window.describe()} on one connection; "
+            "this one was not read"
+        )
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the connection has sent too many refused messages in a row."""
+        limit = self._guard.limits.flood_close
+        return limit > 0 and self.refused_in_a_row >= limit
+
+    @property
+    def close_code(self) -> int:
+        """The code to close the connection with: 1008 once it floods, else 1000."""
+        return 1008 if self.flooding else 1000
+
+    @property
+    def close_reason(self) -> str:
+        """The reason sent with :attr:`close_code`."""
+        return "too many messages" if self.flooding else ""
+
+
+# -- answers ---------------------------------------------------------------------------------
+
+
+def _json_body(detail: str) -> bytes:
+    return json.dumps({"detail": detail}).encode()
+
+
+async def _answer_http(
+    send: Send, status: int, detail: str, headers: Iterable[tuple[bytes, bytes]] = ()
+) -> None:
+    body = _json_body(detail)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse_websocket(
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    status: int,
+    detail: str,
+    headers: Iterable[tuple[bytes, bytes]] = (),
+) -> None:
+    """Refuse a handshake: an HTTP answer when the server can send one (the
+    ``websocket.http.response`` extension), else a close before accepting (a ``403``)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in (scope.get("extensions") or {}):
+        body = _json_body(detail)
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *headers,
+                ],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:
+        await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+# -- same origin -----------------------------------------------------------------------------
+
+
+def normalize_origin(text: str) -> str | None:
+    """``scheme://host[:port]`` in lower case without the scheme's default port, or ``None``
+    if ``text`` is not an http(s) origin (``null``, a path, a user, another scheme …)."""
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if scheme not in _DEFAULT_PORTS or not host or parts.username or parts.password:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    if port is None or port == _DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+class SameOrigin:
+    """ASGI middleware: a WebSocket handshake, or an HTTP request with an unsafe method, whose
+    ``Origin`` is present and is neither the server's own (the request's scheme and ``Host``)
+    nor one of ``allow_origins`` is refused with ``403`` and a JSON ``detail``; ``Origin:
+    null`` is always refused. Requests without ``Origin`` (scripts, command-line tools) pass."""
+
+    def __init__(self, app: ASGIApp, allow_origins: Sequence[str] = ()) -> None:
+        self.app = app
+        self.allowed: frozenset[str] = frozenset(parse_origins(allow_origins))
+        """The extra origins allowed, normalised."""
+
+    def allows(self, scope: Scope) -> bool:
+        """Whether the request may go on."""
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return True
+        given = normalize_origin(origin)
+        if given is None:
+            return False
+        if given in self.allowed:
+            return True
+        host = _header(scope, b"host")
+        if not host:
+            return False
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", ""), scope.get("scheme"))
+        return normalize_origin(f"{scheme}://{host}") == given
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket" and not self.allows(scope):
+            await _refuse_websocket(
+                scope, receive, send, 403, "cross-origin WebSocket connections are refused"
+            )
+            return
+        if kind == "http" and scope["method"] not in _SAFE_METHODS and not self.allows(scope):
+            await _answer_http(
+                send, 403, "cross-origin requests are refused", [(b"connection", b"close")]
+            )
+            return
+        await self.app(scope, receive, send)
+
+
+def parse_origins(origins: Iterable[str]) -> list[str]:
+    """Each origin normalised (:func:`normalize_origin`); ``ValueError`` names one that is not
+    an http(s) origin."""
+    out = []
+    for text in origins:
+        origin = normalize_origin(text)
+        if origin is None:
+            raise ValueError(f"{text!r} is not an origin like https://example.org[:port]")
+        out.append(origin)
+    return out
+
+
+# -- security headers ------------------------------------------------------------------------
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP response gets :data:`CONTENT_SECURITY_POLICY` (the paths
+    of ``docs_paths``: :data:`DOCS_CONTENT_SECURITY_POLICY`) and :data:`SECURITY_HEADERS`,
+    unless the response set them itself."""
+
+    def __init__(self, app: ASGIApp, docs_paths: Sequence[str] = ()) -> None:
+        self.app = app
+        self.docs_paths = frozenset(docs_paths)
+        """Paths that get the API reference page's policy."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = (
+            DOCS_CONTENT_SECURITY_POLICY
+            if scope.get("path") in self.docs_paths
+            else CONTENT_SECURITY_POLICY
+        ).encode()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {bytes(k).lower() for k, _ in headers}
+                for key, value in ((b"content-security-policy", policy), *SECURITY_HEADERS):
+                    if key not in present:
+                        headers.append((key, value))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# -- rate limits -----------------------------------------------------------------------------
+
+
+class RateLimits:
+    """ASGI middleware: per client address, every HTTP request and WebSocket handshake counts
+    against ``requests``, ``POST /api/rooms`` against ``rooms`` and ``POST
+    /api/rooms/{room}/join`` against ``joins``; past a limit the answer is ``429`` with
+    ``Retry-After`` and a JSON ``detail``, and the request goes no further. A handshake from
+    an address that already holds ``connections`` open WebSocket connections is refused the
+    same way."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+        """The counters."""
+
+    def _refusal(self, kind: str, wait: float, what: str) -> tuple[str, list[tuple[bytes, bytes]]]:
+        seconds = max(1, math.ceil(wait))
+        rate = self.guard.rate(kind)
+        detail = f"too many {what} from this address (at most {rate.describe()}); "
+        detail += f"try again in {seconds} s"
+        return detail, [(b"retry-after", str(seconds).encode())]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            await self._http(scope, receive, send)
+        elif kind == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = client_address(scope)
+        checks = [("requests", "requests")]
+        if scope["method"] == "POST":
+            path = scope.get("path", "")
+            if path.rstrip("/") == "/api/rooms":
+                checks.append(("rooms", "new rooms"))
+            elif _JOIN_PATH.match(path):
+                checks.append(("joins", "seat joins"))
+        for limit, what in checks:
+            wait = self.guard.hit(limit, address)
+            if wait is not None:
+                detail, headers = self._refusal(limit, wait, what)
+                if scope["method"] not in _SAFE_METHODS:
+                    headers.append((b"connection", b"close"))
+                await _answer_http(send, 429, detail, headers)
+                return
+        await self.app(scope, receive, send)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = client_address(scope)
+        wait = self.guard.hit("requests", address)
+        if wait is not None:
+            detail, headers = self._refusal("requests", wait, "requests")
+            await _refuse_websocket(scope, receive, send, 429, detail, headers)
+            return
+        cap = self.guard.limits.connections
+        open_now = self.guard.open.get(address, 0)
+        if cap and open_now >= cap:
+            detail = f"too many WebSocket connections from this address (at most {cap} at once)"
+            await _refuse_websocket(scope, receive, send, 429, detail, [(b"retry-after", b"5")])
+            return
+        self.guard.open[address] = open_now + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.guard.open.get(address, 1) - 1
+            if left > 0:
+                self.guard.open[address] = left
+            else:
+                self.guard.open.pop(address, None)
+
+
+# -- slow and oversized request heads ----------------------------------------------------------
+
+
+@dataclass
+class _ReadClock:
+    """The deadline of the request being read on one connection."""
+
+    timeout: float
+    expire: Callable[[], None]
+    handle: asyncio.TimerHandle | None = field(default=None)
+
+    def arm(self) -> None:
+        if self.handle is None and self.timeout > 0:
+            self.handle = asyncio.get_running_loop().call_later(self.timeout, self._fire)
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.expire()
+
+
+def _raw_answer(status: bytes, detail: str) -> bytes:
+    body = _json_body(detail)
+    return (
+        b"HTTP/1.1 "
+        + status
+        + b"\r\ncontent-type: application/json\r\ncontent-length: "
+        + str(len(body)).encode()
+        + b"\r\nconnection: close\r\n\r\n"
+        + body
+    )
+
+
+def guarded_http_protocol(
+    read_timeout: float, max_head_bytes: int = MAX_HEAD_BYTES
+) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools', else h11's) with two more limits: a request must be
+    read whole — head and body — within ``read_timeout`` seconds of its first byte (or of the
+    connection, for its first request; 0: no limit), else the connection is closed (``408``
+    when its head was incomplete); and a request head over ``max_head_bytes`` is answered
+    ``431`` and the connection closed (h11 enforces its own limit,
+    ``h11_max_incomplete_event_size``). Give it as ``uvicorn.Config(http=...)``."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
+        return _h11_protocol(read_timeout)
+
+    class GuardedHttpToolsProtocol(HttpToolsProtocol):
+        """httptools' protocol with a request read deadline and a head size limit."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+            self._in_head = False
+            self._in_body = False
+            self._head_bytes = 0
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._clock.arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._clock.cancel()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            self._in_head = True
+            super().on_message_begin()
+
+        def on_headers_complete(self) -> None:
+            self._in_head = False
+            self._in_body = True
+            self._head_bytes = 0
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._in_body = False
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._clock.cancel()
+            super().handle_websocket_upgrade()
+
+        def _reading(self) -> bool:
+            idle = self.cycle is None or self.cycle.response_complete
+            return self._in_head or self._in_body or (idle and not self.pipeline)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                self._clock.cancel()
+                return
+            if not self._reading():
+                self._clock.cancel()
+                return
+            self._clock.arm()
+            if self._in_head:
+                self._head_bytes += len(data)
+                if self._head_bytes > max_head_bytes:
+                    self._clock.cancel()
+                    self.transport.write(
+                        _raw_answer(
+                            b"431 Request Header Fields Too Large",
+                            f"the request head is over {max_head_bytes} bytes",
+                        )
+                    )
+                    self.transport.close()
+
+        def _read_too_slow(self) -> None:
+            if self.transport.is_closing():
+                return
+            if self._in_head:
+                self.transport.write(
+                    _raw_answer(
+                        b"408 Request Timeout",
+                        f"the request was not sent within {read_timeout:g} s",
+                    )
+                )
+            self.transport.close()
+
+    return GuardedHttpToolsProtocol
+
+
+def _h11_protocol(read_timeout: float) -> type[asyncio.Protocol]:  # pragma: no cover
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        """h11's protocol with a request read deadline."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._clock.arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._clock.cancel()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._clock.cancel()
+            super().handle_websocket_upgrade(event)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                self._clock.cancel()
+            elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+                self._clock.arm()
+            else:
+                self._clock.cancel()
+
+        def _read_too_slow(self) -> None:
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return GuardedH11Protocol

@@ -1,0 +1,234 @@
+"""A live room and one WebSocket connection: the state :class:`~.rooms.RoomManager` changes.
+
+A :class:`Room` holds the stored description of a room, its current game, its seats' tokens,
+the connections listening to it and the timers running for it (an AI move, a simultaneous
+window, the turn clock). A :class:`Conn` is one connection's queue of outgoing frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .. import variants
+from ..agents import Agent
+from ..game import Game
+from ..store import GameRow, RoomRow
+from .protocol import Frame, RoomSummary, SeatInfo
+
+__all__ = ["Conn", "Room", "RoomError", "ai_seed", "dumps", "hash_token"]
+
+log = logging.getLogger("cardtable.web")
+
+_MAX_QUEUE = 256
+"""Frames a connection may have waiting before it is dropped as too slow."""
+
+
+def dumps(frame: Frame) -> str:
+    """A frame as compact JSON text (orjson: JSON encoding was a sixth of the server's CPU)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def ai_seed(seed: int, seat: int) -> int:
+    """The seed of the agent at AI seat ``seat`` in a game dealt from ``seed``."""
+    return (seed * 31 + seat) & (2**62 - 1)
+
+
+def hash_token(token: str) -> str:
+    """The digest under which a seat's token is stored."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class RoomError(Exception):
+    """A request about a room that cannot be met: an error ``code`` and a plain message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        """Error code (docs/protocol.md)."""
+        self.message = message
+        """Plain words."""
+
+
+class Conn:
+    """One WebSocket connection: where it listens and its queue of outgoing frames.
+
+    A connection that cannot be served (a frame that cannot be encoded, a send that fails, a
+    client too far behind) is dropped: :meth:`drop` marks it closed, stops its sender and
+    closes the socket (``close``), and nothing else is affected."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._send = send
+        self._close = close
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        """Frames waiting to be sent (``None`` stops the sender)."""
+        self.room: Room | None = None
+        """The room this connection listens to."""
+        self.seat: int | None = None
+        """Its seat there (``None``: spectator)."""
+        self.closed = False
+        """Set once the connection is gone or dropped."""
+        self.on_drop: Callable[[Conn], None] | None = None
+        """Called once when the server drops this connection (so its room stops counting it
+        online at once, not when its socket finally closes)."""
+
+    def push(self, frame: Frame | str) -> None:
+        """Queue a frame (a dict is serialised to JSON)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= _MAX_QUEUE:
+            self.drop()  # a client this far behind is dropped rather than buffered
+            return
+        text = frame if isinstance(frame, str) else dumps(frame)
+        self.queue.put_nowait(text)
+
+    def drop(self) -> None:
+        """Stop serving this connection: nothing more is queued, the sender stops and closes
+        the socket."""
+        if self.closed:
+            return
+        self.closed = True
+        self.queue.put_nowait(None)
+        if self.on_drop is not None:
+            self.on_drop(self)
+
+    async def run_sender(self) -> None:
+        """Send queued frames in order until stopped; a failing send drops the connection."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                break
+            try:
+                await self._send(text)
+            except Exception as exc:
+                log.warning("a send failed (%s); dropping the connection", type(exc).__name__)
+                self.closed = True
+                break
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                await self._close()
+
+
+@dataclass
+class Room:
+    """A live room: its stored description, current game and listeners."""
+
+    row: RoomRow
+    """The room as stored."""
+    game: Game | None = None
+    """The current game (``None`` before the first start)."""
+    game_row: GameRow | None = None
+    """The current game as stored."""
+    version: int = 0
+    """Accepted actions and game starts so far."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the room changes."""
+    conns: set[Conn] = field(default_factory=set)
+    """Connections listening."""
+    agents: dict[int, Agent] = field(default_factory=dict)
+    """Agents of the AI seats for the current game."""
+    tokens: dict[str, int] = field(default_factory=dict)
+    """Seat by token digest."""
+    ai_task: asyncio.Task[None] | None = None
+    """The pending AI move (at most one per room)."""
+    ai_version: int | None = None
+    """The room's version the pending AI move is being searched for (``None`` while it waits
+    its delay, or for a level that decides at once)."""
+    window_key: tuple[Any, ...] | None = None
+    """Which simultaneous window the timer runs for."""
+    window_deadline: float = 0.0
+    """When that window closes (loop time)."""
+    window_task: asyncio.Task[None] | None = None
+    """The timer closing the window."""
+    unopened: set[int] = field(default_factory=set)
+    """People's seats that have not yet been sent the current game's opening events (nobody
+    was connected for them when it was dealt)."""
+    turn_key: tuple[int, tuple[int, ...]] | None = None
+    """Which turn the clock runs for: the room's version and the people's seats to act."""
+    turn_deadline: float = 0.0
+    """When that turn's time runs out (loop time)."""
+    turn_task: asyncio.Task[None] | None = None
+    """The timer of the turn clock."""
+    missed: dict[int, int] = field(default_factory=dict)
+    """Turns and decisions in a row each person's seat let run out."""
+    away: set[int] = field(default_factory=set)
+    """People's seats whose time ran out and who have not come back since."""
+    stand_ins: dict[int, Agent] = field(default_factory=dict)
+    """AI players holding the seats of people who missed too many turns, until they are back."""
+    idle_since: float = 0.0
+    """When the room last had a connection or a request (loop time)."""
+    evicted: bool = False
+    """Set when the room left memory (paused); its object must not change any more."""
+    refusal: str | None = None
+    """Why the room's current game cannot go on (recorded under other rules), if so."""
+
+    @property
+    def id(self) -> str:
+        """Room id."""
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing``, ``finished``, or ``closed`` (its game was recorded under
+        other rules and cannot go on)."""
+        if self.refusal is not None:
+            return "closed"
+        if self.game is None:
+            return "waiting"
+        return "finished" if self.game.over else "playing"
+
+    def free_seats(self) -> list[int]:
+        """People's seats nobody has taken yet."""
+        return [s.seat for s in self.row.seats if s.type == "human" and s.token_hash is None]
+
+    def agent(self, seat: int) -> Agent | None:
+        """The AI playing ``seat``: its own, or the stand-in of a person who is away."""
+        return self.agents.get(seat) or self.stand_ins.get(seat)
+
+    def online(self) -> set[int]:
+        """Seats with at least one connection."""
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def seats_public(self) -> list[SeatInfo]:
+        """What anyone may know about the seats."""
+        on = self.online()
+        return [
+            {
+                "type": s.type,
+                "level": s.level,
+                "name": s.name,
+                "taken": s.type == "ai" or s.token_hash is not None,
+                "online": s.type == "ai" or s.seat in on,
+                "memory_aid": s.memory_aid,
+                "away": s.seat in self.away,
+                "stand_in": self.stand_ins[s.seat].name if s.seat in self.stand_ins else None,
+            }
+            for s in self.row.seats
+        ]
+
+    def summary(self) -> RoomSummary:
+        """The room as the lobby shows it (no tokens, seeds or cards)."""
+        var = variants.get(self.row.game)
+        return {
+            "room": self.id,
+            "game": self.row.game,
+            "title": var.title,
+            "players": self.row.players,
+            "options": self.row.options,
+            "status": self.status,
+            "game_no": self.game_row.game_no if self.game_row else 0,
+            "version": self.version,
+            "created": self.row.created,
+            "seats": self.seats_public(),
+        }

@@ -1,0 +1,312 @@
+"""The turn clock, away seats and AI stand-ins, and rooms nobody is at (paused, rebuilt).
+
+These run a :class:`RoomManager` in process, on SQLite and on a real PostgreSQL (the
+``store_url`` fixture), with times of a fraction of a second, and read what its connections are
+sent; the flags that set the same times on a real server are tested in test_server_clock.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from cardtable import variants
+from cardtable.store import Store
+from cardtable.web.protocol import ActMsg, JoinMsg
+from cardtable.web.rooms import Conn, Room, RoomManager
+
+
+class Sink:
+    """A connection in process: the frames it was sent, decoded."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.conn = Conn(self._send, self._close)
+        self.task = asyncio.ensure_future(self.conn.run_sender())
+
+    async def _send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+    async def _close(self) -> None:
+        return None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The latest state frame."""
+        return next(f for f in reversed(self.frames) if f["type"] == "state")
+
+
+@asynccontextmanager
+async def manager_on(url: str, **kwargs: Any) -> AsyncIterator[RoomManager]:
+    """A room manager on the store at ``url`` (a fresh store per test: its tables are made
+    for the test and the rows stay; each test uses its own rooms)."""
+    store = Store(url)
+    await store.open()
+    manager = RoomManager(store, ai_workers=0, **kwargs)
+    try:
+        yield manager
+    finally:
+        await manager.close()
+        await store.close()
+
+
+async def until(pred: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Wait until ``pred()`` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not pred():
+        if loop.time() > deadline:
+            raise AssertionError("the condition never held")
+        await asyncio.sleep(0.01)
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run one async scenario."""
+    asyncio.run(scenario())  # type: ignore[arg-type]
+
+
+async def person_and_ai(manager: RoomManager, **create: Any) -> tuple[Room, str]:
+    """A one-round qute room of a person (seat 0) and a casual AI; returns it and the token."""
+    room, seat, token = await manager.create(
+        "qute",
+        [("human", None, False), ("ai", "casual", False)],
+        options={"target": None},
+        **create,
+    )
+    assert seat == 0 and token is not None
+    return room, token
+
+
+async def stored_moves(manager: RoomManager, room: Room) -> list[tuple[int, str]]:
+    """The moves of the room's current game as stored."""
+    assert room.game_row is not None
+    return [(a.seat, a.action) for a in await manager.store.actions(room.id, room.game_row.game_no)]
+
+
+def test_an_absent_person_is_timed_out_marked_away_then_stood_in_for(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(
+            store_url, ai_delay=0.0, turn_time=0.3, away_time=0.05, stand_in_after=3
+        ) as manager:
+            room, _token = await person_and_ai(manager)
+            watcher = Sink()
+            await manager.handle(watcher.conn, JoinMsg(type="join", room=room.id))
+            # the person never comes: their first turn runs out after the full time
+            await until(lambda: 0 in room.away)
+            assert room.missed[0] >= 1
+            await until(lambda: watcher.state["seats"][0]["away"] is True)
+            first = next(
+                f for f in watcher.frames if f["type"] == "state" and f["seats"][0]["away"]
+            )
+            assert first["seats"][0]["stand_in"] is None  # away first; the AI comes later
+            # ... then the clock is short for them; after three turns an AI takes their seat
+            await until(lambda: 0 in room.stand_ins)
+            assert room.stand_ins[0].name == "casual"  # the room's AI level
+            await until(lambda: room.game is not None and room.game.over)
+            assert watcher.state["seats"][0]["stand_in"] == "casual"
+            # every move played for the person before the stand-in came was the engine's
+            # timeout move in that position, and the game is stored whole, end marked
+            moves = await stored_moves(manager, room)
+            assert room.game_row is not None
+            replay = variants.new_game(
+                "qute", players=2, seed=room.game_row.seed, options=room.row.options
+            )
+            timed_out = 0
+            for seat, action in moves:
+                if seat == 0 and timed_out < 3:
+                    assert action == str(replay.timeout_action(0)), (action, timed_out)
+                    timed_out += 1
+                replay.play(seat, action)
+            assert timed_out == 3 and replay.over
+            games = await manager.store.games(room.id)
+            assert games[-1].finished is not None and games[-1].result is not None
+            watcher.conn.drop()
+
+    run(scenario)
+
+
+def test_the_state_carries_the_clock_and_a_room_may_choose_its_turn_time(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=30.0, turn_time=60.0) as manager:
+            room, token = await person_and_ai(manager, turn_time=25.0)
+            assert room.row.turn_time == 25.0
+            again = await manager.store.room(room.id)
+            assert again is not None and again.turn_time == 25.0  # stored with the room
+            me = Sink()
+            await manager.handle(me.conn, JoinMsg(type="join", room=room.id, token=token))
+            await until(lambda: bool(me.frames))
+            clock = me.state["clock"]
+            assert room.game is not None and room.game.actors == [0]
+            assert clock["seats"] == [0] and 20.0 < clock["closes_in"] <= 25.0
+            # the AI's turn has no clock (it has its own delay)
+            legal = room.game.legal_actions(0)
+            await manager.handle(
+                me.conn,
+                ActMsg(
+                    type="act",
+                    room=room.id,
+                    token=token,
+                    action=str(legal[0]),
+                    version=room.version,
+                    id=7,
+                ),
+            )
+            await until(lambda: any(f.get("id") == 7 for f in me.frames))
+            answer = next(f for f in me.frames if f.get("id") == 7)
+            if room.game.actors == [1]:
+                assert answer["clock"] is None
+            else:  # a decision of the same person follows: a new clock, the whole time
+                assert answer["clock"]["seats"] == [0] and answer["clock"]["closes_in"] > 20
+            me.conn.drop()
+
+    run(scenario)
+
+
+def test_a_person_who_comes_back_takes_their_seat_again(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(
+            store_url, ai_delay=0.2, turn_time=0.2, away_time=0.05, stand_in_after=2
+        ) as manager:
+            room, token = await person_and_ai(manager)
+            await until(lambda: 0 in room.stand_ins)
+            me = Sink()
+            await manager.handle(me.conn, JoinMsg(type="join", room=room.id, token=token, id=1))
+            await until(lambda: bool(me.frames))
+            # back with their token: no longer away, no stand-in, the clock counts for them
+            assert 0 not in room.away and 0 not in room.stand_ins and not room.missed
+            seat = me.state["seats"][0]
+            assert seat["away"] is False and seat["stand_in"] is None
+            game = room.game
+            assert game is not None
+            if not game.over:
+                await until(lambda: game.over or 0 in game.actors)
+                if not game.over:
+                    version = room.version
+                    await asyncio.sleep(0.1)  # the AI does not play for them any more
+                    assert room.version == version and 0 in game.actors
+                    assert me.state["clock"] is not None
+            me.conn.drop()
+
+    run(scenario)
+
+
+def test_acting_marks_an_away_person_back(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(
+            store_url, ai_delay=0.0, turn_time=0.2, away_time=5.0, stand_in_after=9
+        ) as manager:
+            room, token = await person_and_ai(manager)
+            await until(lambda: 0 in room.away)
+            game = room.game
+            assert game is not None
+            # their move was played; from now on turns are long: wait for their turn to be back
+            manager.turn_time = manager.away_time = 60.0
+            loop = asyncio.get_running_loop()
+            await until(
+                lambda: (
+                    room.turn_key is not None
+                    and 0 in room.turn_key[1]
+                    and room.turn_deadline - loop.time() > 30
+                )
+            )
+            me = Sink()
+            action = str(game.legal_actions(0)[0])
+            msg = ActMsg(
+                type="act", room=room.id, token=token, action=action, version=room.version, id=3
+            )
+            await manager.handle(me.conn, msg)
+            await until(lambda: bool(me.frames))
+            assert 0 not in room.away and not room.missed
+
+    run(scenario)
+
+
+def test_with_the_clock_off_nobody_is_timed_out(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=0.0, turn_time=0.0) as manager:
+            room, _token = await person_and_ai(manager, turn_time=10.0)
+            await asyncio.sleep(0.3)
+            assert room.turn_key is None and not room.away
+            assert room.game is not None and room.game.actors == [0]
+
+    run(scenario)
+
+
+def test_an_idle_room_is_paused_and_rebuilt_exactly(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=0.0, idle_time=0.3) as manager:
+            # an all-AI match nobody watches: it plays until the sweep pauses it
+            room, _seat, _token = await manager.create(
+                "qute", [("ai", "random", False), ("ai", "random", False)], options={"target": 500}
+            )
+            await asyncio.sleep(0.05)
+            assert await manager.sweep() == 0  # not idle long enough yet
+            await asyncio.sleep(0.3)
+            assert await manager.sweep() == 1
+            assert room.id not in manager.rooms and room.evicted
+            assert all(r["room"] != room.id for r in manager.lobby())
+            version = room.version
+            moves = len(await stored_moves(manager, room))
+            await asyncio.sleep(0.2)
+            assert len(await stored_moves(manager, room)) == moves  # it stopped playing
+            # asked for again, it is rebuilt from the store where it stopped, and plays on
+            again = await manager.get(room.id)
+            assert again is not None and again is not room
+            assert again.version == version
+            assert again.game is not None and room.game is not None
+            assert again.game.spectator_view() == room.game.spectator_view()
+            await until(lambda: again.version > version)
+
+    run(scenario)
+
+
+def test_a_room_someone_is_connected_to_is_not_paused(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=30.0, idle_time=0.05) as manager:
+            room, token = await person_and_ai(manager)
+            me = Sink()
+            await manager.handle(me.conn, JoinMsg(type="join", room=room.id, token=token))
+            await asyncio.sleep(0.1)
+            assert await manager.sweep() == 0 and room.id in manager.rooms
+            manager.leave(me.conn)
+            await asyncio.sleep(0.1)
+            assert await manager.sweep() == 1 and room.id not in manager.rooms
+
+    run(scenario)
+
+
+def test_a_dropped_connection_is_offline_at_once(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=30.0) as manager:
+            room, token = await person_and_ai(manager)
+            me, watcher = Sink(), Sink()
+            await manager.handle(me.conn, JoinMsg(type="join", room=room.id, token=token))
+            await manager.handle(watcher.conn, JoinMsg(type="join", room=room.id))
+            await until(lambda: bool(watcher.frames))
+            assert watcher.state["seats"][0]["online"] is True
+            me.conn.drop()  # as the server does with a client too slow to read
+            assert room.online() == set()
+            await until(lambda: watcher.state["seats"][0]["online"] is False, timeout=2.0)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("game", ["kaboo", "qute"])
+def test_a_finished_game_is_stored_with_its_last_move(store_url: str, game: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=0.0) as manager:
+            room, _seat, _token = await manager.create(
+                game, [("ai", "casual", False), ("ai", "casual", False)], options={"target": None}
+            )
+            await until(lambda: room.game is not None and room.game.over)
+            rows = await manager.store.games(room.id)
+            assert rows[-1].finished is not None
+            assert rows[-1].result == room.game.result.to_dict()  # type: ignore[union-attr]
+            assert rows[-1].rules == variants.rules_version(game)
+
+    run(scenario)
