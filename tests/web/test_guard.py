@@ -9,6 +9,7 @@ another address to the server: that is how the limits are shown to be per addres
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -35,6 +36,7 @@ from cardtable.web.guard import (
     Guard,
     Limits,
     Rate,
+    RateLimits,
     SameOrigin,
     client_address,
     guarded_http_protocol,
@@ -362,6 +364,65 @@ def test_room_creations_are_limited_per_address(tmp_path: Path) -> None:
         assert request(srv, "POST", "/api/rooms", room_body(name)).status == 201
 
 
+def test_a_refusal_is_held_before_it_is_answered(tmp_path: Path) -> None:
+    with limited_server(tmp_path, "--rate-rooms", "1/30", "--tarpit", "0.8") as srv:
+        assert request(srv, "POST", "/api/rooms", room_body(marker())).status == 201
+        began = time.monotonic()
+        answer = request(srv, "POST", "/api/rooms", room_body(marker()))
+        assert answer.status == 429
+        assert time.monotonic() - began >= 0.7  # held, not answered as fast as asked
+        # other requests of the address are not held
+        began = time.monotonic()
+        assert request(srv, "GET", "/api/levels").status == 200
+        assert time.monotonic() - began < 0.7
+
+
+def test_held_refusals_are_capped_per_address() -> None:
+    async def scenario() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            raise AssertionError("a refused request reached the application")
+
+        limits = Limits(requests=Rate(1, 60), tarpit=0.3, tarpit_hold=2)
+        guard_mw = RateLimits(app, Guard(limits))
+        answers: list[tuple[int, bool]] = []
+
+        async def one() -> None:
+            sent: list[dict[str, Any]] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            scope = {"type": "http", "method": "GET", "path": "/", "client": ("10.1.1.1", 5)}
+            await guard_mw(scope, receive, send)
+            start = sent[0]
+            answers.append((start["status"], (b"connection", b"close") in start["headers"]))
+
+        sent_first: list[dict[str, Any]] = []
+
+        async def ok_app(scope: Any, receive: Any, send: Any) -> None:
+            sent_first.append(scope)
+
+        await RateLimits(ok_app, guard_mw.guard)(
+            {"type": "http", "method": "GET", "path": "/", "client": ("10.1.1.1", 5)},
+            None,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+        )
+        assert len(sent_first) == 1  # the one request the quota allows
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await asyncio.gather(*(one() for _ in range(5)))
+        assert [status for status, _ in answers] == [429] * 5
+        # three answered at once, closing their connection; two held for the tarpit
+        assert sorted(closed for _, closed in answers) == [False, False, True, True, True]
+        assert loop.time() - began >= 0.25
+        assert guard_mw.guard.held == {}
+
+    asyncio.run(scenario())
+
+
 def test_seat_joins_are_limited_per_address(tmp_path: Path) -> None:
     with limited_server(tmp_path, "--rate-joins", "2/5") as srv:
         made = request(srv, "POST", "/api/rooms", room_body(marker(), 8), source=OTHER)
@@ -417,33 +478,36 @@ def test_websocket_messages_are_limited_per_connection(tmp_path: Path) -> None:
             ws.send(json.dumps({"type": "ping", "id": n}))
         frames = [json.loads(ws.recv(timeout=10)) for _ in range(11)]
         assert frames[:10] == [{"type": "pong", "id": n} for n in range(10)]
-        refused = frames[10]  # the first refused message is answered, the next are not
+        refused = frames[10]  # the 11th is refused, unread
         assert refused["type"] == "error" and refused["code"] == "rate_limited"
         assert "id" not in refused and "too many messages" in refused["message"]
-        with contextlib.suppress(TimeoutError):  # the refused pings were not handled
+        # the server reads nothing more from the connection until the window ends ...
+        with contextlib.suppress(TimeoutError):
             extra = ws.recv(timeout=0.5)
             raise AssertionError(f"unexpected frame {extra}")
-        # another connection of the same address has its own count
+        # ... while another connection of the same address has its own count
         with ws_connect(srv) as other:
             assert ping(other, "o") == {"type": "pong", "id": "o"}
-        # the socket stays open, and is served again once the window is over
-        time.sleep(2.1)
+        # then the 12th, which waited in the socket, is read and served; the socket stays open
+        assert json.loads(ws.recv(timeout=5)) == {"type": "pong", "id": 11}
         assert ping(ws, "again") == {"type": "pong", "id": "again"}
 
 
 def test_a_flooding_connection_is_closed(tmp_path: Path) -> None:
-    with limited_server(tmp_path, "--rate-messages", "1/5") as srv, ws_connect(srv) as ws:
+    args = ("--rate-messages", "5", "--flood-close", "2")
+    with limited_server(tmp_path, *args) as srv, ws_connect(srv) as ws:
         codes: list[str] = []
         try:
-            for n in range(102):  # 2 allowed, then 100 refused in a row
+            for n in range(40):  # far more than two windows hold
                 ws.send(json.dumps({"type": "ping", "id": n}))
             while True:
                 frame = json.loads(ws.recv(timeout=10))
                 codes.append(frame.get("code", frame["type"]))
         except ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code == 1008
-        assert codes[:2] == ["pong", "pong"]
-        assert codes[2:] == ["rate_limited"]  # told once, the rest dropped unanswered
+        # a window's worth served, one refused; after the pause the same again; then closed
+        window = ["pong"] * 10 + ["rate_limited"]
+        assert codes == window + window
 
 
 def test_open_connections_are_capped_per_address(tmp_path: Path) -> None:

@@ -105,9 +105,26 @@ def serve_command(
         typer.Option(
             "--rate-messages",
             help="WebSocket messages one connection may send a second on average, in bursts of "
-            f"up to twice as many ({_RATE_HELP}); messages over it are answered rate_limited",
+            f"up to twice as many ({_RATE_HELP}); the first message over it is answered "
+            "rate_limited and the connection is not read again until its window ends",
         ),
     ] = "20",
+    flood_close: Annotated[
+        int,
+        typer.Option(
+            "--flood-close",
+            help="close (code 1008) a connection that goes over its message rate this many "
+            "windows in a row; 0: never",
+        ),
+    ] = 10,
+    tarpit: Annotated[
+        float,
+        typer.Option(
+            "--tarpit",
+            help="seconds a request or handshake over a limit is held before its 429 is sent "
+            "(so a flood waits instead of being answered as fast as it asks); 0: at once",
+        ),
+    ] = 1.0,
     max_connections: Annotated[
         int,
         typer.Option(
@@ -159,8 +176,8 @@ def serve_command(
         _fail("--turn-time and --header-timeout cannot be negative")
     if idle_time <= 0:
         _fail("--idle-time must be more than 0")
-    if max_connections < 0:
-        _fail("--max-connections cannot be negative")
+    if max_connections < 0 or flood_close < 0 or not 0 <= tarpit <= 10:
+        _fail("--max-connections and --flood-close cannot be negative; --tarpit is 0 to 10")
     if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
         _fail(f"--ws-max-size must be from {WS_MAX_SIZE_RANGE[0]} to {WS_MAX_SIZE_RANGE[1]}")
     rates: dict[str, Rate] = {}
@@ -180,6 +197,8 @@ def serve_command(
         requests=rates["--rate-requests"],
         messages=rates["--rate-messages"],
         connections=max_connections,
+        flood_close=flood_close,
+        tarpit=tarpit,
     )
     try:
         application = create_app(

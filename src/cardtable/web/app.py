@@ -382,11 +382,12 @@ def create_app(
                 if raw is None:  # a binary frame: refused by parse_message
                     raw = msg.get("bytes") or b""
                 if not gate.allow():  # over the message rate: not read
-                    if gate.refused_in_a_row == 1:  # told once per run of refused messages
-                        conn.push(error("rate_limited", gate.refusal))
+                    conn.push(error("rate_limited", gate.refusal))
                     if gate.flooding:
                         conn.drop()  # the sender closes the socket with code 1008
                         break
+                    # read nothing more until the window ends: a flood waits in its own socket
+                    await asyncio.sleep(gate.retry_after)
                     continue
                 try:
                     await manager.handle(conn, parse_message(raw))

@@ -155,8 +155,17 @@ class Limits:
     """Messages a connection may send in a burst (``None``: twice ``messages.count``); the
     messages are counted in windows of ``message_burst / messages.count`` times
     ``messages.seconds`` seconds."""
-    flood_close: int = 100
-    """Refused messages in a row after which a connection is closed (code 1008; 0: never)."""
+    tarpit: float = 1.0
+    """Seconds a refused HTTP request or handshake is held before its ``429`` is sent (never
+    past the end of its window): a client that floods waits for each answer, instead of the
+    server answering it as fast as it asks (0: answer at once)."""
+    tarpit_hold: int = 64
+    """Refusals of one address held at once; past it, they are answered at once and the
+    connection is closed."""
+    flood_close: int = 10
+    """Windows in a row in which a connection went over its message rate, after which it is
+    closed (code 1008; 0: never). A window counts in the same run when it follows the last
+    refusal within two windows' time."""
 
     def __post_init__(self) -> None:
         if self.connections < 0 or self.flood_close < 0:
@@ -177,7 +186,15 @@ class Limits:
     def unlimited(cls) -> Limits:
         """No limit at all."""
         off = Rate(0, 60)
-        return cls(rooms=off, joins=off, requests=off, connections=0, messages=off, flood_close=0)
+        return cls(
+            rooms=off,
+            joins=off,
+            requests=off,
+            connections=0,
+            messages=off,
+            flood_close=0,
+            tarpit=0.0,
+        )
 
 
 def _item(rate: Rate, name: str) -> RateLimitItem:
@@ -229,6 +246,8 @@ class Guard:
         }
         self.open: dict[str, int] = {}
         """Open WebSocket connections by address (addresses with none are left out)."""
+        self.held: dict[str, int] = {}
+        """Refusals being held before their answer, by address (none: left out)."""
         self._conn_ids = itertools.count()
 
     def hit(self, kind: str, key: str) -> float | None:
@@ -259,21 +278,32 @@ class Guard:
 
 class MessageGate:
     """The messages of one WebSocket connection: :meth:`allow` counts each one and says
-    whether it may be handled; a connection whose messages keep being refused is to be
-    closed (:attr:`flooding`, with :attr:`close_code` 1008)."""
+    whether it may be handled. After a refusal the server reads nothing more from the
+    connection for :attr:`retry_after` seconds (a flood waits in its own socket, and costs the
+    server nothing); a connection that goes over its rate window after window is to be closed
+    (:attr:`flooding`, with :attr:`close_code` 1008)."""
 
     def __init__(self, guard: Guard, key: str) -> None:
         self._guard = guard
         self._key = key
+        self._last_refusal = -math.inf
         self.refused_in_a_row = 0
-        """Messages refused since the last one allowed."""
+        """Refusals in the current run (each refusal ends a window: the server waits for the
+        next one before it reads again)."""
+        self.retry_after = 0.0
+        """Seconds until the window of the last refusal ends."""
 
     def allow(self) -> bool:
         """Count a message: whether it may be handled."""
-        if self._guard.hit("messages", self._key) is None:
-            self.refused_in_a_row = 0
+        wait = self._guard.hit("messages", self._key)
+        now = time.monotonic()
+        if now - self._last_refusal > 2 * self._guard.rate("messages").seconds + 1:
+            self.refused_in_a_row = 0  # the last refusal is long past: a new run
+        if wait is None:
             return True
         self.refused_in_a_row += 1
+        self._last_refusal = now
+        self.retry_after = wait
         return False
 
     @property
@@ -502,6 +532,27 @@ class RateLimits:
         detail += f"try again in {seconds} s"
         return detail, [(b"retry-after", str(seconds).encode())]
 
+    async def _hold(self, address: str, wait: float) -> bool:
+        """Hold a refusal before it is answered (:attr:`Limits.tarpit`); ``False`` when the
+        address already has :attr:`Limits.tarpit_hold` refusals held (answer at once, and
+        close the connection)."""
+        delay = min(self.guard.limits.tarpit, wait)
+        if delay <= 0:
+            return True
+        held = self.guard.held.get(address, 0)
+        if held >= self.guard.limits.tarpit_hold:
+            return False
+        self.guard.held[address] = held + 1
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            left = self.guard.held.get(address, 1) - 1
+            if left > 0:
+                self.guard.held[address] = left
+            else:
+                self.guard.held.pop(address, None)
+        return True
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
@@ -524,7 +575,8 @@ class RateLimits:
             wait = self.guard.hit(limit, address)
             if wait is not None:
                 detail, headers = self._refusal(limit, wait, what)
-                if scope["method"] not in _SAFE_METHODS:
+                held = await self._hold(address, wait)
+                if not held or scope["method"] not in _SAFE_METHODS:
                     headers.append((b"connection", b"close"))
                 await _answer_http(send, 429, detail, headers)
                 return
@@ -535,12 +587,14 @@ class RateLimits:
         wait = self.guard.hit("requests", address)
         if wait is not None:
             detail, headers = self._refusal("requests", wait, "requests")
+            await self._hold(address, wait)
             await _refuse_websocket(scope, receive, send, 429, detail, headers)
             return
         cap = self.guard.limits.connections
         open_now = self.guard.open.get(address, 0)
         if cap and open_now >= cap:
             detail = f"too many WebSocket connections from this address (at most {cap} at once)"
+            await self._hold(address, 5.0)
             await _refuse_websocket(scope, receive, send, 429, detail, [(b"retry-after", b"5")])
             return
         self.guard.open[address] = open_now + 1
