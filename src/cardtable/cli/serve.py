@@ -165,7 +165,13 @@ def serve_command(
         import uvicorn
 
         from ..web.app import create_app
-        from ..web.guard import MAX_HEAD_BYTES, Limits, Rate, guarded_http_protocol
+        from ..web.guard import (
+            MAX_HEAD_BYTES,
+            Limits,
+            Rate,
+            guarded_http_protocol,
+            paced_websocket_protocol,
+        )
     except ImportError as err:  # pragma: no cover - depends on the install
         _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
     if min(ai_delay, peek_window, snap_window) < 0:
@@ -229,6 +235,7 @@ def serve_command(
         log_level=log_level,
         ws_max_size=ws_max_size,
         http=guarded_http_protocol(header_timeout, MAX_HEAD_BYTES),
+        ws=paced_websocket_protocol(),
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         proxy_headers=trust_proxy is not None,

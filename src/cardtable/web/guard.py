@@ -40,6 +40,7 @@ __all__ = [
     "DOCS_CONTENT_SECURITY_POLICY",
     "MAX_HEAD_BYTES",
     "SECURITY_HEADERS",
+    "WS_PARSE_AHEAD",
     "Guard",
     "Limits",
     "MessageGate",
@@ -50,6 +51,7 @@ __all__ = [
     "client_address",
     "guarded_http_protocol",
     "normalize_origin",
+    "paced_websocket_protocol",
     "parse_origins",
 ]
 
@@ -303,8 +305,8 @@ class MessageGate:
             return True
         self.refused_in_a_row += 1
         self._last_refusal = now
-        self.retry_after = wait
-        return False
+        self.retry_after = wait + 0.05  # a little past the window's end, which the storage
+        return False  # checks against the wall clock
 
     @property
     def refusal(self) -> str:
@@ -643,6 +645,59 @@ def _raw_answer(status: bytes, detail: str) -> bytes:
         + b"\r\nconnection: close\r\n\r\n"
         + body
     )
+
+
+WS_PARSE_AHEAD = 4096
+"""Bytes of what a WebSocket client sent that the server parses ahead of the application."""
+
+
+def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (on the ``websockets`` library's sans-I/O core) that parses
+    what a client sends only as fast as the application reads it: at most ``parse_ahead``
+    bytes at a time, and only once the messages parsed before were read. The rest waits,
+    unparsed, and the socket is not read meanwhile — so a connection the application stops
+    reading (over its message rate) fills its own buffers and costs the server nothing, where
+    uvicorn's own protocol parses every frame of each chunk it receives at once. Give it as
+    ``uvicorn.Config(ws=...)``."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
+        """uvicorn's sans-I/O WebSocket protocol, parsing only what the application reads."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._unparsed = bytearray()
+            self._after_close = 0
+
+        def data_received(self, data: bytes) -> None:
+            if self.close_sent:  # past the close: only the peer's close reply matters
+                self._after_close += len(data)
+                if self._after_close > 16 * parse_ahead:
+                    return  # a peer that keeps sending: the close timer ends it
+                super().data_received(data)
+                return
+            self._unparsed += data
+            self._parse()
+
+        def _parse(self) -> None:
+            while self._unparsed and self.queue.empty() and not self.close_sent:
+                chunk = bytes(self._unparsed[:parse_ahead])
+                del self._unparsed[:parse_ahead]
+                super().data_received(chunk)
+            if self._unparsed and not self.read_paused and not self.close_sent:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self.queue.empty() and self._unparsed:
+                self._parse()
+            if self.read_paused and self.queue.empty() and not self._unparsed:
+                self.read_paused = False
+                self.transport.resume_reading()
+            return message
+
+    return PacedWebSocketProtocol
 
 
 def guarded_http_protocol(
