@@ -166,8 +166,10 @@ def test_any_window_is_the_same_steps(
     for start, count in [(1, 1), (99, 2), (150, 200), (total - 3, 200), (total - 1, 1)]:
         status, page = http("GET", f"{url}?start={start}&count={count}")
         assert status == 200, page
-        assert page["steps"] == expected["steps"][start : start + count]
-        stop = min(total, start + count)
+        got = len(page["steps"])  # at most count, fewer when the page is full of bytes
+        assert 1 <= got <= count
+        assert page["steps"] == expected["steps"][start : start + got]
+        stop = start + got
         assert page["next"] == (stop if stop < total else None)
         assert "initial" not in page
 

@@ -161,7 +161,7 @@ class Limits:
     """Seconds a refused HTTP request or handshake is held before its ``429`` is sent (never
     past the end of its window): a client that floods waits for each answer, instead of the
     server answering it as fast as it asks (0: answer at once)."""
-    tarpit_hold: int = 64
+    tarpit_hold: int = 256
     """Refusals of one address held at once; past it, they are answered at once and the
     connection is closed."""
     flood_close: int = 10

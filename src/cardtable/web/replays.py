@@ -100,7 +100,7 @@ MAX_COUNT = 200
 MAX_START = 10**9
 """Largest ``start`` a request may give (far past the end of any game)."""
 
-PAGE_BYTES = 2 * 1024 * 1024
+PAGE_BYTES = 256 * 1024
 """Most bytes of steps one page carries: a page holds at most ``count`` steps and stops
 before the step that would take its steps past this (it always holds at least one step, and
 one step is one table view: a few kilobytes, tens in the longest matches). The first page
@@ -109,9 +109,9 @@ also carries the initial view, and every page a few hundred bytes about the room
 BLOCK_STEPS = 100
 """Most steps the build encodes and compresses in one go (one block of the cache)."""
 
-BLOCK_BYTES = 1024 * 1024
+BLOCK_BYTES = 256 * 1024
 """A block is closed once its steps' JSON reaches this many bytes, even if it holds fewer
-than :data:`BLOCK_STEPS` steps: serving a page never inflates more than a few megabytes."""
+than :data:`BLOCK_STEPS` steps: serving a page never inflates more than a megabyte or so."""
 
 CACHE_BYTES = 64 * 1024 * 1024
 """Default bound of a :class:`ReplayCache`: total (compressed) bytes of the replays it keeps."""
