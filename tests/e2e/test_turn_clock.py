@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, expect
@@ -50,3 +51,16 @@ def test_the_clock_runs_out_an_ai_stands_in_and_the_person_comes_back(
         " return !s.seats[0].away && s.seats[0].stand_in === null; }"
     )
     expect(page.locator(".badge-away")).to_have_count(0)
+
+
+def test_the_creator_chooses_the_time_per_turn(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()
+
+    def twenty_seconds(p: Any) -> None:
+        p.select_option("select[name=turn-time]", "20")
+
+    create_room(page, server.url, "qute", ["human", "ai:casual"], before_create=twenty_seconds)
+    page.wait_for_function("() => { const s = window.cardtable.state(); return s && s.clock; }")
+    clock = state(page)["clock"]
+    assert clock["seats"] == [0] and 10 < clock["closes_in"] <= 20  # not the server's 60 s
+    expect(page.locator(".window-countdown")).to_contain_text("Your time")

@@ -58,6 +58,8 @@ export class LobbyPage {
     this.nameInput;
     /** @type {HTMLInputElement} */
     this.publicInput;
+    /** @type {HTMLSelectElement} */
+    this.turnSelect;
     /** @type {HTMLButtonElement} */
     this.submit;
   }
@@ -146,6 +148,14 @@ export class LobbyPage {
       value: getName(),
       autocomplete: "nickname",
     });
+    this.turnSelect = el(
+      "select",
+      { name: "turn-time", id: "f-turn-time" },
+      el("option", { value: "" }, "the server's (usually 60 s)"),
+      [20, 30, 60, 120, 300, 600].map((s) =>
+        el("option", { value: String(s) }, s < 120 ? `${s} seconds` : `${s / 60} minutes`),
+      ),
+    );
     this.publicInput = el("input", {
       type: "checkbox",
       name: "public",
@@ -218,6 +228,18 @@ export class LobbyPage {
         (this.targetNote = el("p", { class: "field-note" })),
       ),
       el("div", { class: "field" }, el("label", { for: "f-name" }, "Your name"), this.nameInput),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "f-turn-time" }, "Time per turn"),
+        this.turnSelect,
+        el(
+          "p",
+          { class: "field-note" },
+          "When it runs out the table plays a cautious move; after three missed turns a " +
+            "computer player keeps the seat until its player is back.",
+        ),
+      ),
       el(
         "div",
         { class: "field check" },
@@ -353,6 +375,7 @@ export class LobbyPage {
     };
     if (name) body.name = name;
     if (this.aidAllInput.checked) body.memory_aid = true;
+    if (this.turnSelect.value) body.turn_time = Number(this.turnSelect.value);
     if (!this.singleInput.disabled) {
       let target = null;
       if (!this.singleInput.checked) {

@@ -127,6 +127,8 @@ export interface CreateRoomBody {
   public?: boolean;
   autostart?: boolean;
   memory_aid?: boolean;
+  /** Seconds each person has per turn or decision, 10 to 600 (default: the server's). */
+  turn_time?: number;
 }
 
 /** The answer of `POST /api/rooms` (`seat`, `token` null when every seat is an AI). */
