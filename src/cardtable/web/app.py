@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import variants
 from ..agents.registry import LEVELS, describe
@@ -189,6 +191,19 @@ def create_app(
     app.add_middleware(RateLimits, guard=guard)
     app.add_middleware(SameOrigin, allow_origins=origins)
     app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
+
+    not_found_page = STATIC / "notfound.html"
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """A person who opens an unknown address gets a page saying so (404), not JSON; the
+        API keeps its JSON answers."""
+        assert isinstance(exc, StarletteHTTPException)
+        path = request.url.path
+        wants_page = "text/html" in request.headers.get("accept", "")
+        if exc.status_code == 404 and wants_page and not path.startswith(("/api/", "/static/")):
+            return FileResponse(not_found_page, status_code=404)
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def short_validation_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -60,6 +60,8 @@ export class LobbyPage {
     this.publicInput;
     /** @type {HTMLSelectElement} */
     this.turnSelect;
+    /** @type {HTMLParagraphElement} */
+    this.playersNote;
     /** @type {HTMLButtonElement} */
     this.submit;
   }
@@ -114,9 +116,10 @@ export class LobbyPage {
       name: "players",
       id: "f-players",
       inputmode: "numeric",
-      onchange: () => this.buildSeats(),
+      onchange: () => this.clampPlayers(),
       oninput: () => this.buildSeats(),
     });
+    this.playersNote = el("p", { class: "field-note", hidden: true, dataset: { ui: "players-note" } });
     this.seatsEl = el("div", { class: "seat-rows" });
     this.aidAllInput = el("input", {
       type: "checkbox",
@@ -187,6 +190,7 @@ export class LobbyPage {
         { class: "field" },
         el("label", { for: "f-players" }, "Players"),
         this.playersInput,
+        this.playersNote,
       ),
       el(
         "fieldset",
@@ -275,6 +279,18 @@ export class LobbyPage {
       ? "One round: the lowest hand wins."
       : "A match: round after round until a total gets to the target (the rules say " +
         "exactly when); the lowest total then wins.";
+  }
+
+  // A count the game does not allow is brought into its range, and the form says so.
+  clampPlayers() {
+    const v = this.variant();
+    const asked = Number(this.playersInput.value);
+    const n = Math.min(v.max_players, Math.max(v.min_players, Math.round(asked) || v.min_players));
+    this.playersNote.hidden = n === asked;
+    this.playersNote.textContent =
+      n === asked ? "" : `${v.title ?? v.name} is played by ${v.min_players} to ${v.max_players}.`;
+    this.playersInput.value = String(n);
+    this.buildSeats();
   }
 
   // One row per seat: a person (you or a friend) or an AI level.
