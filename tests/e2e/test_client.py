@@ -24,6 +24,7 @@ _PICKER = """async ([legal, seat, game, ops]) => {
         else if (op === 'words') out.push(p.words().map(a => a.text));
         else if (op === 'pile') out.push(p.pileAction(arg)?.text ?? null);
         else if (op === 'clear') out.push(p.clear() ?? null);
+        else if (op === 'several') { p.several = true; out.push(null); }
     }
     return out;
 }"""
@@ -65,6 +66,8 @@ def test_claims_are_clicked_in_any_order(page: Page) -> None:
             ["clicksFor", "replace 0"],
             ["clicksFor", "replace 1 2"],
             ["clicksFor", "discard"],
+            ["click", "0.2"],  # one click replaces, as the status line says
+            ["several", None],  # "Claim several equal cards" (or a Shift-click)
             ["click", "0.2"],
             ["complete", None],
             ["next", None],
@@ -73,19 +76,17 @@ def test_claims_are_clicked_in_any_order(page: Page) -> None:
             ["click", "0.1"],  # clicking the last card again confirms
         ],
     )
-    assert out[0] == ['.card[data-addr="0.0"]', '[data-action="replace 0"]']
-    assert out[1] == [
-        '.card[data-addr="0.1"]',
-        '.card[data-addr="0.2"]',
-        '[data-action="replace 1 2"]',
-    ]
+    assert out[0] == ['.card[data-addr="0.0"]']
+    assert out[1][0] == '[data-ui="several"]'
+    assert out[1][1:3] == ['.card[data-addr="0.1"]', '.card[data-addr="0.2"]']
     assert out[2] == ['[data-pile="discard"]']
-    assert out[3] == {"pending": True}
-    assert out[4] == ["replace 2"]
-    assert out[5] == ["0.0", "0.1", "0.3"]
-    assert out[6] == {"pending": True}
-    assert out[7] == ["replace 1 2"]
-    assert out[8] == {"play": "replace 1 2"}
+    assert out[3] == {"play": "replace 2"}
+    assert out[5] == {"pending": True}
+    assert out[6] == ["replace 2"]
+    assert out[7] == ["0.0", "0.1", "0.3"]
+    assert out[8] == {"pending": True}
+    assert out[9] == ["replace 1 2"]
+    assert out[10] == {"play": "replace 1 2"}
 
 
 def test_a_complete_action_with_nothing_beyond_plays_at_once(page: Page) -> None:

@@ -1,12 +1,117 @@
 // @ts-check
 // The live table's action bar: the selection so far, the actions it completes, the word
 // actions (pass, the call, a suit …) and, before the first game, the start button.
+//
+// Calling the end of a round (Cabo!, Gabo!, Knock) asks for confirmation, so that one misclick
+// never ends a round: the first activation (the button, or the K key) replaces the button with
+// a small inline confirm, "Yes, call Knock" and "Cancel" (focus on Cancel); the call is sent only
+// by the second activation ("Yes", or K again; Enter on "Yes"). Escape, "Cancel", a new state
+// or CALL_CONFIRM_MS without an answer take it back, and nothing is sent.
 
 import { cardShort } from "./cards.js";
 import { el } from "./ui.js";
-import { callWord, variantInfo } from "./variants.js";
+import { callName, callWord, isShedding, variantInfo } from "./variants.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
+
+/** How long the call's confirm waits for its answer before it takes itself back. */
+export const CALL_CONFIRM_MS = 4000;
+
+/**
+ * A call waiting for confirmation (TablePage.callConfirm).
+ * @typedef {{text: string, version: number, timer: number}} CallConfirm
+ */
+
+/**
+ * Whether `text` is the call that ends a Cabo-family round (which asks for confirmation).
+ * @param {string} text
+ * @param {string | undefined} game
+ */
+export function isConfirmedCall(text, game) {
+  return Boolean(game) && text === callWord(game ?? "") && !isShedding(game ?? "");
+}
+
+/**
+ * The first activation of the call: show the confirm (a second one, while it is shown, calls).
+ * @param {TablePage} page
+ * @param {string} text the call word
+ */
+export function askCall(page, text) {
+  const asked = page.callConfirm;
+  if (asked && asked.text === text) {
+    confirmCall(page);
+    return;
+  }
+  cancelCall(page, false);
+  const version = page.state?.version ?? -1;
+  page.callConfirm = {
+    text,
+    version,
+    timer: window.setTimeout(() => cancelCall(page), CALL_CONFIRM_MS),
+  };
+  renderBar(page);
+  /** @type {HTMLElement | null} */ (page.ui.bar.querySelector('[data-ui="call-cancel"]'))?.focus();
+}
+
+/**
+ * The second activation: send the call.
+ * @param {TablePage} page
+ */
+export function confirmCall(page) {
+  const asked = page.callConfirm;
+  if (!asked) return;
+  cancelCall(page, false);
+  page.play(asked.text);
+}
+
+/**
+ * Take back a call waiting for confirmation (nothing is sent). Returns whether there was one.
+ * @param {TablePage} page
+ * @param {boolean} [redraw] draw the action bar again
+ */
+export function cancelCall(page, redraw = true) {
+  const asked = page.callConfirm;
+  if (!asked) return false;
+  clearTimeout(asked.timer);
+  page.callConfirm = null;
+  if (redraw && page.state) renderBar(page);
+  return true;
+}
+
+/**
+ * The call's inline confirm, in place of its button.
+ * @param {TablePage} page
+ * @param {string} text the call word
+ * @param {string} label the call as shown ("Knock", "Cabo!")
+ */
+function callConfirmBox(page, text, label) {
+  const name = label.replace(/!$/, "") || callName(text) || text;
+  return el(
+    "span",
+    { class: "call-confirm", role: "group", "aria-label": `Call ${name}?`, dataset: { ui: "call-confirm" } },
+    el("span", { class: "call-confirm-text" }, `Call ${name} and end the round?`),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-call",
+        dataset: { ui: "call-yes" },
+        onclick: () => confirmCall(page),
+      },
+      `Yes, call ${name}`,
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "btn",
+        dataset: { ui: "call-cancel" },
+        onclick: () => cancelCall(page),
+      },
+      "Cancel",
+    ),
+  );
+}
 
 /** @type {Record<string, string>} */
 const LABELS = {
@@ -68,8 +173,9 @@ export function renderBar(page) {
   /**
    * @param {string} text
    * @param {string} [cls]
+   * @param {() => void} [onclick]
    */
-  const mk = (text, cls = "") =>
+  const mk = (text, cls = "", onclick = () => page.play(text)) =>
     el(
       "button",
       {
@@ -77,7 +183,7 @@ export function renderBar(page) {
         class: `btn ${cls}`,
         dataset: { action: text },
         disabled: busy,
-        onclick: () => page.play(text),
+        onclick,
       },
       actionLabel(text, view?.game ?? page.variant),
     );
@@ -86,10 +192,41 @@ export function renderBar(page) {
     for (const a of picker.selection.length ? picker.complete() : [])
       buttons.push(mk(a.text, "btn-primary"));
     for (const a of picker.words()) {
-      const call = a.text === callWord(view.game);
-      buttons.push(mk(a.text, call ? "btn-call" : ""));
+      if (a.text === callWord(view.game) && !isConfirmedCall(a.text, view.game)) {
+        buttons.push(mk(a.text, "btn-call"));
+      } else if (!isConfirmedCall(a.text, view.game)) {
+        buttons.push(mk(a.text));
+      } else if (page.callConfirm?.text === a.text) {
+        buttons.push(callConfirmBox(page, a.text, actionLabel(a.text, view.game)));
+      } else {
+        buttons.push(mk(a.text, "btn-call", () => askCall(page, a.text)));
+      }
     }
-    if (picker.selection.length) {
+    // Cabo's claim of several equal cards: a card click replaces just that card, unless this
+    // mode is on (a Shift-click turns it on too).
+    if (picker.hasSeveral() && !picker.several && !picker.selection.length) {
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            dataset: { ui: "several" },
+            disabled: busy,
+            title: "Then click the equal cards one after the other (or Shift-click them)",
+            onclick: () => {
+              picker.several = true;
+              page.render();
+            },
+          },
+          "Claim several equal cards",
+        ),
+      );
+    }
+    if (picker.several && !picker.selection.length) {
+      buttons.push(el("span", { class: "selection" }, "Click the equal cards one by one"));
+    }
+    if (picker.selection.length || picker.several) {
       buttons.push(
         el(
           "button",

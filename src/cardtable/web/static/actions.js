@@ -25,6 +25,15 @@ const UNORDERED = new Set(["replace", "exchange", "look"]);
 // Verbs that are never played by a single click (see autoPlay).
 const RISKY = new Set(["drop"]);
 
+// Verbs whose one-card form is played by one click even when longer forms exist: a click on a
+// card after drawing replaces it ("replace 2"). The longer forms (cabo's claim of several equal
+// cards, "replace 0 2") are built in "several" mode: the action bar's "Claim several" button
+// or a Shift-click turns it on, then the cards are clicked one after the other as before.
+const ONE_CLICK = new Set(["replace"]);
+
+/** CSS selector of the button that turns on the "several cards" mode. */
+export const SEVERAL_SELECTOR = '[data-ui="several"]';
+
 /**
  * A legal action parsed for one seat: `targets` are the cards it names (absolute addresses or
  * Qute card codes), null when it names none.
@@ -108,6 +117,8 @@ export class Picker {
     this.legal = [];
     /** @type {string[]} the targets clicked so far */
     this.selection = [];
+    /** Whether one-click verbs wait for more cards (a claim of several equal cards). */
+    this.several = false;
   }
 
   /**
@@ -121,10 +132,17 @@ export class Picker {
     this.seat = seat;
     this.legal = legal.map((text) => parseAction(text, seat));
     if (this.selection.length && this.candidates().length === 0) this.selection = [];
+    if (!this.hasSeveral()) this.several = false;
   }
 
   clear() {
     this.selection = [];
+    this.several = false;
+  }
+
+  /** Whether a one-click verb also has longer forms now (so the "several" mode means something). */
+  hasSeveral() {
+    return this.targetActions().some((a) => ONE_CLICK.has(a.verb) && a.targets.length > 1);
   }
 
   /** @returns {TargetAction[]} */
@@ -182,9 +200,11 @@ export class Picker {
    * Click on a target. Returns {play: text} when that completes an action, {invalid: true} when
    * the click leads nowhere, otherwise {pending: true} (selection grown, or an unselect).
    * @param {string} target
+   * @param {boolean} [several] the click asks for several cards (Shift-click)
    * @returns {ClickResult}
    */
-  click(target) {
+  click(target, several = false) {
+    if (several && this.hasSeveral()) this.several = true;
     const idx = this.selection.indexOf(target);
     if (idx >= 0) {
       // Clicking the last selected card again confirms it when it is one complete action;
@@ -207,21 +227,25 @@ export class Picker {
 
   // The action a selection plays at once: the only complete candidate, nothing extending it.
   // A drop (cabo-german) or snap (gabo) costs penalty cards when wrong, so it always waits for
-  // its button: one stray click must not cost points.
+  // its button: one stray click must not cost points. A one-click verb's single card
+  // (ONE_CLICK) plays at once even when longer forms extend it, unless the "several" mode is on.
   /**
    * @param {string[]} selection
+   * @param {boolean} [several] the "several" mode (default: the picker's)
    * @returns {string | null}
    */
-  autoPlay(selection) {
+  autoPlay(selection, several = this.several) {
     const cands = this.candidates(selection);
     const done = cands.filter((a) => a.targets.length === selection.length);
-    if (done.length !== 1 || cands.length !== 1 || RISKY.has(done[0].verb)) return null;
-    return done[0].text;
+    if (done.length !== 1 || RISKY.has(done[0].verb)) return null;
+    if (cands.length === 1) return done[0].text;
+    const one = selection.length === 1 && ONE_CLICK.has(done[0].verb) && !several;
+    return one && cands.every((a) => a.verb === done[0].verb) ? done[0].text : null;
   }
 
   /**
-   * CSS selectors to click, in order, that play `text` from an empty selection; null if it is
-   * not legal now.
+   * CSS selectors to click, in order, that play `text` from an empty selection with the
+   * "several" mode off; null if it is not legal now.
    * @param {string} text
    * @returns {string[] | null}
    */
@@ -230,8 +254,10 @@ export class Picker {
     if (!action) return null;
     const pile = pileOf(text, this.game);
     if (action.targets === null) return [pile ? pileSelector(pile) : actionSelector(text)];
-    const clicks = action.targets.map(targetSelector);
-    if (!this.autoPlay(action.targets)) clicks.push(actionSelector(text));
+    // A longer form of a one-click verb needs the "several" mode first.
+    const several = ONE_CLICK.has(action.verb) && action.targets.length > 1;
+    const clicks = [...(several ? [SEVERAL_SELECTOR] : []), ...action.targets.map(targetSelector)];
+    if (!this.autoPlay(action.targets, several)) clicks.push(actionSelector(text));
     return clicks;
   }
 }

@@ -145,17 +145,66 @@ function svgRoot(cls) {
   });
 }
 
+// Digits that read as a digit when the card is turned round (180°).
+/** @type {Record<string, string>} */
+const TURNED = { 0: "0", 1: "1", 6: "9", 8: "8", 9: "6" };
+
+/** Every rank a card may carry (suited ranks and the numbered deck's values). */
+const RANKS = new Set(["A", "J", "Q", "K", ...Array.from({ length: 14 }, (_, i) => String(i))]);
+
 /**
- * Corner index: rank above a small pip; drawn twice, the second rotated 180°.
+ * Whether `rank` turned upside down reads as another rank ("6" ↔ "9"): such ranks are
+ * underlined, as printed cards do.
+ * @param {string} rank
+ */
+export function readsAsAnother(rank) {
+  const chars = [...rank].reverse();
+  if (!chars.every((ch) => ch in TURNED)) return false;
+  const turned = chars.map((ch) => TURNED[ch]).join("");
+  return turned !== rank && RANKS.has(turned);
+}
+
+/**
+ * A rank's text centred on (x, y), squeezed to `maxWidth` when it has two characters, and
+ * underlined when it reads as another rank upside down.
+ * @param {number} x
+ * @param {number} y
+ * @param {string} rank
+ * @param {number} size font size
+ * @param {number} maxWidth
+ * @param {Record<string, string | number>} attrs
+ * @param {string} color the underline's colour
+ */
+function rankText(x, y, rank, size, maxWidth, attrs, color) {
+  /** @type {Record<string, string | number>} */
+  const wide = rank.length > 1 ? { textLength: maxWidth, lengthAdjust: "spacingAndGlyphs" } : {};
+  const label = text(x, y, rank, { "font-size": size, class: "rank", ...wide, ...attrs });
+  if (!readsAsAnother(rank)) return [label];
+  const w = Math.min(maxWidth, size * 0.62 * rank.length);
+  const line = node("rect", {
+    x: x - w / 2,
+    y: y + size * 0.1,
+    width: w,
+    height: Math.max(1.5, size * 0.08),
+    rx: 0.8,
+    fill: color,
+    class: "rank-underline",
+  });
+  return [label, line];
+}
+
+/**
+ * Corner index: rank above a small pip; drawn twice, the second rotated 180°. Two-digit
+ * ranks are squeezed into the corner's width.
  * @param {string} rank
  * @param {string | null} suit
  * @param {string} color
  */
 function corners(rank, suit, color) {
   const g = node("g");
-  const one = node("g");
-  const size = rank.length > 1 ? 20 : 24;
-  one.append(text(14, 26, rank, { "font-size": size, "font-weight": 700, fill: color }));
+  const one = node("g", { class: "corner" });
+  const size = rank.length > 1 ? 19 : 24;
+  one.append(...rankText(14, 25, rank, size, 18, { "font-weight": 700, fill: color }, color));
   if (suit) one.append(pip(suit, 5, 31, 18, color));
   const two = /** @type {SVGElement} */ (one.cloneNode(true));
   two.setAttribute("transform", "rotate(180 50 70)");
@@ -188,7 +237,7 @@ export function cardFace(code, powers = null) {
     const band = `hsl(${hue} 55% 42%)`;
     svg.append(node("rect", { x: 10, y: 30, width: 80, height: 80, rx: 10, fill: band }));
     svg.append(corners(c.rank, null, band));
-    svg.append(text(50, 86, c.rank, { "font-size": 44, "font-weight": 800, fill: "#fff" }));
+    svg.append(...rankText(50, 86, c.rank, 44, 54, { "font-weight": 800, fill: "#fff" }, "#fff"));
     const power = powers?.[code];
     if (power) {
       svg.append(text(50, 104, power.toUpperCase(), { "font-size": 11, fill: "#fff" }));

@@ -2,6 +2,7 @@
 // The live table's keyboard: shortcuts for the piles, the cards of the viewer's hand and the
 // word actions, Escape to take things back, and the help dialog that lists them.
 
+import { askCall, cancelCall, isConfirmedCall } from "./actionbar.js";
 import { closeModal, el, isModalOpen, modal } from "./ui.js";
 import { allVariants, callWord, isShedding } from "./variants.js";
 
@@ -22,12 +23,12 @@ const SHORTCUTS = [
   ["D", "draw from the deck (Qute: draw from the blind)"],
   ["F", "draw from the discard pile, or throw the drawn card away"],
   ["0 – 9", "your card at that position (Qute: the n-th card from the left, 0 = tenth)"],
-  ["K", () => `call the end: ${callWords()}`],
+  ["K", () => `call the end (${callWords()}): press K again, or Enter on “Yes”, to confirm`],
   ["P", "pass"],
   ["X", "exchange (after a look)"],
   ["C", "continue (Qute)"],
   ["Enter", "confirm the selected action"],
-  ["Esc", "clear the selection, turn shown cards back over, close a dialog"],
+  ["Esc", "take back a call, clear the selection, turn shown cards back over, close a dialog"],
   ["S", "sound on / off"],
   ["R", "the rules"],
   ["?", "this help"],
@@ -51,7 +52,7 @@ export function openHelp() {
       el(
         "p",
         {},
-        "Click cards to build an action: for a swap, a look or a claim of several equal cards, click them one after the other; the action bar then offers to confirm. Highlighted cards and piles are the ones you can use now.",
+        "Click cards to build an action: one click on one of your cards replaces it with the card you drew; for a swap or a look, click the cards one after the other; to claim several equal cards, press “Claim several equal cards” (or Shift-click) first. The action bar then offers to confirm. Highlighted cards and piles are the ones you can use now.",
       ),
       el(
         "p",
@@ -79,6 +80,7 @@ export function onKey(page, ev) {
   const key = ev.key;
   const picker = page.picker;
   if (key === "Escape") {
+    if (cancelCall(page)) return;
     if (page.reveals.size) page.reveals.hide();
     page.clearSelection();
     return;
@@ -95,7 +97,15 @@ export function onKey(page, ev) {
   if (key === "?") openHelp();
   else if (lower === "d") word("draw deck", "draw");
   else if (lower === "f") word("draw discard", "discard");
-  else if (lower === "k") word(callWord(page.state?.view?.game ?? page.variant ?? ""));
+  else if (lower === "k") {
+    // The call asks for confirmation: K shows it, K again (or its "Yes" button) calls.
+    const game = page.state?.view?.game ?? page.variant ?? "";
+    const call = callWord(game);
+    if (call && isConfirmedCall(call, game)) {
+      if (picker.legal.some((x) => x.text === call) && page.pendingId === null)
+        askCall(page, call);
+    } else word(call);
+  }
   else if (lower === "p") word("pass");
   else if (lower === "x") word("exchange");
   else if (lower === "c") word("continue");

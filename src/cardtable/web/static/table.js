@@ -40,8 +40,9 @@ import { callName, isSheddingView, variantInfo } from "./variants.js";
 
 /**
  * What cardElement draws: the code (null: unknown), face up or down, the address, a label for
- * screen readers, and the marks of a target, a selection, a known or revealed card, who has
- * seen it; `extra` is one more class, `powers` the power words printed on numbered cards.
+ * screen readers, and the marks of a target, a selection, a known or revealed card; `extra` is
+ * one more class, `powers` the power words printed on numbered cards. (Who has seen a card is
+ * drawn under it by seenMarks.)
  * @typedef {{
  *   code?: string | null,
  *   faceUp?: boolean,
@@ -52,7 +53,6 @@ import { callName, isSheddingView, variantInfo } from "./variants.js";
  *   selected?: boolean,
  *   known?: boolean,
  *   revealed?: boolean,
- *   seen?: number[] | null,
  *   interactive?: boolean,
  *   size?: "sm" | "md" | "lg",
  *   extra?: string,
@@ -131,7 +131,7 @@ function placeSeats(players, viewer) {
 
 /**
  * One card element.
- * opts: {code, faceUp, addr, label, legal, selected, known, revealed, seen, interactive, size,
+ * opts: {code, faceUp, addr, label, legal, selected, known, revealed, interactive, size,
  *        extra, powers (card code → power word printed on numbered cards)}
  * @param {CardOpts} opts
  * @returns {HTMLElement}
@@ -171,25 +171,84 @@ export function cardElement(opts) {
   node.append(showFace ? cardFace(code, opts.powers) : cardBack());
   if (opts.known && showFace)
     node.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
-  if (opts.seen?.length) {
-    node.append(
-      el(
-        "span",
-        { class: "seen-by", "aria-hidden": "true" },
-        opts.seen.map((s) => el("span", { class: "seen-dot" }, String(s))),
-      ),
-    );
-  }
   return node;
 }
 
+/** What the seen-by markers mean, for the legend by the table. */
+export const SEEN_TEXT = "Initials under a card: who else has looked at it";
+
 /**
+ * Short initials of a name for a seen-by marker: "Ann" → "A", "Bob Lee" → "BL",
+ * "Casual AI 2" → "C2" (a trailing number is kept whole).
+ * @param {string} name
+ */
+export function initials(name) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "?";
+  const last = words.at(-1) ?? "";
+  if (words.length > 1 && /^\d+$/.test(last)) return words[0][0].toUpperCase() + last;
+  return words
+    .slice(0, 2)
+    .map((w) => w[0].toUpperCase())
+    .join("");
+}
+
+/**
+ * Initials for each seat, told apart by the seat number where two would be the same.
+ * @param {number} players
+ * @param {Names} names
+ * @returns {string[]}
+ */
+function seatInitials(players, names) {
+  const all = [...Array(players).keys()].map((s) => initials(names(s)));
+  return all.map((short, s) =>
+    all.some((o, k) => k !== s && o === short) ? `${short}${s}` : short,
+  );
+}
+
+/**
+ * The row of markers drawn under a card: one per seat that has seen it, its initials shown and
+ * its full name as the tooltip and the spoken label.
+ * @param {number[]} seats
+ * @param {Names} names
+ * @param {string[]} short initials by seat
+ */
+export function seenMarks(seats, names, short) {
+  const who = seats.map((s) => names(s));
+  return el(
+    "div",
+    {
+      class: "seen-by",
+      role: "group",
+      "aria-label": `seen by ${who.join(", ")}`,
+      dataset: { ui: "seen-by" },
+    },
+    seats.map((s, k) =>
+      el(
+        "span",
+        {
+          class: "seen-dot",
+          role: "img",
+          title: `seen by ${who[k]}`,
+          "aria-label": `seen by ${who[k]}`,
+          dataset: { seat: String(s) },
+        },
+        short[s] ?? String(s),
+      ),
+    ),
+  );
+}
+
+/**
+ * An empty hand position: a dashed outline the size of the hand's cards, so the hand keeps
+ * its shape.
  * @param {string} addr
  * @param {number} label
+ * @param {"sm" | "md" | "lg"} size
  */
-function emptySlot(addr, label) {
+function emptySlot(addr, label, size) {
   return el("div", {
-    class: "card empty",
+    class: `card empty card-${size}`,
     role: "img",
     "aria-label": `empty position ${label}`,
     dataset: { addr },
@@ -212,11 +271,15 @@ function familyHand(view, seat, ctx) {
     role: "group",
     "aria-label": `${ctx.names(seat)}'s cards`,
   });
+  const size = mine ? "lg" : "sm";
+  const short = seatInitials(view.players, ctx.names);
   hand.forEach((slot, n) => {
     const addr = `${seat}.${n}`;
     const where = mine ? `position ${n}` : `${ctx.names(seat)}, position ${n}`;
     if (slot === null) {
-      wrap.append(emptySlot(addr, n));
+      const cell = el("div", { class: "slot slot-empty" }, emptySlot(addr, n, size));
+      if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
+      wrap.append(cell);
       return;
     }
     // The server sends a code only for a card this viewer may have face up: with the memory
@@ -234,13 +297,15 @@ function familyHand(view, seat, ctx) {
       selected: ctx.selection?.includes(addr),
       known: ctx.viewer !== null && !over,
       revealed: Boolean(flash),
-      // Who else has looked at this card (the viewer's own knowledge shows as the face).
-      seen: !over ? slot.seen?.filter((x) => x !== ctx.viewer) : null,
       interactive: ctx.interactive,
-      size: mine ? "lg" : "sm",
+      size,
       powers: ctx.powers,
     });
     const cell = el("div", { class: "slot" }, card);
+    // Who else has looked at this card (the viewer's own knowledge shows as the face), in a
+    // row under the card, clear of its rank.
+    const seen = over ? [] : (slot.seen ?? []).filter((x) => x !== ctx.viewer);
+    if (seen.length) cell.append(seenMarks(seen, ctx.names, short));
     if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
     wrap.append(cell);
   });
@@ -438,6 +503,38 @@ function familyInfo(view, ctx) {
   return el("div", { class: "table-info" }, items);
 }
 
+/**
+ * The legend of the seen-by markers, by the piles: what they mean and whose initials are
+ * whose. Null when no card on the table carries a marker.
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
+function seenLegend(view, ctx) {
+  if (view.phase === "over" || view.over) return null;
+  const who = new Set();
+  for (const hand of view.hands) {
+    for (const slot of hand ?? []) {
+      for (const s of slot?.seen ?? []) if (s !== ctx.viewer) who.add(s);
+    }
+  }
+  if (!who.size) return null;
+  const short = seatInitials(view.players, ctx.names);
+  const seats = [...who].sort((a, b) => a - b);
+  return el(
+    "div",
+    { class: "seen-legend", dataset: { ui: "seen-legend" } },
+    el("span", { class: "seen-legend-text" }, SEEN_TEXT, ":"),
+    seats.map((s) =>
+      el(
+        "span",
+        { class: "seen-legend-item" },
+        el("span", { class: "seen-dot", "aria-hidden": "true" }, short[s]),
+        ` ${ctx.names(s)}`,
+      ),
+    ),
+  );
+}
+
 // --- Qute --------------------------------------------------------------------------------------
 
 /** @param {string} code */
@@ -629,6 +726,7 @@ export function renderTable(view, tableCtx) {
       { class: "area area-center" },
       qute ? quteCenter(view, ctx) : familyCenter(view, ctx),
       qute ? quteInfo(view, ctx) : familyInfo(view, ctx),
+      qute ? null : seenLegend(view, ctx),
     ),
     el("div", { class: "area area-me" }, seatPanel(view, me, ctx, hand(me))),
   );

@@ -6,8 +6,8 @@
 // settings (settings.js), the cards seen a moment ago (reveals.js) and the timed windows'
 // countdown (countdown.js).
 
-import { Picker } from "./actions.js";
-import { renderBar } from "./actionbar.js";
+import { actionSelector, Picker } from "./actions.js";
+import { cancelCall, isConfirmedCall, renderBar } from "./actionbar.js";
 import { animateEvents, measure } from "./animate.js";
 import { Countdown } from "./countdown.js";
 import { maybeShowRound, renderEnd } from "./endscreen.js";
@@ -41,6 +41,19 @@ import { describeEvent, statusLine } from "./words.js";
 /** @typedef {import("./types/protocol").View} View */
 /** @typedef {import("./types/protocol").ViewEvent} ViewEvent */
 /** @typedef {import("./tableshell.js").TableShell} TableShell */
+/** @typedef {import("./actionbar.js").CallConfirm} CallConfirm */
+
+/**
+ * An action sent, kept until its answer: a `stale` refusal (the table moved on while it
+ * travelled) sends it once more, silently, if it is still legal in the newest state.
+ * @typedef {{id: MessageId, text: string, version: number, retry: boolean}} SentAction
+ */
+
+/** What a person reads when a move crossed a change of the table and cannot be sent again. */
+export const STALE_TEXT = "The table changed before your move arrived — look again.";
+
+/** How long a stale move waits for the newest state before the page gives up on it. */
+const STALE_WAIT_MS = 3000;
 
 export class TablePage {
   /**
@@ -64,6 +77,14 @@ export class TablePage {
     this.pendingId = null;
     /** @type {number | undefined} */
     this.pendingTimer = undefined;
+    /** @type {SentAction | null} the last action sent */
+    this.sent = null;
+    /** @type {SentAction | null} a stale action waiting for the newest state to be retried */
+    this.staleRetry = null;
+    /** @type {number | undefined} */
+    this.staleTimer = undefined;
+    /** @type {CallConfirm | null} a call waiting for its confirmation (actionbar.js) */
+    this.callConfirm = null;
     /** @type {number | null} number of round results already shown */
     this.shownRound = null;
     this.endHidden = false;
@@ -90,6 +111,12 @@ export class TablePage {
       state: () => this.state,
       clicksFor: (action) => this.clicksFor(action),
     };
+    // A test hook: send an action with the version before the current one, as a move that
+    // crossed a change of the table would arrive.
+    Object.assign(window.cardtable, {
+      /** @param {string} action */
+      sendStale: (action) => this.play(action, { version: (this.state?.version ?? 1) - 1 }),
+    });
     document.addEventListener("keydown", (ev) => onKey(this, ev));
     let summary;
     try {
@@ -135,6 +162,15 @@ export class TablePage {
   /** @param {ErrorMessage} msg */
   onError(msg) {
     if (msg.id !== undefined && msg.id === this.pendingId) this.clearPending();
+    const sent = this.sent;
+    if (msg.code === "stale" && sent && msg.id === sent.id) {
+      // Never the server's words about versions: send the move again once (if it is still
+      // legal when the newest state is here), or tell plainly that the table moved on.
+      this.sent = null;
+      if (sent.retry) this.showStale();
+      else this.awaitRetry(sent);
+      return;
+    }
     // A running count of errors shown, for tests that wait for "an error or a new state".
     document.body.dataset.errors = String(Number(document.body.dataset.errors ?? 0) + 1);
     beep("error");
@@ -165,9 +201,46 @@ export class TablePage {
     }
   }
 
+  /**
+   * A stale move: retry it once the page has a state newer than the one it was sent with.
+   * @param {SentAction} sent
+   */
+  awaitRetry(sent) {
+    clearTimeout(this.staleTimer);
+    this.staleRetry = sent;
+    // No newer state after a while (a lagging connection): give up on the move, plainly.
+    this.staleTimer = window.setTimeout(() => {
+      if (this.staleRetry !== sent) return;
+      this.staleRetry = null;
+      this.showStale();
+    }, STALE_WAIT_MS);
+    this.tryRetry();
+  }
+
+  /** Send the stale move again if the newest state is here and still allows it. */
+  tryRetry() {
+    const sent = this.staleRetry;
+    const state = this.state;
+    if (!sent || !state || state.version <= sent.version) return;
+    this.staleRetry = null;
+    clearTimeout(this.staleTimer);
+    if (state.view?.legal.includes(sent.text) && this.pendingId === null) {
+      this.play(sent.text, { retry: true });
+    } else this.showStale();
+  }
+
+  /** The plain message for a move the table moved past. */
+  showStale() {
+    document.body.dataset.errors = String(Number(document.body.dataset.errors ?? 0) + 1);
+    beep("error");
+    toast(STALE_TEXT, "error").dataset.code = "stale";
+  }
+
   /** @param {StateMessage} state */
   onState(state) {
     if (state.id !== undefined && state.id === this.pendingId) this.clearPending();
+    // A call waiting for its confirmation is taken back when the table changes.
+    if (this.callConfirm && this.callConfirm.version !== state.version) cancelCall(this, false);
     const prev = this.state;
     this.state = state;
     const view = state.view;
@@ -198,6 +271,7 @@ export class TablePage {
     animateEvents(state.events, this.ui.tableHost, before);
     stateCue(prev, state);
     maybeShowRound(this, prev, state);
+    this.tryRetry();
   }
 
   /**
@@ -346,13 +420,16 @@ export class TablePage {
       this.reveals.hide(cardNode.dataset.addr ?? null);
       if (!this.picker.nextTargets().has(target)) return;
     }
-    this.clickTarget(target);
+    this.clickTarget(target, ev.shiftKey);
   }
 
-  /** @param {string} target an address or a card code */
-  clickTarget(target) {
+  /**
+   * @param {string} target an address or a card code
+   * @param {boolean} [several] a Shift-click: the start of a claim of several cards
+   */
+  clickTarget(target, several = false) {
     if (this.pendingId !== null) return;
-    const res = this.picker.click(target);
+    const res = this.picker.click(target, several);
     if (res.play) this.play(res.play);
     else if (res.pending) this.render();
   }
@@ -363,20 +440,25 @@ export class TablePage {
   }
 
   /**
-   * Send an action with the version of the last state.
+   * Send an action with the version of the last state (`version`: another one, for a test;
+   * `retry`: the second sending of a stale action).
    * @param {string} text
+   * @param {{version?: number, retry?: boolean}} [how]
    */
-  play(text) {
+  play(text, { version, retry = false } = {}) {
     const state = this.state;
     if (!state || this.pendingId !== null) return;
     this.picker.clear();
+    cancelCall(this, false);
+    const sentVersion = version ?? state.version;
     try {
       this.pendingId = this.connection().send({
         type: "act",
         token: this.held?.token,
         action: text,
-        version: state.version,
+        version: sentVersion,
       });
+      this.sent = { id: this.pendingId, text, version: sentVersion, retry };
     } catch (err) {
       toast(errorMessage(err), "error");
       return;
@@ -414,9 +496,15 @@ export class TablePage {
    * @param {string} action
    */
   clicksFor(action) {
-    const clicks = this.picker.clicksFor(action);
+    const picker = this.picker;
+    // A call asks for its confirmation: the button, then "Yes".
+    if (isConfirmedCall(action, this.state?.view?.game) && picker.clicksFor(action)) {
+      const yes = '[data-ui="call-yes"]';
+      return this.callConfirm?.text === action ? [yes] : [actionSelector(action), yes];
+    }
+    const clicks = picker.clicksFor(action);
     if (!clicks) return null;
-    return this.picker.selection.length ? ['[data-ui="clear"]', ...clicks] : clicks;
+    return picker.selection.length || picker.several ? ['[data-ui="clear"]', ...clicks] : clicks;
   }
 
   /** @param {"sound"} name a switch */

@@ -148,7 +148,7 @@ export function statusLine(view, viewer, names) {
   }
   if (view.drawn && view.drawer === viewer) {
     const claim = (view.legal ?? []).some((a) => /^replace \d+ \d+/.test(a));
-    return `Click one of your cards to replace it${claim ? " (several equal ones to claim them)" : ""}${
+    return `Click one of your cards to replace it${claim ? " (or “Claim several equal cards” first)" : ""}${
       verbs.has("discard") ? ", or the discard pile to throw the card away" : ""
     }`;
   }
