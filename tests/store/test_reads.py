@@ -90,9 +90,10 @@ def test_unfinished_games_lists_every_game_without_a_finished_mark(url: str) -> 
 N = 10_000
 
 
-def test_ten_thousand_rooms_answer_quickly_and_through_the_indexes(url: str) -> None:
+def test_ten_thousand_rooms_answer_through_the_indexes(url: str) -> None:
     """10,000 rooms, most of them over: the lobby's 100 newest candidates and the unfinished
-    games come back in well under a second, and the query plans use the indexes."""
+    games come back right, and the query plans use the indexes (speed is measured by
+    benchmarks/server_abuse.py --startup, not asserted here)."""
 
     def rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         room_rows, game_rows = [], []
@@ -133,14 +134,11 @@ def test_ten_thousand_rooms_answer_quickly_and_through_the_indexes(url: str) -> 
             await conn.execute(insert(games), game_rows)
             if conn.dialect.name == "postgresql":
                 await conn.execute(text("ANALYZE"))
-        start = time.perf_counter()
         lobby = await store.lobby_candidates(limit=100)
         open_games = await store.unfinished_games()
-        elapsed = time.perf_counter() - start
         assert lobby == want_lobby[:100]
         assert open_games == want_open and len(open_games) == N // 10
         assert await store.lobby_candidates(limit=N) == want_lobby
-        assert elapsed < 1.0, elapsed
         plans = await query_plans(store)
         assert "ix_rooms_public_created" in plans["lobby"], plans["lobby"]
         assert "ix_games_finished" in plans["unfinished"], plans["unfinished"]
