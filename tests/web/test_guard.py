@@ -29,7 +29,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from cardtable.web import connections as connections_module
 from cardtable.web import guard as guard_module
+from cardtable.web.connections import guarded_http_protocol
 from cardtable.web.guard import (
     CONTENT_SECURITY_POLICY,
     DOCS_CONTENT_SECURITY_POLICY,
@@ -39,7 +41,6 @@ from cardtable.web.guard import (
     RateLimits,
     SameOrigin,
     client_address,
-    guarded_http_protocol,
     normalize_origin,
 )
 
@@ -659,7 +660,7 @@ def test_half_sent_requests_are_closed(tmp_path: Path) -> None:
 def test_read_deadline_of_each_http_protocol(kind: str) -> None:
     """Both protocol classes (httptools' is the one the server uses when it is installed)."""
     protocol = (
-        guarded_http_protocol(1.0) if kind == "httptools" else guard_module._h11_protocol(1.0)
+        guarded_http_protocol(1.0) if kind == "httptools" else connections_module._h11_protocol(1.0)
     )
 
     async def app(scope: Any, receive: Any, send: Any) -> None:

@@ -165,13 +165,8 @@ def serve_command(
         import uvicorn
 
         from ..web.app import create_app
-        from ..web.guard import (
-            MAX_HEAD_BYTES,
-            Limits,
-            Rate,
-            guarded_http_protocol,
-            paced_websocket_protocol,
-        )
+        from ..web.connections import guarded_http_protocol, paced_websocket_protocol
+        from ..web.guard import MAX_HEAD_BYTES, Limits, Rate
     except ImportError as err:  # pragma: no cover - depends on the install
         _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
     if min(ai_delay, peek_window, snap_window) < 0:

@@ -10,8 +10,8 @@
   the cap is refused with ``429``).
 - :class:`MessageGate` counts the messages of one WebSocket connection; the ``/ws`` loop asks it
   before handling each message and answers ``rate_limited`` past the limit.
-- :func:`guarded_http_protocol` gives uvicorn an HTTP protocol that closes a connection whose
-  request is not read within a time limit, or whose request head grows too large.
+- The protocols given to uvicorn (a request read deadline, a head size limit, WebSockets parsed
+  only as fast as they are read) are in :mod:`.connections`.
 
 The limits are a :class:`Limits`; the counters live in a :class:`Guard` (one per application),
 in the in-memory storage of the ``limits`` library, whose keys expire with their window.
@@ -28,7 +28,7 @@ import re
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, RateLimitItemPerSecond
@@ -40,7 +40,6 @@ __all__ = [
     "DOCS_CONTENT_SECURITY_POLICY",
     "MAX_HEAD_BYTES",
     "SECURITY_HEADERS",
-    "WS_PARSE_AHEAD",
     "Guard",
     "Limits",
     "MessageGate",
@@ -49,9 +48,8 @@ __all__ = [
     "SameOrigin",
     "SecurityHeaders",
     "client_address",
-    "guarded_http_protocol",
+    "json_body",
     "normalize_origin",
-    "paced_websocket_protocol",
     "parse_origins",
 ]
 
@@ -337,14 +335,15 @@ class MessageGate:
 # -- answers ---------------------------------------------------------------------------------
 
 
-def _json_body(detail: str) -> bytes:
+def json_body(detail: str) -> bytes:
+    """A short JSON answer body: ``{"detail": detail}``."""
     return json.dumps({"detail": detail}).encode()
 
 
 async def _answer_http(
     send: Send, status: int, detail: str, headers: Iterable[tuple[bytes, bytes]] = ()
 ) -> None:
-    body = _json_body(detail)
+    body = json_body(detail)
     await send(
         {
             "type": "http.response.start",
@@ -373,7 +372,7 @@ async def _refuse_websocket(
     if message["type"] != "websocket.connect":
         return
     if "websocket.http.response" in (scope.get("extensions") or {}):
-        body = _json_body(detail)
+        body = json_body(detail)
         await send(
             {
                 "type": "websocket.http.response.start",
@@ -608,222 +607,3 @@ class RateLimits:
                 self.guard.open[address] = left
             else:
                 self.guard.open.pop(address, None)
-
-
-# -- slow and oversized request heads ----------------------------------------------------------
-
-
-@dataclass
-class _ReadClock:
-    """The deadline of the request being read on one connection."""
-
-    timeout: float
-    expire: Callable[[], None]
-    handle: asyncio.TimerHandle | None = field(default=None)
-
-    def arm(self) -> None:
-        if self.handle is None and self.timeout > 0:
-            self.handle = asyncio.get_running_loop().call_later(self.timeout, self._fire)
-
-    def cancel(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
-            self.handle = None
-
-    def _fire(self) -> None:
-        self.handle = None
-        self.expire()
-
-
-def _raw_answer(status: bytes, detail: str) -> bytes:
-    body = _json_body(detail)
-    return (
-        b"HTTP/1.1 "
-        + status
-        + b"\r\ncontent-type: application/json\r\ncontent-length: "
-        + str(len(body)).encode()
-        + b"\r\nconnection: close\r\n\r\n"
-        + body
-    )
-
-
-WS_PARSE_AHEAD = 4096
-"""Bytes of what a WebSocket client sent that the server parses ahead of the application."""
-
-
-def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.Protocol]:
-    """uvicorn's WebSocket protocol (on the ``websockets`` library's sans-I/O core) that parses
-    what a client sends only as fast as the application reads it: at most ``parse_ahead``
-    bytes at a time, and only once the messages parsed before were read. The rest waits,
-    unparsed, and the socket is not read meanwhile — so a connection the application stops
-    reading (over its message rate) fills its own buffers and costs the server nothing, where
-    uvicorn's own protocol parses every frame of each chunk it receives at once. Give it as
-    ``uvicorn.Config(ws=...)``."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-
-    class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
-        """uvicorn's sans-I/O WebSocket protocol, parsing only what the application reads."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._unparsed = bytearray()
-            self._after_close = 0
-
-        def data_received(self, data: bytes) -> None:
-            if self.close_sent:  # past the close: only the peer's close reply matters
-                self._after_close += len(data)
-                if self._after_close > 16 * parse_ahead:
-                    return  # a peer that keeps sending: the close timer ends it
-                super().data_received(data)
-                return
-            self._unparsed += data
-            self._parse()
-
-        def _parse(self) -> None:
-            while self._unparsed and self.queue.empty() and not self.close_sent:
-                chunk = bytes(self._unparsed[:parse_ahead])
-                del self._unparsed[:parse_ahead]
-                super().data_received(chunk)
-            if self._unparsed and not self.read_paused and not self.close_sent:
-                self.read_paused = True
-                self.transport.pause_reading()
-
-        async def receive(self) -> Any:
-            message = await self.queue.get()
-            if self.queue.empty() and self._unparsed:
-                self._parse()
-            if self.read_paused and self.queue.empty() and not self._unparsed:
-                self.read_paused = False
-                self.transport.resume_reading()
-            return message
-
-    return PacedWebSocketProtocol
-
-
-def guarded_http_protocol(
-    read_timeout: float, max_head_bytes: int = MAX_HEAD_BYTES
-) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol (httptools', else h11's) with two more limits: a request must be
-    read whole — head and body — within ``read_timeout`` seconds of its first byte (or of the
-    connection, for its first request; 0: no limit), else the connection is closed (``408``
-    when its head was incomplete); and a request head over ``max_head_bytes`` is answered
-    ``431`` and the connection closed (h11 enforces its own limit,
-    ``h11_max_incomplete_event_size``). Give it as ``uvicorn.Config(http=...)``."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
-        return _h11_protocol(read_timeout)
-
-    class GuardedHttpToolsProtocol(HttpToolsProtocol):
-        """httptools' protocol with a request read deadline and a head size limit."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._clock = _ReadClock(read_timeout, self._read_too_slow)
-            self._in_head = False
-            self._in_body = False
-            self._head_bytes = 0
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
-            self._clock.arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._clock.cancel()
-            super().connection_lost(exc)
-
-        def on_message_begin(self) -> None:
-            self._in_head = True
-            super().on_message_begin()
-
-        def on_headers_complete(self) -> None:
-            self._in_head = False
-            self._in_body = True
-            self._head_bytes = 0
-            super().on_headers_complete()
-
-        def on_message_complete(self) -> None:
-            self._in_body = False
-            super().on_message_complete()
-
-        def handle_websocket_upgrade(self) -> None:
-            self._clock.cancel()
-            super().handle_websocket_upgrade()
-
-        def _reading(self) -> bool:
-            idle = self.cycle is None or self.cycle.response_complete
-            return self._in_head or self._in_body or (idle and not self.pipeline)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.transport.is_closing() or self.transport.get_protocol() is not self:
-                self._clock.cancel()
-                return
-            if not self._reading():
-                self._clock.cancel()
-                return
-            self._clock.arm()
-            if self._in_head:
-                self._head_bytes += len(data)
-                if self._head_bytes > max_head_bytes:
-                    self._clock.cancel()
-                    self.transport.write(
-                        _raw_answer(
-                            b"431 Request Header Fields Too Large",
-                            f"the request head is over {max_head_bytes} bytes",
-                        )
-                    )
-                    self.transport.close()
-
-        def _read_too_slow(self) -> None:
-            if self.transport.is_closing():
-                return
-            if self._in_head:
-                self.transport.write(
-                    _raw_answer(
-                        b"408 Request Timeout",
-                        f"the request was not sent within {read_timeout:g} s",
-                    )
-                )
-            self.transport.close()
-
-    return GuardedHttpToolsProtocol
-
-
-def _h11_protocol(read_timeout: float) -> type[asyncio.Protocol]:  # pragma: no cover
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class GuardedH11Protocol(H11Protocol):
-        """h11's protocol with a request read deadline."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._clock = _ReadClock(read_timeout, self._read_too_slow)
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
-            self._clock.arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._clock.cancel()
-            super().connection_lost(exc)
-
-        def handle_websocket_upgrade(self, event: h11.Request) -> None:
-            self._clock.cancel()
-            super().handle_websocket_upgrade(event)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.transport.is_closing() or self.transport.get_protocol() is not self:
-                self._clock.cancel()
-            elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
-                self._clock.arm()
-            else:
-                self._clock.cancel()
-
-        def _read_too_slow(self) -> None:
-            if not self.transport.is_closing():
-                self.transport.close()
-
-    return GuardedH11Protocol

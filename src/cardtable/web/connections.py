@@ -1,0 +1,233 @@
+"""Connection-level protections, given to uvicorn: HTTP protocols that close a request read too
+slowly or with too large a head, and a WebSocket protocol that parses what a client sends only
+as fast as the application reads it. (The application-level guards are in :mod:`.guard`.)"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .guard import MAX_HEAD_BYTES, json_body
+
+__all__ = ["WS_PARSE_AHEAD", "guarded_http_protocol", "paced_websocket_protocol"]
+
+
+# -- slow and oversized request heads ----------------------------------------------------------
+
+
+@dataclass
+class _ReadClock:
+    """The deadline of the request being read on one connection."""
+
+    timeout: float
+    expire: Callable[[], None]
+    handle: asyncio.TimerHandle | None = field(default=None)
+
+    def arm(self) -> None:
+        if self.handle is None and self.timeout > 0:
+            self.handle = asyncio.get_running_loop().call_later(self.timeout, self._fire)
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.expire()
+
+
+def _raw_answer(status: bytes, detail: str) -> bytes:
+    body = json_body(detail)
+    return (
+        b"HTTP/1.1 "
+        + status
+        + b"\r\ncontent-type: application/json\r\ncontent-length: "
+        + str(len(body)).encode()
+        + b"\r\nconnection: close\r\n\r\n"
+        + body
+    )
+
+
+WS_PARSE_AHEAD = 4096
+"""Bytes of what a WebSocket client sent that the server parses ahead of the application."""
+
+
+def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (on the ``websockets`` library's sans-I/O core) that parses
+    what a client sends only as fast as the application reads it: at most ``parse_ahead``
+    bytes at a time, and only once the messages parsed before were read. The rest waits,
+    unparsed, and the socket is not read meanwhile — so a connection the application stops
+    reading (over its message rate) fills its own buffers and costs the server nothing, where
+    uvicorn's own protocol parses every frame of each chunk it receives at once. Give it as
+    ``uvicorn.Config(ws=...)``."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
+        """uvicorn's sans-I/O WebSocket protocol, parsing only what the application reads."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._unparsed = bytearray()
+            self._after_close = 0
+
+        def data_received(self, data: bytes) -> None:
+            if self.close_sent:  # past the close: only the peer's close reply matters
+                self._after_close += len(data)
+                if self._after_close > 16 * parse_ahead:
+                    return  # a peer that keeps sending: the close timer ends it
+                super().data_received(data)
+                return
+            self._unparsed += data
+            self._parse()
+
+        def _parse(self) -> None:
+            while self._unparsed and self.queue.empty() and not self.close_sent:
+                chunk = bytes(self._unparsed[:parse_ahead])
+                del self._unparsed[:parse_ahead]
+                super().data_received(chunk)
+            if self._unparsed and not self.read_paused and not self.close_sent:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self.queue.empty() and self._unparsed:
+                self._parse()
+            if self.read_paused and self.queue.empty() and not self._unparsed:
+                self.read_paused = False
+                self.transport.resume_reading()
+            return message
+
+    return PacedWebSocketProtocol
+
+
+def guarded_http_protocol(
+    read_timeout: float, max_head_bytes: int = MAX_HEAD_BYTES
+) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools', else h11's) with two more limits: a request must be
+    read whole — head and body — within ``read_timeout`` seconds of its first byte (or of the
+    connection, for its first request; 0: no limit), else the connection is closed (``408``
+    when its head was incomplete); and a request head over ``max_head_bytes`` is answered
+    ``431`` and the connection closed (h11 enforces its own limit,
+    ``h11_max_incomplete_event_size``). Give it as ``uvicorn.Config(http=...)``."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
+        return _h11_protocol(read_timeout)
+
+    class GuardedHttpToolsProtocol(HttpToolsProtocol):
+        """httptools' protocol with a request read deadline and a head size limit."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+            self._in_head = False
+            self._in_body = False
+            self._head_bytes = 0
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._clock.arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._clock.cancel()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            self._in_head = True
+            super().on_message_begin()
+
+        def on_headers_complete(self) -> None:
+            self._in_head = False
+            self._in_body = True
+            self._head_bytes = 0
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._in_body = False
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._clock.cancel()
+            super().handle_websocket_upgrade()
+
+        def _reading(self) -> bool:
+            idle = self.cycle is None or self.cycle.response_complete
+            return self._in_head or self._in_body or (idle and not self.pipeline)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                self._clock.cancel()
+                return
+            if not self._reading():
+                self._clock.cancel()
+                return
+            self._clock.arm()
+            if self._in_head:
+                self._head_bytes += len(data)
+                if self._head_bytes > max_head_bytes:
+                    self._clock.cancel()
+                    self.transport.write(
+                        _raw_answer(
+                            b"431 Request Header Fields Too Large",
+                            f"the request head is over {max_head_bytes} bytes",
+                        )
+                    )
+                    self.transport.close()
+
+        def _read_too_slow(self) -> None:
+            if self.transport.is_closing():
+                return
+            if self._in_head:
+                self.transport.write(
+                    _raw_answer(
+                        b"408 Request Timeout",
+                        f"the request was not sent within {read_timeout:g} s",
+                    )
+                )
+            self.transport.close()
+
+    return GuardedHttpToolsProtocol
+
+
+def _h11_protocol(read_timeout: float) -> type[asyncio.Protocol]:  # pragma: no cover
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        """h11's protocol with a request read deadline."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._clock.arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._clock.cancel()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._clock.cancel()
+            super().handle_websocket_upgrade(event)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                self._clock.cancel()
+            elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+                self._clock.arm()
+            else:
+                self._clock.cancel()
+
+        def _read_too_slow(self) -> None:
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return GuardedH11Protocol
