@@ -466,10 +466,12 @@ class RoomManager(Timers):
             if conn not in room.conns:  # not listening: answer the sender anyway
                 conn.push(self._state(room, seat, [], msg.id))
 
-    def leave(self, conn: Conn) -> None:
-        """Forget a connection (closed, or moved to another room)."""
+    def leave(self, conn: Conn, *, later: bool = False) -> None:
+        """Forget a connection (closed, or moved to another room); with ``later`` the others
+        hear of it right after the frame being sent now (a connection dropped mid-broadcast)."""
         room = conn.room
-        if room is None:
+        if room is None or conn not in room.conns:
+            conn.room = None
             return
         before = room.online()
         room.conns.discard(conn)
@@ -477,21 +479,15 @@ class RoomManager(Timers):
         if not room.conns:
             room.idle_since = asyncio.get_running_loop().time()
         if room.online() != before and not self._closing:
-            self._broadcast(room, [])
+            if later:
+                asyncio.get_running_loop().call_soon(self._broadcast, room, [])
+            else:
+                self._broadcast(room, [])
 
     def _dropped(self, conn: Conn) -> None:
         """A connection the server dropped (too slow, or failing) stops counting as online at
-        once; the others hear of it right after the frame being sent now."""
-        room = conn.room
-        if room is None or conn not in room.conns:
-            return
-        before = room.online()
-        room.conns.discard(conn)
-        conn.room = None
-        if not room.conns:
-            room.idle_since = asyncio.get_running_loop().time()
-        if room.online() != before and not self._closing:
-            asyncio.get_running_loop().call_soon(self._broadcast, room, [])
+        once, not when its socket finally closes."""
+        self.leave(conn, later=True)
 
     @staticmethod
     def _back(room: Room, seat: int) -> bool:
