@@ -71,12 +71,11 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 
 
 async def person_and_ai(manager: RoomManager, **create: Any) -> tuple[Room, str]:
-    """A one-round qute room of a person (seat 0) and a casual AI; returns it and the token."""
+    """A qute room of a person (seat 0) and a casual AI, one round unless ``options`` say
+    otherwise; returns it and the token."""
+    create.setdefault("options", {"target": None})
     room, seat, token = await manager.create(
-        "qute",
-        [("human", None, False), ("ai", "casual", False)],
-        options={"target": None},
-        **create,
+        "qute", [("human", None, False), ("ai", "casual", False)], **create
     )
     assert seat == 0 and token is not None
     return room, token
@@ -93,7 +92,8 @@ def test_an_absent_person_is_timed_out_marked_away_then_stood_in_for(store_url: 
         async with manager_on(
             store_url, ai_delay=0.0, turn_time=0.3, away_time=0.05, stand_in_after=3
         ) as manager:
-            room, _token = await person_and_ai(manager)
+            # a match, so the game cannot end before the person let three turns run out
+            room, _token = await person_and_ai(manager, options={"target": 100})
             watcher = Sink()
             await manager.handle(watcher.conn, JoinMsg(type="join", room=room.id))
             # the person never comes: their first turn runs out after the full time
