@@ -306,6 +306,9 @@ export class TablePage {
     const text = mine.stand_in
       ? `You missed several turns: a computer player (${mine.stand_in}) is playing your seat.`
       : "Your time ran out, so the table played a move for you.";
+    // kept as it is while its words stay the same, so a click on its button is never lost to a
+    // redraw (the stand-in plays on meanwhile)
+    if (shown instanceof HTMLElement && shown.dataset.text === text) return;
     const back = el(
       "button",
       {
@@ -323,7 +326,7 @@ export class TablePage {
       "I'm back",
     );
     this.ui.banner.replaceChildren(
-      el("div", { class: "banner", role: "alert", dataset: { code: "away" } }, `${text} `, back),
+      el("div", { class: "banner", role: "alert", dataset: { code: "away", text } }, `${text} `, back),
     );
   }
 
