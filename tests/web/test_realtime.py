@@ -49,14 +49,23 @@ def test_windows_close_by_themselves(quick: Server) -> None:
 
 
 def test_ai_seats_wait_the_delay(quick: Server) -> None:
-    made = create_room(quick, "qute", ["human", "casual"], options={"target": None})
-    c = Client(quick, made["room"], made["token"])
-    c.join()
-    for _ in range(100):  # play until one of our moves hands the turn to the AI
-        c.wait(lambda s: s["view"]["actors"] == [0])
-        sent = time.monotonic()
-        mine = c.act(c.state["view"]["legal"][0])  # type: ignore[index]
-        if mine["view"]["actors"] == [1]:
+    # play until one of our moves hands the turn to the AI (a deal may end before it does:
+    # then another room)
+    for _room in range(5):
+        made = create_room(quick, "qute", ["human", "casual"], options={"target": None})
+        c = Client(quick, made["room"], made["token"])
+        c.join()
+        handed = False
+        for _ in range(100):
+            c.wait(lambda s: s["view"]["over"] or s["view"]["actors"] == [0])
+            if c.state["view"]["over"]:  # type: ignore[index]
+                break
+            sent = time.monotonic()
+            mine = c.act(c.state["view"]["legal"][0])  # type: ignore[index]
+            if mine["view"]["actors"] == [1]:
+                handed = True
+                break
+        if handed:
             break
     else:
         raise AssertionError("the turn never passed to the AI")
