@@ -6,13 +6,17 @@ finished game of AI seats (qute to 1000 points between four ``random`` seats: ab
 moves, played by the server in a few seconds with no AI delay), paged in every way and compared
 with the engine replayed from the store. In process: the cache itself (one build for
 concurrent requests, the event loop free during a build, least-recently-used eviction by
-bytes) and the page maker.
+bytes) and the page maker. A seat's own view: only with that seat's token, and equal at every
+step to what the engine shows that seat. The ends of rounds: the table at each round's end,
+every hand shown, beside the next deal.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import random
 import threading
 import time
 import urllib.error
@@ -36,8 +40,8 @@ from cardtable.web.replays import (
 )
 
 from ..webserver import Server, http
-from .client import create_room
-from .play import stored_game
+from .client import Client, create_room, join_room
+from .play import card_codes, drive, stored_game
 
 RANDOMS = ["random"] * 4
 
@@ -45,10 +49,14 @@ RANDOMS = ["random"] * 4
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
-    """One GET: status, headers (lower-case names) and the raw body."""
+def fetch(url: str, token: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One GET (with ``token`` in the ``X-Seat-Token`` header if given): status, headers
+    (lower-case names) and the raw body."""
+    req = urllib.request.Request(url)
+    if token is not None:
+        req.add_header("X-Seat-Token", token)
     try:
-        with urllib.request.urlopen(url, timeout=60) as resp:
+        with urllib.request.urlopen(req, timeout=60) as resp:
             return resp.status, {k.lower(): v for k, v in resp.headers.items()}, resp.read()
     except urllib.error.HTTPError as err:
         return err.code, {k.lower(): v for k, v in err.headers.items()}, err.read()
@@ -74,17 +82,40 @@ def plain(value: Any) -> Any:
 
 
 def engine_replay(
-    game: str, players: int, options: dict[str, Any], seed: int, actions: list[tuple[int, str]]
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[tuple[int, str]],
+    viewer: int | None = None,
 ) -> tuple[Any, list[dict[str, Any]], Any]:
-    """The initial spectator view, the steps and the result, from the engine."""
+    """The initial view, the steps and the result, from the engine: as a spectator sees them,
+    or as seat ``viewer`` does. A step that ends a round of a match is marked with
+    ``"end_view": True`` (the server's step carries the table at the round's end there)."""
     g = variants.new_game(game, players=players, seed=seed, options=options)
-    initial = plain(g.spectator_view())
+
+    def look() -> Any:
+        return plain(g.spectator_view() if viewer is None else g.view(viewer))
+
+    initial = view = look()
+    last = initial["events"][-1]["seq"]
     steps = []
     for seat, action in actions:
+        rounds = len(view["round_results"])
         g.play(seat, action)
-        steps.append({"seat": seat, "action": action, "view": plain(g.spectator_view())})
+        view = look()
+        step = {"seat": seat, "action": action, "view": view, "first_event": last + 1}
+        if len(view["round_results"]) > rounds and not view["over"]:
+            step["end_view"] = True
+        steps.append(step)
+        last = view["events"][-1]["seq"] if view["events"] else last
     result = g.result
     return initial, steps, plain(result.to_dict() if result is not None else None)
+
+
+def marked(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Server steps with ``end_view`` replaced by ``True`` (checked on its own elsewhere)."""
+    return [{**s, "end_view": True} if "end_view" in s else s for s in steps]
 
 
 def all_pages(url: str, count: int | None = None) -> list[dict[str, Any]]:
@@ -138,7 +169,7 @@ def test_pages_concatenate_to_the_engine_replay(
     total = len(expected["steps"])
     assert total > 2 * MAX_COUNT  # several pages at any count
     steps = [s for p in pages for s in p["steps"]]
-    assert steps == expected["steps"]
+    assert marked(steps) == expected["steps"]
     asked = count if count is not None else replays.DEFAULT_COUNT
     _, summary = http("GET", f"{server.url}/api/rooms/{room}")
     for i, page in enumerate(pages):
@@ -168,7 +199,7 @@ def test_any_window_is_the_same_steps(
         assert status == 200, page
         got = len(page["steps"])  # at most count, fewer when the page is full of bytes
         assert 1 <= got <= count
-        assert page["steps"] == expected["steps"][start : start + got]
+        assert marked(page["steps"]) == expected["steps"][start : start + got]
         stop = start + got
         assert page["next"] == (stop if stop < total else None)
         assert "initial" not in page
@@ -300,10 +331,10 @@ def test_page_body_matches_the_engine(medium: ReplaySource) -> None:
     for count in (7, 100, MAX_COUNT, 10**6):
         got_initial, got_steps = concatenated(built, count)
         assert got_initial == initial
-        assert got_steps == steps
+        assert marked(got_steps) == steps
     for start in range(0, built.total, 37):
         one = json.loads(page_body(built, {"room": "r"}, start, 1))
-        assert one["steps"] == steps[start : start + 1]
+        assert marked(one["steps"]) == steps[start : start + 1]
     assert json.loads(built.result) == result
     empty = json.loads(page_body(built, {"room": "r"}, built.total, 5))
     assert empty["steps"] == [] and empty["next"] is None
@@ -321,7 +352,7 @@ def test_pages_stop_at_the_byte_bound(
         match.game, match.players, dict(match.options), match.seed, list(match.actions)
     )
     got_initial, got_steps = concatenated(built, MAX_COUNT)
-    assert got_initial == initial and got_steps == steps
+    assert got_initial == initial and marked(got_steps) == steps
     for start in (0, 13, built.total // 2, built.total - 1):
         page = json.loads(page_body(built, {"room": "r"}, start, MAX_COUNT))
         sizes = [len(json.dumps(s, separators=(",", ":"))) for s in page["steps"]]
@@ -489,3 +520,215 @@ def test_the_cache_drops_the_least_recently_used_by_bytes(
         tiny.close()
 
     asyncio.run(main())
+
+
+# -- a seat's own view ----------------------------------------------------------------------------
+
+
+def seat_pages(url: str, seat: int, token: str) -> list[dict[str, Any]]:
+    """Every page of the replay of ``seat``'s view, asked with ``token``."""
+    pages: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        status, headers, body = fetch(f"{url}?seat={seat}&start={start}", token)
+        assert status == 200, body
+        assert "no-store" in headers["cache-control"]  # one person's view: never kept on the way
+        page = json.loads(body)
+        assert page["start"] == start and page["viewer"] == seat
+        pages.append(page)
+        start = page["next"]
+    return pages
+
+
+@pytest.fixture(scope="module")
+def people_match(server: Server) -> tuple[str, int, list[str]]:
+    """A room of two people (kaboo, a match to 30) and the number of one of its games that
+    took at least two rounds (rematches until one does), with the two seats' tokens."""
+    made = create_room(server, "kaboo", ["human", "human"], options={"target": 30})
+    room = made["room"]
+    other = join_room(server, room, "Bob")
+    tokens = [made["token"], other["token"]]
+    clients = [Client(server, room, t) for t in tokens]
+    rng = random.Random(11)
+    try:
+        for c in clients:
+            c.join()
+        for game_no in range(1, 11):
+            drive(clients, rng)
+            _, listing = http("GET", f"{server.url}/api/rooms/{room}/games")
+            game = listing["games"][game_no - 1]
+            assert game["status"] == "finished"
+            if len(game["result"]["rounds"]) >= 2:
+                return room, game_no, tokens
+            again = clients[0].request(type="rematch", room=room, token=tokens[0])
+            assert again["type"] == "state" and again["game_no"] == game_no + 1, again
+            for c in clients:
+                c.wait(lambda s, n=game_no + 1: s["game_no"] == n and not s["view"]["over"])
+    finally:
+        for c in clients:
+            c.close()
+    raise AssertionError("ten matches to 30 all ended after one round")
+
+
+def test_a_seat_replay_is_what_the_engine_showed_that_seat(
+    server: Server, people_match: tuple[str, int, list[str]]
+) -> None:
+    room, game_no, tokens = people_match
+    url = f"{server.url}/api/rooms/{room}/games/{game_no}"
+    seed, _, actions = stored_game(server.db_url, room, game_no)
+    _, summary = http("GET", f"{server.url}/api/rooms/{room}")
+    spectator = [s for p in all_pages(url) for s in p["steps"]]
+    for seat in (0, 1):
+        pages = seat_pages(url, seat, tokens[seat])
+        initial, expected, result = engine_replay(
+            "kaboo", 2, summary["options"], seed, actions, viewer=seat
+        )
+        steps = [s for p in pages for s in p["steps"]]
+        assert pages[0]["initial"] == initial
+        assert marked(steps) == expected  # every step: the engine's view(seat) after it
+        assert all(p["result"] == result and p["total"] == len(actions) for p in pages)
+        # what the seat knew and a spectator did not: its own peeks
+        mine = [
+            (k, i)
+            for k, (step, watched) in enumerate(zip(steps, spectator, strict=True))
+            for i, slot in enumerate(step["view"]["hands"][seat])
+            if slot and slot["card"] and not watched["view"]["hands"][seat][i]["card"]
+        ]
+        assert mine, "the seat's view shows nothing more than the spectator's"
+        # and never a card of the other seat that it had not seen (round ends aside)
+        for step in steps:
+            for slot in step["view"]["hands"][1 - seat]:
+                if slot and slot["card"]:
+                    assert seat in slot["seen"] or step["view"]["over"], slot
+        assert "seed" not in json.dumps(pages) and tokens[seat] not in json.dumps(pages)
+
+
+def test_a_seat_replay_needs_that_seat_s_token(
+    server: Server, people_match: tuple[str, int, list[str]]
+) -> None:
+    room, game_no, tokens = people_match
+    url = f"{server.url}/api/rooms/{room}/games/{game_no}"
+    refusals: list[str] = []
+    for seat, token in [
+        (0, None),  # no token
+        (0, ""),
+        (0, tokens[1]),  # the other seat's token
+        (1, tokens[0]),
+        (0, "not-a-token"),
+        (1, tokens[1][:-1]),  # nearly right
+    ]:
+        status, headers, body = fetch(f"{url}?seat={seat}", token)
+        assert status == 403, (seat, body)
+        assert "no-store" not in headers.get("cache-control", "")
+        refusals.append(json.loads(body)["detail"])
+    # one plain message, whatever was wrong: it tells nobody which seat a token holds
+    assert len(set(refusals)) == 1, refusals
+    assert "seat" in refusals[0] and not card_codes(refusals[0])
+    for seat in (2, -1, 10**6):
+        status, _, body = fetch(f"{url}?seat={seat}", tokens[0])
+        assert status == 422 and "seat must be from 0 to 1" in body.decode(), body
+    status, _, body = fetch(f"{url}?seat=x", tokens[0])
+    assert status == 422
+    # a good token for another room's seat is refused too; the right one opens the view
+    elsewhere = create_room(server, "kaboo", ["human", "random"], options={"target": None})
+    status, _, _ = fetch(f"{url}?seat=0", elsewhere["token"])
+    assert status == 403
+    status, _, body = fetch(f"{url}?seat=1&count=1", tokens[1])
+    assert status == 200 and json.loads(body)["viewer"] == 1
+    # the spectator's replay needs no token, and says so
+    status, page = http("GET", f"{url}?count=1")
+    assert status == 200 and page["viewer"] is None
+    # a game in play has no replay, not even for its own seats
+    status, _, body = fetch(
+        f"{server.url}/api/rooms/{elsewhere['room']}/games/1?seat=0", elsewhere["token"]
+    )
+    assert status == 409, body
+
+
+def test_round_ends_are_in_the_replay_of_a_people_match(
+    server: Server, people_match: tuple[str, int, list[str]]
+) -> None:
+    room, game_no, tokens = people_match
+    url = f"{server.url}/api/rooms/{room}/games/{game_no}"
+    for pages in (all_pages(url), seat_pages(url, 0, tokens[0])):
+        steps = [s for p in pages for s in p["steps"]]
+        check_round_ends(pages[0], steps, spectator=pages[0]["viewer"] is None)
+
+
+# -- the ends of rounds ---------------------------------------------------------------------------
+
+
+def check_round_ends(
+    first: dict[str, Any], steps: list[dict[str, Any]], *, spectator: bool
+) -> None:
+    """The round ends of one whole replay (its first page and every step): ``rounds`` counts
+    each round's moves; the step that ends a round of a match, and only it, carries the table
+    at that round's end, which is the round as the next deal's view reports it, every card
+    face up, nobody to act, the match going on."""
+    rounds = first["rounds"]
+    final = steps[-1]["view"]
+    assert final["over"] and [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
+    assert len(rounds) == len(final["round_results"]) and sum(r["moves"] for r in rounds) == len(
+        steps
+    )
+    last_moves = set()
+    at = 0
+    for r in rounds:
+        at += r["moves"]
+        last_moves.add(at - 1)
+    for k, step in enumerate(steps):
+        ends_match = k == len(steps) - 1
+        if k not in last_moves or ends_match:
+            assert "end_view" not in step, k
+            continue
+        end, after = step["end_view"], step["view"]
+        number = len(after["round_results"])
+        result = after["round_results"][-1]
+        assert result["round"] == number == end["round"] == after["round"] - 1
+        # the table at the round's end: every hand as the round's result shows it, face up
+        shown = [[slot["card"] if slot else None for slot in hand] for hand in end["hands"]]
+        assert shown == result["hands"]
+        if spectator:  # which is a reveal: more cards face up than before the last move
+            before = steps[k - 1]["view"]["hands"]
+            assert sum(c is not None for h in shown for c in h) > sum(
+                bool(slot and slot["card"]) for h in before for slot in h
+            )
+        assert end["phase"] == "over" and not end["over"] and end["result"] is None
+        assert end["actors"] == [] and end["legal"] == []
+        assert end["round_results"] == after["round_results"]
+        assert end["totals"] == after["totals"] == result["totals"]
+        assert end["target"] == after["target"] is not None
+        # its events: the step's own up to the round's end, none of the next deal
+        assert end["events"][-1]["type"] == "round_end"
+        assert end["events"][-1]["round"] == number
+        assert end["events"] == after["events"][: len(end["events"])]
+        own = [e for e in end["events"] if e["seq"] >= step["first_event"]]
+        assert own and own[-1] is end["events"][-1]
+        assert after["events"][len(end["events"])]["type"] == "round_start"
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "seed"),
+    [
+        # seeds whose matches of random players take two rounds or more
+        ("kaboo", 3, {"target": 40}, 4),
+        ("cabo", 2, {"target": 40}, 1),
+        ("cabo-german", 2, {"target": 100}, 1),
+        ("gabo", 3, {"target": 100}, 3),
+        ("qute", 2, {"target": 150}, 5),
+    ],
+)
+def test_every_round_end_is_a_step_of_the_replay(
+    game: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    match = random_game(game, players, options, seed)
+    for viewer in (None, players - 1):
+        built = build_replay(dataclasses.replace(match, seat=viewer))
+        first = json.loads(page_body(built, {"room": "r"}, 0, 1))
+        _, steps = concatenated(built, MAX_COUNT)
+        assert len(first["rounds"]) >= 2, "the match should take several rounds"
+        check_round_ends(first, steps, spectator=viewer is None)
+        _, expected, _ = engine_replay(
+            game, players, dict(match.options), match.seed, list(match.actions), viewer
+        )
+        assert marked(steps) == expected

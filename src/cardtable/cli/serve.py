@@ -70,6 +70,14 @@ def serve_command(
             "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
         ),
     ] = 120.0,
+    quickplay_wait: Annotated[
+        float,
+        typer.Option(
+            "--quickplay-wait",
+            help="seconds a table opened by Play now waits for people before computer players "
+            "(casual) take its open seats and the game starts; 0: at once",
+        ),
+    ] = 20.0,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -177,6 +185,8 @@ def serve_command(
         _fail("--turn-time and --header-timeout cannot be negative")
     if idle_time <= 0:
         _fail("--idle-time must be more than 0")
+    if not 0 <= quickplay_wait <= 3600:
+        _fail("--quickplay-wait is 0 to 3600 seconds")
     if max_connections < 0 or flood_close < 0 or not 0 <= tarpit <= 10:
         _fail("--max-connections and --flood-close cannot be negative; --tarpit is 0 to 10")
     if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
@@ -210,6 +220,7 @@ def serve_command(
             ai_workers=ai_workers,
             turn_time=turn_time,
             idle_time=idle_time,
+            quickplay_wait=quickplay_wait,
             allow_origins=allow_origin or (),
             limits=limits,
         )

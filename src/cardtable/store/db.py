@@ -35,6 +35,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -66,6 +67,7 @@ rooms = Table(
     Column("autostart", Boolean, nullable=False),
     Column("created", Float, nullable=False),
     Column("turn_time", Float),
+    Column("spectator_chat", Boolean, nullable=False, server_default=false()),
     Index("ix_rooms_public_created", "public", "created"),
 )
 
@@ -154,6 +156,8 @@ class RoomRow:
     """Seats in order."""
     turn_time: float | None = None
     """Seconds a person has per turn in this room (``None``: the server's default)."""
+    spectator_chat: bool = False
+    """Spectators may write in the room's chat (they always read it)."""
 
 
 @dataclass
@@ -316,6 +320,7 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                         "autostart": r.autostart,
                         "created": r.created,
                         "turn_time": r.turn_time,
+                        "spectator_chat": r.spectator_chat,
                     },
                     None,
                 )
@@ -568,6 +573,7 @@ class Store:
             autostart=bool(row.autostart),
             created=row.created,
             turn_time=row.turn_time,
+            spectator_chat=bool(row.spectator_chat),
             seats=[
                 SeatRow(s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid))
                 for s in seat_rows

@@ -25,9 +25,24 @@ from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL
-from .guard import Guard, Limits, RateLimits, SameOrigin, SecurityHeaders, parse_origins
-from .protocol import CreateRoom, JoinRoom, ProtocolError, error, excerpt, parse_message
-from .replays import DEFAULT_COUNT, JSONBytes, ReplayCache, ReplaySource, check_page
+from .guard import (
+    Guard,
+    Limits,
+    RateLimits,
+    SameOrigin,
+    SecurityHeaders,
+    parse_origins,
+)
+from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
+from .replays import (
+    DEFAULT_COUNT,
+    SEAT_TOKEN_HEADER,
+    JSONBytes,
+    ReplayCache,
+    ReplaySource,
+    check_page,
+    check_seat,
+)
 from .rooms import Conn, Room, RoomError, RoomManager
 
 __all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
@@ -144,13 +159,16 @@ def create_app(
     idle_time: float = 120.0,
     allow_origins: Sequence[str] = (),
     limits: Limits | None = None,
+    quickplay_wait: float = 20.0,
 ) -> FastAPI:
     """The web application around the store at ``db_url``; search-level AI moves run in
     ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server).
     ``turn_time`` is the seconds a person has for each turn or decision (0: no clock);
     ``idle_time`` the seconds a room nobody is at stays in memory before it is paused.
     Pages of ``allow_origins`` (besides the server's own origin) may open WebSockets and send
-    unsafe requests; ``limits`` are the rate limits and quotas (default :class:`Limits`)."""
+    unsafe requests; ``limits`` are the rate limits and quotas (default :class:`Limits`).
+    ``quickplay_wait`` is the seconds a room opened by quick play waits for people before AI
+    players take its open seats."""
     origins = parse_origins(allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
     manager = RoomManager(
@@ -161,6 +179,7 @@ def create_app(
         ai_workers=ai_workers,
         turn_time=turn_time,
         idle_time=idle_time,
+        quickplay_wait=quickplay_wait,
     )
     guard = Guard(limits)
 
@@ -285,6 +304,7 @@ def create_app(
                 autostart=body.autostart,
                 memory_aid=body.memory_aid,
                 turn_time=body.turn_time,
+                spectator_chat=body.spectator_chat,
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
@@ -305,7 +325,7 @@ def create_app(
     async def room_summary(room_id: str) -> dict[str, Any]:
         """One room's summary."""
         room = await _room(room_id)
-        return dict(room.summary())
+        return dict(manager.summary(room))
 
     @app.post("/api/rooms/{room_id}/join")
     async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, Any]:
@@ -315,6 +335,17 @@ def create_app(
         except RoomError as exc:
             raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
         return {"room": room.id, "seat": seat, "token": token}
+
+    @app.post("/api/quickplay")
+    async def quickplay(body: QuickPlay) -> dict[str, Any]:
+        """Take a seat at a quick-play room of a game that waits for people, or open one whose
+        open seats go to AI players after a short wait (docs/protocol.md). It counts against
+        the address's quotas of new rooms and of seat joins (:class:`.guard.RateLimits`)."""
+        try:
+            room, seat, token = await manager.quickplay(body.game, body.name or None)
+        except (KeyError, ValueError) as exc:
+            raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
+        return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
 
     @app.get("/api/rooms/{room_id}/games")
     async def room_games(room_id: str) -> dict[str, Any]:
@@ -340,13 +371,21 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}/games/{game_no}")
     async def replay(
-        room_id: str, game_no: int, start: int = 0, count: int = DEFAULT_COUNT
+        request: Request,
+        room_id: str,
+        game_no: int,
+        start: int = 0,
+        count: int = DEFAULT_COUNT,
+        seat: int | None = None,
     ) -> JSONBytes:
-        """A finished game move by move, as a spectator saw it: one page of at most ``count``
-        steps from step ``start`` (docs/protocol.md). The replay is built once per game, off
-        the event loop, and cached (:mod:`.replays`)."""
+        """A finished game move by move, as a spectator saw it, or with ``seat`` as that seat
+        saw it (its token in the ``X-Seat-Token`` header): one page of at most ``count`` steps
+        from step ``start`` (docs/protocol.md). The replay is built once per game and view,
+        off the event loop, and cached (:mod:`.replays`)."""
         check_page(start, count)
         room = await _room(room_id)
+        if seat is not None:
+            check_seat(room.row.players, room.tokens, seat, request.headers.get(SEAT_TOKEN_HEADER))
 
         async def source() -> ReplaySource:
             rows = {g.game_no: g for g in await store.games(room_id)}
@@ -363,10 +402,12 @@ def create_app(
                     f"plays {rules}: it cannot be replayed",
                 )
             played = [(a.seat, a.action) for a in await store.actions(room_id, game_no)]
-            return ReplaySource(room.row.game, room.row.players, room.row.options, row.seed, played)
+            return ReplaySource(
+                room.row.game, room.row.players, room.row.options, row.seed, played, seat
+            )
 
         try:
-            built = await replays.get((room_id, game_no), source)
+            built = await replays.get((room_id, game_no, seat), source)
         except ValueError:  # a stored move the engine refuses: recorded under other rules
             log.warning("the moves of game %s/%d do not replay", room_id, game_no)
             raise HTTPException(409, "this game's moves do not replay under these rules") from None
@@ -376,9 +417,13 @@ def create_app(
             "game": room.row.game,
             "players": room.row.players,
             "seats": room.seats_public(),
+            "viewer": seat,
         }
         body = await replays.page(built, meta, start, count)
-        return JSONBytes(body, headers={"X-Replay-Build": str(built.build_no)})
+        headers = {"X-Replay-Build": str(built.build_no)}
+        if seat is not None:  # a seat's own view: for that browser only
+            headers.update({"Cache-Control": "private, no-store", "Vary": SEAT_TOKEN_HEADER})
+        return JSONBytes(body, headers=headers)
 
     # -- play --------------------------------------------------------------------------------
     @app.websocket("/ws")

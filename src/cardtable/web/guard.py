@@ -572,6 +572,9 @@ class RateLimits:
                 checks.append(("rooms", "new rooms"))
             elif _JOIN_PATH.match(path):
                 checks.append(("joins", "seat joins"))
+            elif path.rstrip("/") == "/api/quickplay":
+                # it may open a room and it takes a seat: both quotas
+                checks += [("rooms", "new rooms"), ("joins", "seat joins")]
         for limit, what in checks:
             wait = self.guard.hit(limit, address)
             if wait is not None:

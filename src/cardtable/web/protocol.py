@@ -40,6 +40,9 @@ from ..agents.registry import LEVELS
 
 __all__ = [
     "AI_LEVELS",
+    "CHAT_LOG_LINES",
+    "CHAT_REACTIONS",
+    "MAX_CHAT_CHARS",
     "MAX_DEPTH",
     "MAX_ID",
     "MAX_ID_CHARS",
@@ -49,6 +52,9 @@ __all__ = [
     "MAX_TURN_TIME",
     "MIN_TURN_TIME",
     "ActMsg",
+    "ChatFrame",
+    "ChatLog",
+    "ChatMsg",
     "ClientMessage",
     "CreateRoom",
     "ErrorFrame",
@@ -58,6 +64,7 @@ __all__ = [
     "PingMsg",
     "PongFrame",
     "ProtocolError",
+    "QuickPlay",
     "RematchMsg",
     "RoomSummary",
     "SeatInfo",
@@ -67,6 +74,7 @@ __all__ = [
     "TimedWindow",
     "TurnClock",
     "ai_seat_label",
+    "check_chat_text",
     "check_name",
     "error",
     "excerpt",
@@ -97,6 +105,15 @@ MAX_NAME_CHARS = 24
 
 AI_LEVELS: tuple[str, ...] = (*LEVELS, "random", "heuristic")
 """Agent names a room's AI seat may use."""
+
+MAX_CHAT_CHARS = 200
+"""Longest chat line, in characters, after surrounding whitespace is stripped."""
+
+CHAT_LOG_LINES = 50
+"""Chat lines a room keeps in memory and gives a connection when it joins."""
+
+CHAT_REACTIONS: tuple[str, ...] = ("gg", "nice", "oops", "thinking", "thanks", "hurry")
+"""The quick reactions a chat message may carry (the client shows each as a short label)."""
 
 
 def ai_seat_label(level: str) -> str:
@@ -197,6 +214,29 @@ def check_name(name: str) -> str:
     return tidy
 
 
+_ZWJ = "\u200d"
+"""The zero-width joiner: it glues emoji into one picture, so a chat line may hold it."""
+
+
+def check_chat_text(text: str) -> str:
+    """A chat line with surrounding whitespace stripped, or ``ValueError`` saying why it is
+    refused: empty, longer than :data:`MAX_CHAT_CHARS` characters, or holding a bidirectional
+    control, a line break or any other unprintable character (nothing is silently removed).
+    The message never quotes the line."""
+    if _SURROGATE.search(text):
+        raise ValueError("the line holds a lone surrogate (not valid Unicode text)")
+    line = text.strip()
+    if not line:
+        raise ValueError("the line is empty")
+    if len(line) > MAX_CHAT_CHARS:
+        raise ValueError(f"the line is longer than {MAX_CHAT_CHARS} characters")
+    if any(ch in _BIDI for ch in line):
+        raise ValueError("the line holds a bidirectional control character")
+    if not line.replace(_ZWJ, "").isprintable():
+        raise ValueError("the line holds a line break, a control or another unprintable character")
+    return line
+
+
 def _check_id(value: str) -> str:
     if _SURROGATE.search(value):
         raise ValueError("a lone surrogate")
@@ -290,13 +330,25 @@ class RematchMsg(_Msg):
     token: Token
 
 
+class ChatMsg(_Msg):
+    """Say a line (``text``) or a quick reaction (``reaction``, one of :data:`CHAT_REACTIONS`)
+    at a room's table: as the seat the token holds, or as a spectator without one. Exactly one
+    of the two is given; what they hold is checked by the room (error ``bad_chat``)."""
+
+    type: Literal["chat"]
+    room: RoomId
+    token: Token | None = None
+    text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_BYTES)] | None = None
+    reaction: Annotated[str, StringConstraints(max_length=32)] | None = None
+
+
 class PingMsg(_Msg):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | PingMsg
+ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | ChatMsg | PingMsg
 """Any message a client may send."""
 
 _MODELS: dict[str, type[_Msg]] = {
@@ -304,6 +356,7 @@ _MODELS: dict[str, type[_Msg]] = {
     "act": ActMsg,
     "start": StartMsg,
     "rematch": RematchMsg,
+    "chat": ChatMsg,
     "ping": PingMsg,
 }
 
@@ -450,6 +503,16 @@ class RoomSummary(TypedDict):
     version: int
     created: float
     seats: list[SeatInfo]
+    chat: bool
+    """Whether the room has a chat: it has at least two people's seats."""
+    spectator_chat: bool
+    """Whether spectators may write in the chat (they always read it)."""
+    turn_time: NotRequired[float]
+    """Seconds each person has per turn or decision (0: no clock)."""
+    quickplay: NotRequired[bool]
+    """Whether quick play opened the room."""
+    ai_fill_in: NotRequired[float]
+    """A quick-play room waiting for people: seconds until AI players take its open seats."""
 
 
 class TimedWindow(TypedDict):
@@ -467,6 +530,37 @@ class TurnClock(TypedDict):
     seats: list[int]
     closes_in: float
     """Seconds left."""
+
+
+class ChatFrame(TypedDict):
+    """The ``chat`` frame: one line or quick reaction, sent to every connection of the room."""
+
+    type: Literal["chat"]
+    room: str
+    seq: int
+    """Numbers the room's chat lines from 1 (kept in memory only: a new count after the room
+    is rebuilt)."""
+    at: float
+    """When the server accepted it (Unix seconds)."""
+    seat: int | None
+    """The seat that said it (``None``: a spectator)."""
+    name: str
+    """The seat's display name, or ``Spectator``."""
+    text: str | None
+    """The line, as plain text (``None`` for a reaction)."""
+    reaction: str | None
+    """One of :data:`CHAT_REACTIONS` (``None`` for a line)."""
+    id: NotRequired[Any]
+    """The ``id`` of the message, on the sender's copy only."""
+
+
+class ChatLog(TypedDict):
+    """The ``chat_log`` of the ``state`` that answers a ``join`` at a room with a chat: the
+    room's last lines, oldest first, and whether this connection may write."""
+
+    lines: list[ChatFrame]
+    writable: bool
+    """Whether this connection may send ``chat`` (a seat, or a spectator where allowed)."""
 
 
 class StateFrame(TypedDict):
@@ -487,6 +581,10 @@ class StateFrame(TypedDict):
     window: TimedWindow | None
     clock: TurnClock | None
     """The turn clock, while people are to act outside a timed window (``None``: no clock)."""
+    ai_fill_in: NotRequired[float]
+    """A quick-play room waiting for people: seconds until AI players take its open seats."""
+    chat_log: NotRequired[ChatLog]
+    """On the frame answering a ``join`` at a room with a chat only: its last lines."""
     id: NotRequired[Any]
     """The ``id`` of the message this frame answers."""
 
@@ -507,7 +605,7 @@ class ErrorFrame(TypedDict):
     id: NotRequired[Any]
 
 
-Frame = StateFrame | PongFrame | ErrorFrame
+Frame = StateFrame | ChatFrame | PongFrame | ErrorFrame
 """Any frame the server sends on the WebSocket."""
 
 
@@ -576,6 +674,8 @@ class CreateRoom(BaseModel):
     turn_time: Annotated[float, Field(ge=MIN_TURN_TIME, le=MAX_TURN_TIME)] | None = None
     """Seconds each person has per turn or decision in this room (``None``: the server's
     ``--turn-time``)."""
+    spectator_chat: StrictBool = False
+    """Spectators may write in the room's chat (they always read it)."""
 
 
 class JoinRoom(BaseModel):
@@ -583,4 +683,13 @@ class JoinRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    name: Name | None = None
+
+
+class QuickPlay(BaseModel):
+    """Body of ``POST /api/quickplay``: the game (a variant's name) and the caller's name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     name: Name | None = None

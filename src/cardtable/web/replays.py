@@ -11,11 +11,18 @@ hundreds of megabytes and stalled every other connection for seconds. Now:
   at a time (:data:`BLOCK_STEPS`): the loop resumes between blocks, and within a block the
   build lets go of the interpreter lock every couple of milliseconds
   (:func:`_yield_interpreter`), so the loop never waits long for it.
-* Each step (``{"seat", "action", "view"}``, the view being ``game.spectator_view()`` after
-  the step) is encoded to JSON once, at build time, and kept **compressed** in blocks: the
-  views of consecutive steps are nearly the same, so a block shrinks 20–60 times. The cache
-  is bounded by the total size of what it keeps (:data:`CACHE_BYTES`) and by its number of
-  replays (:data:`CACHE_ENTRIES`), and drops the least recently used first.
+* Each step (``{"seat", "action", "view", "first_event"}``, the view being
+  ``game.spectator_view()`` after the step, or ``game.view(seat)`` for the replay of one seat's
+  view: see :class:`ReplaySource`; ``first_event`` the running number of the first event the
+  step caused, so that the view's events from it on are the step's) is encoded to JSON once,
+  at build time, and kept **compressed** in blocks: the views of consecutive steps are nearly
+  the same, so a block shrinks 20–60 times. A step that ends a round of a match (the engine
+  deals the next round in the same action, so its ``view`` already shows the new deal) also
+  carries ``end_view``: the table at that round's end, every hand shown
+  (:func:`round_end_view`). Every page says how many moves each round took (``rounds``), so
+  that a client can place the round ends. The cache is bounded by the total size of what it
+  keeps (:data:`CACHE_BYTES`) and by its number of replays (:data:`CACHE_ENTRIES`), and drops
+  the least recently used first.
 * An answer is one **page**: at most ``count`` steps (:data:`MAX_COUNT`), and no more steps
   than fit in :data:`PAGE_BYTES`. Serving a page inflates the few blocks it covers (in a
   thread when they are large) and joins pre-encoded bytes; no view is built or encoded again.
@@ -53,6 +60,7 @@ import asyncio
 import bisect
 import dataclasses
 import functools
+import hmac
 import logging
 import time
 import zlib
@@ -68,6 +76,7 @@ from starlette.responses import Response
 
 from .. import variants
 from ..game import Game
+from .room import hash_token
 
 __all__ = [
     "BLOCK_BYTES",
@@ -78,6 +87,7 @@ __all__ = [
     "MAX_COUNT",
     "MAX_START",
     "PAGE_BYTES",
+    "SEAT_TOKEN_HEADER",
     "Block",
     "BuiltReplay",
     "JSONBytes",
@@ -86,7 +96,9 @@ __all__ = [
     "ReplaySource",
     "build_replay",
     "check_page",
+    "check_seat",
     "page_body",
+    "round_end_view",
 ]
 
 log = logging.getLogger("cardtable.web")
@@ -142,6 +154,9 @@ class ReplaySource:
     """The seed the game was dealt from (never sent to clients)."""
     actions: Sequence[tuple[int, str]]
     """``(seat, action)`` of every accepted action, in order."""
+    seat: int | None = None
+    """Whose view the steps show: ``None`` for a spectator's, a seat for that seat's own
+    (``game.view(seat)``: the cards it knew at each step; only for that seat's player)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,13 +188,15 @@ class BuiltReplay:
     total: int
     """Number of steps (the game's actions)."""
     initial: bytes
-    """JSON of the spectator view before the first step."""
+    """JSON of the view before the first step."""
     result: bytes
     """JSON of the game's result (``null`` if it has none)."""
     blocks: tuple[Block, ...]
     """The steps, in order."""
     raw_bytes: int
     """Size of every step's JSON, uncompressed."""
+    rounds: bytes = b"[]"
+    """JSON of the rounds: ``[{"round", "moves"}]``, the number of steps each round took."""
     seconds: float = 0.0
     """Time from the start of the build to its end (the waits between blocks included)."""
     build_no: int = 0
@@ -191,6 +208,7 @@ class BuiltReplay:
         return (
             len(self.initial)
             + len(self.result)
+            + len(self.rounds)
             + sum(len(b.data) + b.ends.itemsize * len(b.ends) + 100 for b in self.blocks)
             + 200
         )
@@ -215,6 +233,60 @@ _YIELD_EVERY = 0.002
 """Seconds of building between two :func:`_yield_interpreter` calls."""
 
 
+def _last_seq(view: Mapping[str, Any], default: int = 0) -> int:
+    """The running number of the last event a view carries (``default`` if it carries none)."""
+    events = view.get("events") or ()
+    return int(events[-1]["seq"]) if events else default
+
+
+def round_end_view(
+    before: Game, seat: int, action: str, after: Mapping[str, Any], viewer: int | None
+) -> dict[str, Any] | None:
+    """The table at the end of the round that ``action`` ends, as ``viewer`` (``None``: a
+    spectator) sees it: every hand shown, the piles as the last move left them.
+
+    The engine ends a round of a match and deals the next one in the same action, so the view
+    ``after`` it already shows the new deal. ``before`` is a copy of the game taken just before
+    the action (``game.clone()``; it is played on): told that the match ends with this round
+    (no target), it stops at the round's end instead of dealing, and its view there is the
+    finished round. What the copy got wrong on purpose is taken from ``after``: the match goes
+    on (``over``, ``result``, ``target``), the totals and round results (a reset at the exact
+    target), and the events (the real ones, up to the new round's deal). ``None`` if the copy
+    does not end there with the same hands (it always should)."""
+    act = before.check(seat, action)
+    copy: Any = before  # every engine keeps ``target`` and reads it only at a round's end
+    copy.target = None
+    before.apply(seat, act)
+    if not before.over:
+        return None
+    end = dict(before.spectator_view() if viewer is None else before.view(viewer))
+    done = after["round_results"]
+    if not done or not end.get("round_results"):
+        return None
+    if end["round_results"][-1].get("hands") != done[-1].get("hands"):
+        return None
+    events = list(after.get("events") or ())
+    deal = next(
+        (
+            i
+            for i, e in enumerate(events)
+            if e.get("type") == "round_start" and e.get("round") == end["round"] + 1
+        ),
+        0,
+    )
+    end.update(
+        over=False,
+        result=None,
+        target=after["target"],
+        totals=after["totals"],
+        round_results=done,
+        events=events[:deal],
+        actors=[],
+        legal=[],
+    )
+    return end
+
+
 class ReplayBuilder:
     """Builds a :class:`BuiltReplay` a block at a time (:meth:`run_block`), so that the caller
     may give the event loop a turn between blocks. Not thread-safe: one caller at a time."""
@@ -224,22 +296,58 @@ class ReplayBuilder:
         self._game: Game = variants.new_game(
             source.game, players=source.players, seed=source.seed, options=source.options
         )
+        self._seat = source.seat
         self._actions = source.actions
         self._level = level
         self._pos = 0
         self._blocks: list[Block] = []
         self._raw = 0
-        self.initial = _dumps(self._game.spectator_view())
-        """JSON of the spectator view before the first step."""
+        first = self._view(self._game)
+        self._seq = _last_seq(first)
+        self._done_rounds = len(first["round_results"])
+        self._moves = 0
+        self._rounds: list[dict[str, int]] = []
+        self.initial = _dumps(first)
+        """JSON of the view before the first step."""
+
+    def _view(self, game: Game) -> Mapping[str, Any]:
+        """The view the steps show: the spectator's, or the seat's."""
+        return game.spectator_view() if self._seat is None else game.view(self._seat)
 
     @property
     def done(self) -> bool:
         """Every action has been played and encoded."""
         return self._pos >= len(self._actions)
 
+    def _step(self, seat: int, action: str) -> dict[str, Any]:
+        """Play one action; its step: who, what, the view after it, its first event's number,
+        and the table at the round's end if it ended a round of a match."""
+        game = self._game
+        before = game.clone()  # cheap (about a twentieth of a view): only read at a round's end
+        game.play(seat, action)
+        view = self._view(game)
+        step: dict[str, Any] = {
+            "seat": seat,
+            "action": action,
+            "view": view,
+            "first_event": self._seq + 1,
+        }
+        self._seq = _last_seq(view, self._seq)
+        self._moves += 1
+        if len(view["round_results"]) > self._done_rounds:
+            self._done_rounds = len(view["round_results"])
+            self._rounds.append({"round": view["round_results"][-1]["round"], "moves": self._moves})
+            self._moves = 0
+            if not view["over"]:
+                end = round_end_view(before, seat, action, view, self._seat)
+                if end is None:
+                    log.warning("a round's end could not be drawn apart from the next deal")
+                else:
+                    step["end_view"] = end
+        return step
+
     def run_block(self) -> bool:
         """Play, view and encode the next block of steps; ``True`` once :attr:`done`."""
-        game = self._game
         first = self._pos
         parts: list[bytes] = []
         ends: array[int] = array("I")
@@ -248,8 +356,7 @@ class ReplayBuilder:
         since = clock()
         while self._pos < len(self._actions) and len(parts) < BLOCK_STEPS and size < BLOCK_BYTES:
             seat, action = self._actions[self._pos]
-            game.play(seat, action)
-            step = _dumps({"seat": seat, "action": action, "view": game.spectator_view()})
+            step = _dumps(self._step(seat, action))
             parts.append(step)
             size += len(step)
             ends.append(size)
@@ -268,10 +375,14 @@ class ReplayBuilder:
         if not self.done:
             raise RuntimeError("the replay is not built yet")
         res = self._game.result
+        rounds = list(self._rounds)
+        if self._moves:  # a game that stopped inside a round (not a finished game)
+            rounds.append({"round": len(rounds) + 1, "moves": self._moves})
         return BuiltReplay(
             total=len(self._actions),
             initial=self.initial,
             result=_dumps(res.to_dict() if res is not None else None),
+            rounds=_dumps(rounds),
             blocks=tuple(self._blocks),
             raw_bytes=self._raw,
             seconds=time.perf_counter() - self._started,
@@ -288,11 +399,11 @@ def build_replay(source: ReplaySource) -> BuiltReplay:
 
 def page_body(replay: BuiltReplay, meta: Mapping[str, Any], start: int, count: int) -> bytes:
     """The JSON answer for one page: ``meta`` (the room, the game, the seats: a non-empty
-    mapping) with ``result``, ``total``, ``start``, ``next`` and ``steps``, and ``initial``
-    when ``start`` is 0. ``steps`` holds steps ``start`` onwards: at most ``count`` of them
-    and, past the first, no more than fit in :data:`PAGE_BYTES`. ``next`` is the start of the
-    following page, ``null`` after the last step (or for a ``start`` past the end, which gets
-    no steps)."""
+    mapping) with ``result``, ``rounds``, ``total``, ``start``, ``next`` and ``steps``, and
+    ``initial`` when ``start`` is 0. ``steps`` holds steps ``start`` onwards: at most
+    ``count`` of them and, past the first, no more than fit in :data:`PAGE_BYTES`. ``next`` is
+    the start of the following page, ``null`` after the last step (or for a ``start`` past the
+    end, which gets no steps)."""
     if start < 0 or count < 1:
         raise ValueError("start must be at least 0 and count at least 1")
     total = replay.total
@@ -318,7 +429,7 @@ def page_body(replay: BuiltReplay, meta: Mapping[str, Any], start: int, count: i
     head.update(
         {"total": total, "start": start, "next": stop if stop < total else None},
     )
-    out = [_dumps(head)[:-1], b',"result":', replay.result]
+    out = [_dumps(head)[:-1], b',"result":', replay.result, b',"rounds":', replay.rounds]
     if start == 0:
         out += [b',"initial":', replay.initial]
     out.append(b',"steps":[')
@@ -336,6 +447,29 @@ def _inflated_bytes(replay: BuiltReplay, start: int, count: int) -> int:
     return sum(b.ends[-1] for b in replay.blocks[first : last + 1])
 
 
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+"""The request header that carries a seat's token, for the replay of that seat's view."""
+
+
+def check_seat(players: int, tokens: Mapping[str, int], seat: int, token: str | None) -> None:
+    """Refuse a request for the replay of ``seat``'s view unless ``token`` holds that seat:
+    ``422`` for a seat the table does not have, ``403`` (one plain message, whatever is wrong:
+    no token, a token of another seat or of no seat) otherwise. ``tokens`` maps the digests of
+    the room's seat tokens to their seats (:attr:`~.room.Room.tokens`). A seat never changes
+    hands and a room deals only once every person's seat is taken, so the token that holds a
+    seat now held it in every game of the room."""
+    if not 0 <= seat < players:
+        raise HTTPException(422, f"seat must be from 0 to {players - 1}")
+    held = None
+    if token:
+        digest = hash_token(token)
+        for known, at in tokens.items():
+            if hmac.compare_digest(known, digest):
+                held = at
+    if held != seat:
+        raise HTTPException(403, "only the player of that seat may replay the game as they saw it")
+
+
 def check_page(start: int, count: int) -> None:
     """Refuse (``422``, a short message) a page request out of bounds: ``start`` from 0 to
     :data:`MAX_START`, ``count`` from 1 to :data:`MAX_COUNT`."""
@@ -351,8 +485,15 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-Key = tuple[str, int]
-"""A game: ``(room id, game number)``."""
+Key = tuple[str, int] | tuple[str, int, int | None]
+"""A replay: ``(room id, game number)``, or with the seat whose view it shows (``None``: the
+spectator's)."""
+
+
+def _whose(key: Key) -> str:
+    """Whose view the replay of ``key`` shows, for the log."""
+    seat = key[2] if len(key) > 2 else None
+    return "spectator" if seat is None else f"seat {seat}"
 
 
 class ReplayCache:
@@ -450,9 +591,10 @@ class ReplayCache:
             await asyncio.sleep(0)
         built = dataclasses.replace(builder.result(), build_no=number)
         log.info(
-            "replay %s/%d built: %d steps, %d bytes of JSON kept in %d, %.2f s",
+            "replay %s/%d (%s) built: %d steps, %d bytes of JSON kept in %d, %.2f s",
             key[0],
             key[1],
+            _whose(key),
             built.total,
             built.raw_bytes,
             built.nbytes,
@@ -466,9 +608,10 @@ class ReplayCache:
         replays until the cache is within its bounds."""
         if built.nbytes > self.max_bytes:
             log.warning(
-                "replay %s/%d (%d bytes) is larger than the replay cache; not kept",
+                "replay %s/%d (%s, %d bytes) is larger than the replay cache; not kept",
                 key[0],
                 key[1],
+                _whose(key),
                 built.nbytes,
             )
             return

@@ -21,6 +21,7 @@ from .. import variants
 from ..agents import Agent
 from ..game import Game
 from ..store import GameRow, RoomRow
+from .chat import ChatLines, has_chat
 from .protocol import Frame, RoomSummary, SeatInfo
 
 __all__ = ["Conn", "Room", "RoomError", "ai_seed", "dumps", "hash_token"]
@@ -172,6 +173,8 @@ class Room:
     """Set when the room left memory (paused); its object must not change any more."""
     refusal: str | None = None
     """Why the room's current game cannot go on (recorded under other rules), if so."""
+    chat: ChatLines = field(default_factory=ChatLines)
+    """The room's chat: its last lines, in memory only (:mod:`.chat`)."""
 
     @property
     def id(self) -> str:
@@ -231,4 +234,6 @@ class Room:
             "version": self.version,
             "created": self.row.created,
             "seats": self.seats_public(),
+            "chat": has_chat(self.row),
+            "spectator_chat": self.row.spectator_chat,
         }

@@ -34,9 +34,11 @@ from ..agents import get as get_agent
 from ..errors import IllegalAction
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
+from .chat import CHAT_RATE, chat_log, say
 from .protocol import (
     AI_LEVELS,
     ActMsg,
+    ChatMsg,
     ClientMessage,
     JoinMsg,
     PingMsg,
@@ -49,7 +51,7 @@ from .protocol import (
 )
 from .room import Conn, Room, RoomError, ai_seed, dumps, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
-from .timers import Timers
+from .timers import QUICKPLAY_PLAYERS, QUICKPLAY_PREFIX, Timers, is_quickplay, restore_ai_fill
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
@@ -71,6 +73,8 @@ class RoomManager(Timers):
         away_time: float = 10.0,
         stand_in_after: int = 3,
         idle_time: float = 120.0,
+        quickplay_wait: float = 20.0,
+        chat_rate: tuple[int, float] = CHAT_RATE,
     ) -> None:
         self.store = store
         """Where every accepted action goes first."""
@@ -96,6 +100,13 @@ class RoomManager(Timers):
         self.idle_time = idle_time
         """Seconds a room with no connection (and no request about it) stays in memory; then
         it is paused: its timers and AI stop, and it is rebuilt from the store when asked for."""
+        self.quickplay_wait = quickplay_wait
+        """Seconds a room opened by quick play waits for people before AI players take its open
+        seats (see :mod:`.timers`)."""
+        self.chat_rate = chat_rate
+        """Chat messages a seat (or a spectator's connection) may send in so many seconds."""
+        self._fills: dict[str, asyncio.Task[None]] = {}
+        self._quickplay = asyncio.Lock()
         self._loading: dict[str, asyncio.Lock] = {}
         self._closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -229,6 +240,7 @@ class RoomManager(Timers):
             if row is None:
                 self._loading.pop(room_id, None)
                 return None
+            row = restore_ai_fill(row)
             room = Room(row=row, idle_since=asyncio.get_running_loop().time())
             room.tokens = {s.token_hash: s.seat for s in row.seats if s.token_hash}
             stored = await self.store.games(room_id)
@@ -286,6 +298,8 @@ class RoomManager(Timers):
         autostart: bool = True,
         memory_aid: bool = False,
         turn_time: float | None = None,
+        quickplay: bool = False,
+        spectator_chat: bool = False,
     ) -> tuple[Room, int | None, str | None]:
         """Create a room; the creator takes the first person's seat. Returns the room, that
         seat and its token (``None`` when every seat is an AI). Raises ``ValueError``.
@@ -293,7 +307,9 @@ class RoomManager(Timers):
         ``seats`` lists ``(type, level, memory_aid)``; ``memory_aid=True`` gives the memory
         aid to every person's seat. An AI seat cannot be given one: it always reads the
         perfect-memory view, its level models how well it remembers. ``turn_time`` gives the
-        room's people another time per turn than the server's."""
+        room's people another time per turn than the server's. ``quickplay``: the room is opened
+        by quick play (its id says so, and its open seats go to AI players after a wait).
+        ``spectator_chat``: spectators may write in the room's chat."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -332,7 +348,7 @@ class RoomManager(Timers):
             humans[0].name = name or f"Player {seat + 1}"
             humans[0].token_hash = hash_token(token)
         row = RoomRow(
-            id=secrets.token_urlsafe(6),
+            id=(QUICKPLAY_PREFIX if quickplay else "") + secrets.token_urlsafe(6),
             game=var.name,
             players=n,
             options=resolved,
@@ -341,6 +357,7 @@ class RoomManager(Timers):
             created=time.time(),
             seats=rows,
             turn_time=turn_time,
+            spectator_chat=spectator_chat,
         )
         await self.store.create_room(row)
         room = Room(
@@ -352,6 +369,39 @@ class RoomManager(Timers):
         if autostart and not room.free_seats():
             async with room.lock:
                 await self._start_game(room)
+        if quickplay:
+            self._update_fill(room)
+        return room, seat, token
+
+    async def quickplay(self, game: str, name: str | None) -> tuple[Room, int, str]:
+        """Seat the caller at the oldest room of ``game`` opened by quick play that is public
+        and still waiting for people (rooms made with the lobby form are left to their
+        creators), or open one: :data:`~.timers.QUICKPLAY_PLAYERS` seats (within the game's
+        range), every one a person's, whose open seats go to AI players after
+        ``quickplay_wait`` seconds. Returns the room, the seat and its token; ``ValueError`` for
+        an unknown game (nothing is created)."""
+        var = variants.get(game)
+        async with self._quickplay:  # two at once must not both open a room
+            waiting = [
+                r
+                for r in self.rooms.values()
+                if is_quickplay(r.id)
+                and r.row.game == var.name
+                and r.row.public
+                and not r.evicted
+                and r.status == "waiting"
+                and r.free_seats()
+            ]
+            for room in sorted(waiting, key=lambda r: (r.row.created, r.id)):
+                try:
+                    return await self.take_seat(room.id, name)
+                except RoomError:  # taken or closed meanwhile: the next one
+                    continue
+            n = min(max(QUICKPLAY_PLAYERS, var.min_players), var.max_players)
+            room, seat, token = await self.create(
+                var.name, [("human", None, False)] * n, name=name, quickplay=True
+            )
+        assert seat is not None and token is not None  # every seat is a person's
         return room, seat, token
 
     async def take_seat(self, room_id: str, name: str | None) -> tuple[Room, int, str]:
@@ -395,7 +445,19 @@ class RoomManager(Timers):
             r for r in self.rooms.values() if r.row.public and r.status in ("waiting", "playing")
         ]
         live.sort(key=lambda r: r.row.created, reverse=True)
-        return [r.summary() for r in live[:100]]
+        return [self.summary(r) for r in live[:100]]
+
+    def summary(self, room: Room) -> RoomSummary:
+        """The room's summary with what the manager knows of it: the seconds each turn has
+        (``turn_time``, 0: no clock), whether quick play opened it, and while such a room
+        waits, the seconds until AI players take its open seats (``ai_fill_in``)."""
+        out = room.summary()
+        out["turn_time"] = self._turn_time(room)
+        out["quickplay"] = is_quickplay(room.id)
+        fill = self.ai_fill_in(room)
+        if fill is not None:
+            out["ai_fill_in"] = fill
+        return out
 
     # -- messages ----------------------------------------------------------------------------
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
@@ -429,12 +491,20 @@ class RoomManager(Timers):
                 conn.room, conn.seat = room, seat
                 conn.on_drop = self._dropped
                 room.conns.add(conn)
+                self._update_fill(room)  # a quick-play room whose wait is over fills now
                 back = seat is not None and self._back(room, seat)
                 if back:
                     self._after_change(room)
                 if back or room.online() != was_online:
                     self._broadcast(room, [], skip=conn)
-                conn.push(self._state(room, seat, self._first_sight(room, seat), msg.id))
+                state = self._state(room, seat, self._first_sight(room, seat), msg.id)
+                lines = chat_log(room, seat)
+                if lines is not None:
+                    state["chat_log"] = lines
+                conn.push(state)
+            return
+        if isinstance(msg, ChatMsg):
+            await self._chat(conn, msg)
             return
         room = await self.get(msg.room)
         if room is None:
@@ -465,6 +535,14 @@ class RoomManager(Timers):
                 await self._start_game(room, sender=conn, msg_id=msg.id)
             if conn not in room.conns:  # not listening: answer the sender anyway
                 conn.push(self._state(room, seat, [], msg.id))
+
+    async def _chat(self, conn: Conn, msg: ChatMsg) -> None:
+        """A chat line or reaction (:mod:`.chat`): as the token's seat, or as a spectator."""
+        room = await self.get(msg.room)
+        if room is None:
+            raise ProtocolError("unknown_room", "there is no such room", msg.id)
+        seat = None if msg.token is None else self._seat_of(room, msg.token, msg.id)
+        say(room, conn, seat, msg, self.chat_rate)
 
     def leave(self, conn: Conn, *, later: bool = False) -> None:
         """Forget a connection (closed, or moved to another room); with ``later`` the others
@@ -654,6 +732,9 @@ class RoomManager(Timers):
             "window": self._window(room),
             "clock": self._clock(room),
         }
+        fill = self.ai_fill_in(room)
+        if fill is not None:
+            out["ai_fill_in"] = fill
         if msg_id is not None:
             out["id"] = msg_id
         return out
@@ -699,6 +780,7 @@ class RoomManager(Timers):
             return
         self._update_window(room)
         self._update_clock(room)
+        self._update_fill(room)
         if room.ai_task is not None and room.ai_version not in (None, room.version):
             # a search is thinking about a state that is gone: drop it (a job no worker has
             # taken yet leaves the queue) and think again about the new one
