@@ -95,10 +95,11 @@ def test_a_peek_shows_the_card_then_turns_it_over(
     assert state(page)["view"]["hands"][0][0]["card"] is None
     # After the reveal time it is face down again.
     expect(own).to_have_class(FACE_DOWN)
-    # The move log keeps that a card was looked at, not which.
-    page.click(".log summary")
-    expect(page.locator(".log-list")).to_contain_text("Ann looked at 0.0")
-    expect(page.locator(".log-list li", has_text="looked at 0.0")).to_have_text("Ann looked at 0.0")
+    # The move log and the caption by the seat keep that a card was looked at, not which.
+    line = page.locator(".log-list li", has_text="looked at your card 0")
+    expect(line).to_have_text("You looked at your card 0")
+    caption = page.locator(".seat[data-seat='0'] [data-ui=caption]")
+    expect(caption).to_have_text("You looked at your card 0")
 
     # A second peek, with a long reveal time: clicking the shown card turns it over at once.
     set_reveal_seconds(page, 30)
@@ -269,7 +270,7 @@ def test_a_kaboo_match_from_the_lobby(
     page.screenshot(path=str(screenshots / "lobby-rooms.png"), full_page=True)
 
     # Round 2 of the match deals again: the new bottom row is shown, and its reveal waits while
-    # the round's results cover the table (a very short reveal time, to be sure it waited).
+    # the round's results are above the table (a very short reveal time, to be sure it waited).
     page.goto(f"{server.url}/r/{room}")
     page.evaluate(
         "() => localStorage.setItem('cardtable:prefs', JSON.stringify({revealSeconds: 0.5}))"
@@ -282,12 +283,12 @@ def test_a_kaboo_match_from_the_lobby(
         play_action(page, choose_action(current["view"], moves))
         moves += 1
     assert not current["view"]["over"]  # four cards cannot pass 40: a second round it is
-    results = page.locator(".round-modal")
+    results = page.locator("[data-ui=round-panel]")
     expect(results).to_be_visible()
-    page.wait_for_timeout(1500)  # three reveal times pass behind the dialog
+    page.wait_for_timeout(1500)  # three reveal times pass while the results are shown
     assert page.locator(".table .card.revealed").count() == 2
-    page.screenshot(path=str(screenshots / "kaboo-round-2-behind-results.png"))
-    page.keyboard.press("Escape")
+    page.screenshot(path=str(screenshots / "kaboo-round-2-under-results.png"))
+    page.click("[data-ui=round-dismiss]")
     expect(results).to_have_count(0)
     expect(page.locator(".table .card.revealed")).to_have_count(0)  # then they turn over
 

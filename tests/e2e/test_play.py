@@ -37,8 +37,13 @@ def check_end_panel(page: Page, result: dict[str, object]) -> None:
     expect(panel.locator("[data-winners]")).to_have_attribute(
         "data-winners", ",".join(str(w) for w in winners)
     )
+    # The standings in view: every total, best first.
+    standings = panel.locator("[data-ui=standings]")
     for seat, total in enumerate(totals):
-        expect(panel.locator(f"tr[data-seat='{seat}']")).to_have_attribute("data-total", str(total))
+        row = standings.locator(f"tr[data-seat='{seat}']")
+        expect(row).to_have_attribute("data-total", str(total))
+    order = standings.locator("tbody tr").evaluate_all("rs => rs.map(r => +r.dataset.total)")
+    assert order == sorted(totals)
     expect(panel.locator("[data-ui=rematch]")).to_be_visible()
 
 

@@ -15,7 +15,8 @@ import { reducedMotion } from "./ui.js";
  * @typedef {Map<string, DOMRect>} Rects
  */
 
-const DURATION_MS = 380;
+// Slow enough to follow with the eye (the CSS's --anim is the same).
+const DURATION_MS = 700;
 
 /**
  * The elements under `root` that match `selector` (the table's elements are HTML elements).

@@ -51,7 +51,8 @@ export class Countdown {
         el(
           "span",
           {
-            class: "window-bar",
+            // the bar turns red only when little time is left
+            class: `window-bar${left <= 10 || pct <= 25 ? " low" : ""}`,
             role: "progressbar",
             "aria-valuemin": 0,
             "aria-valuemax": 100,

@@ -1,8 +1,9 @@
 // @ts-check
-// The lobby, /: create a table, or join or watch an open one.
+// The lobby, /: play now (a seat at a table of strangers, computer players if nobody comes),
+// create a table, or join or watch an open one.
 
 import { api, errorMessage, loadSeat, saveSeat } from "./net.js";
-import { getName, setName } from "./prefs.js";
+import { getName, getPref, guestName, setName, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { AID_TEXT, matchFormat } from "./table.js";
 import { byId, el, toast } from "./ui.js";
@@ -16,6 +17,12 @@ import { loadVariants } from "./variants.js";
 /** @typedef {import("./types/protocol").RoomSummary} RoomSummary */
 /** @typedef {import("./types/protocol").SeatRequest} SeatRequest */
 /** @typedef {import("./types/protocol").VariantInfo} VariantInfo */
+/**
+ * A room as the server lists it, with what it adds beside the summary: whether quick play opened
+ * it, the seconds each turn has, and (a quick-play room waiting for people) the seconds until
+ * computer players take its open seats.
+ * @typedef {RoomSummary & {quickplay?: boolean, turn_time?: number, ai_fill_in?: number}} ListedRoom
+ */
 
 const REFRESH_MS = 4000;
 
@@ -64,6 +71,14 @@ export class LobbyPage {
     this.playersNote;
     /** @type {HTMLButtonElement} */
     this.submit;
+    /** @type {HTMLDivElement} */
+    this.quickHost;
+    /** @type {HTMLSelectElement | null} the quick play's game */
+    this.quickGame = null;
+    /** @type {HTMLInputElement | null} the quick play's name */
+    this.quickName = null;
+    /** @type {ListedRoom[]} the rooms the lobby lists now */
+    this.rooms = [];
   }
 
   async start() {
@@ -71,11 +86,24 @@ export class LobbyPage {
     byId("page-tools").replaceChildren();
     this.roomsEl = el("div", { class: "rooms", "aria-live": "polite" }, "Loading…");
     this.formHost = el("div", { class: "create-host" }, "Loading the games…");
+    this.quickHost = el("div", { class: "quick-host" });
     this.root.replaceChildren(
+      el(
+        "section",
+        { class: "panel quick-play", "aria-labelledby": "quick-title", dataset: { ui: "quick-play" } },
+        el("h1", { id: "quick-title" }, "Play now"),
+        el(
+          "p",
+          { class: "quick-lead" },
+          "Sit down at a table of this game that is waiting for players. If nobody else comes " +
+            "within a few seconds, computer players take the empty seats and the game starts.",
+        ),
+        this.quickHost,
+      ),
       el(
         "div",
         { class: "lobby" },
-        el("section", { class: "panel create" }, el("h1", {}, "New table"), this.formHost),
+        el("section", { class: "panel create" }, el("h2", {}, "New table"), this.formHost),
         el("section", { class: "panel open-rooms" }, el("h2", {}, "Open tables"), this.roomsEl),
       ),
     );
@@ -95,6 +123,7 @@ export class LobbyPage {
       toast(errorMessage(err), "error");
       return;
     }
+    this.buildQuickPlay();
     this.buildForm();
     this.refreshRooms();
     this.timer = setInterval(() => this.refreshRooms(), REFRESH_MS);
@@ -102,6 +131,95 @@ export class LobbyPage {
 
   variant() {
     return this.variants.find((v) => v.name === this.gameSelect.value) ?? this.variants[0];
+  }
+
+  /** The game chosen last (quick play or a new table), if the server still has it. */
+  lastGame() {
+    const last = getPref("lastGame");
+    return this.variants.some((v) => v.name === last) ? last : (this.variants[0]?.name ?? "");
+  }
+
+  // Play now: a game (the last one played) and the remembered name; one big button.
+  buildQuickPlay() {
+    const game = el(
+      "select",
+      { name: "quick-game", id: "q-game" },
+      this.variants.map((v) => el("option", { value: v.name }, v.title ?? v.name)),
+    );
+    game.value = this.lastGame();
+    /** @type {HTMLInputElement} */
+    const name = el("input", {
+      type: "text",
+      name: "quick-name",
+      id: "q-name",
+      maxlength: 24,
+      value: getName(),
+      autocomplete: "nickname",
+      oninput: () => this.mirrorName(name),
+    });
+    const button = el(
+      "button",
+      { type: "submit", class: "btn btn-primary btn-play-now", dataset: { ui: "play-now" } },
+      "Play now",
+    );
+    this.quickGame = game;
+    this.quickName = name;
+    this.quickHost.replaceChildren(
+      el(
+        "form",
+        {
+          class: "quick-form",
+          onsubmit: (ev) => {
+            ev.preventDefault();
+            this.playNow(button);
+          },
+        },
+        el("div", { class: "field" }, el("label", { for: "q-game" }, "Game"), game),
+        el("div", { class: "field" }, el("label", { for: "q-name" }, "Your name"), name),
+        button,
+      ),
+    );
+  }
+
+  /**
+   * One name on the page: what is typed in one name field shows in the other.
+   * @param {HTMLInputElement} from
+   */
+  mirrorName(from) {
+    for (const input of [this.quickName, this.nameInput]) {
+      if (input && input !== from) input.value = from.value;
+    }
+  }
+
+  /**
+   * Take a seat by quick play and go to the table; a browser that already waits at a quick-play
+   * table of that game goes back to it rather than taking a second seat.
+   * @param {HTMLButtonElement} button
+   */
+  async playNow(button) {
+    const game = this.quickGame?.value ?? this.lastGame();
+    const name = this.quickName?.value.trim() || guestName();
+    setPref("lastGame", game);
+    const mine = this.rooms.find(
+      (r) => r.quickplay && r.game === game && r.status === "waiting" && loadSeat(r.room),
+    );
+    if (mine) {
+      location.assign(`/r/${encodeURIComponent(mine.room)}`);
+      return;
+    }
+    button.disabled = true;
+    try {
+      const res = /** @type {{room: string, seat: number, token: string}} */ (
+        await api("/api/quickplay", { method: "POST", body: { game, name } })
+      );
+      setName(name);
+      saveSeat(res.room, res.seat, res.token);
+      clearInterval(this.timer);
+      location.assign(`/r/${encodeURIComponent(res.room)}`);
+    } catch (err) {
+      button.disabled = false;
+      toast(`Could not find a table: ${errorMessage(err)}`, "error");
+    }
   }
 
   buildForm() {
@@ -151,6 +269,7 @@ export class LobbyPage {
       value: getName(),
       autocomplete: "nickname",
     });
+    this.nameInput.addEventListener("input", () => this.mirrorName(this.nameInput));
     this.turnSelect = el(
       "select",
       { name: "turn-time", id: "f-turn-time" },
@@ -253,6 +372,7 @@ export class LobbyPage {
       this.submit,
     );
     this.formHost.replaceChildren(form);
+    this.gameSelect.value = this.lastGame();
     this.onGameChange();
   }
 
@@ -381,7 +501,7 @@ export class LobbyPage {
       const box = /** @type {HTMLInputElement} */ (row.querySelector(".seat-aid input"));
       return box.checked ? { type: "human", memory_aid: true } : { type: "human" };
     });
-    const name = this.nameInput.value.trim();
+    const name = this.nameInput.value.trim() || guestName();
     /** @type {CreateRoomBody} */
     const body = {
       game: this.gameSelect.value,
@@ -389,7 +509,7 @@ export class LobbyPage {
       seats,
       public: this.publicInput.checked,
     };
-    if (name) body.name = name;
+    body.name = name;
     if (this.aidAllInput.checked) body.memory_aid = true;
     if (this.turnSelect.value) body.turn_time = Number(this.turnSelect.value);
     if (!this.singleInput.disabled) {
@@ -404,10 +524,11 @@ export class LobbyPage {
       }
       body.options = { target };
     }
-    setName(name);
     this.submit.disabled = true;
     try {
       const res = /** @type {CreatedRoom} */ (await api("/api/rooms", { method: "POST", body }));
+      setName(name);
+      setPref("lastGame", body.game);
       if (res.token && res.seat !== null && res.seat !== undefined)
         saveSeat(res.room, res.seat, res.token);
       clearInterval(this.timer);
@@ -429,6 +550,7 @@ export class LobbyPage {
       return;
     }
     const rooms = data.rooms ?? [];
+    this.rooms = rooms;
     if (!rooms.length) {
       this.roomsEl.replaceChildren(
         el("p", { class: "muted" }, "No open tables right now. Create one!"),
@@ -503,13 +625,14 @@ export class LobbyPage {
   /** @param {string} room */
   async join(room) {
     try {
-      const name = this.nameInput?.value.trim();
+      const name = this.nameInput?.value.trim() || guestName();
       const res = /** @type {JoinedSeat} */ (
         await api(`/api/rooms/${encodeURIComponent(room)}/join`, {
           method: "POST",
-          body: name ? { name } : {},
+          body: { name },
         })
       );
+      setName(name);
       saveSeat(res.room ?? room, res.seat, res.token);
       location.assign(`/r/${encodeURIComponent(room)}`);
     } catch (err) {

@@ -1,6 +1,9 @@
 // @ts-check
 // HTTP and WebSocket access to the cardtable server (docs/protocol.md).
 
+/** @typedef {import("./types/protocol").ChatLog} ChatLog */
+/** @typedef {import("./types/protocol").ChatMessage} ChatMessage */
+/** @typedef {import("./types/protocol").ChatReaction} ChatReaction */
 /** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
 /** @typedef {import("./types/protocol").MessageId} MessageId */
@@ -114,8 +117,18 @@ export function forgetSeat(room) {
 // --- the WebSocket ---------------------------------------------------------------------------
 
 /**
- * The events of a RoomConnection and their details.
- * @typedef {{state: StateMessage, error: ErrorMessage, status: StatusDetail}} ConnEvents
+ * The events of a RoomConnection and their details: `chat` (a line or reaction), `chat_log`
+ * (the room's last lines, which the state answering each join carries: after that "state") and
+ * `chat_error` (the refusal of a chat message this connection sent, which is not also an
+ * `error` event).
+ * @typedef {{
+ *   state: StateMessage,
+ *   error: ErrorMessage,
+ *   status: StatusDetail,
+ *   chat: ChatMessage,
+ *   chat_log: ChatLog,
+ *   chat_error: ErrorMessage,
+ * }} ConnEvents
  */
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
@@ -125,8 +138,8 @@ const PING_MS = 25000;
  * One room's WebSocket: joins on every (re)connection, reconnects with backoff, pings.
  *
  * Events (EventTarget): "state" and "error" (detail = the server message), "status"
- * (detail = {status: "connecting"|"open"|"waiting"|"closed", retryIn?}); `on` listens to one
- * with the type of its detail.
+ * (detail = {status: "connecting"|"open"|"waiting"|"closed", retryIn?}), and the chat's "chat",
+ * "chat_log" and "chat_error" (see ConnEvents); `on` listens to one with the type of its detail.
  */
 export class RoomConnection extends EventTarget {
   /**
@@ -148,6 +161,8 @@ export class RoomConnection extends EventTarget {
     this.pingTimer = undefined;
     /** @type {ConnStatus} */
     this.status = "connecting";
+    /** @type {Set<number>} ids of the chat messages sent and not answered yet */
+    this.chatIds = new Set();
   }
 
   /**
@@ -186,7 +201,15 @@ export class RoomConnection extends EventTarget {
         this.emit("error", { type: "error", code: "client", message: "unreadable server frame" });
         return;
       }
-      if (msg.type === "state" || msg.type === "error") this.emit(msg.type, msg);
+      if (msg.type === "error" && typeof msg.id === "number" && this.chatIds.delete(msg.id)) {
+        this.emit("chat_error", msg);
+      } else if (msg.type === "chat") {
+        if (typeof msg.id === "number") this.chatIds.delete(msg.id);
+        this.emit("chat", msg);
+      } else if (msg.type === "state") {
+        this.emit("state", msg);
+        if (msg.chat_log) this.emit("chat_log", msg.chat_log);
+      } else if (msg.type === "error") this.emit("error", msg);
     });
     ws.addEventListener("close", () => {
       clearInterval(this.pingTimer);
@@ -235,6 +258,20 @@ export class RoomConnection extends EventTarget {
   send(msg) {
     const id = this.nextId++;
     this.sendRaw({ ...msg, room: this.room, id });
+    return id;
+  }
+
+  /**
+   * Say a chat line or a quick reaction (with the seat's token, if any); returns the id, or
+   * throws if not connected. Its refusal comes as a "chat_error" event.
+   * @param {{text: string} | {reaction: ChatReaction}} what
+   * @returns {number}
+   */
+  chat(what) {
+    const id = this.nextId++;
+    const token = this.token ? { token: this.token } : {};
+    this.sendRaw({ type: "chat", room: this.room, id, ...token, ...what });
+    this.chatIds.add(id);
     return id;
   }
 

@@ -6,7 +6,19 @@ const KEY = "cardtable:prefs";
 /** How long a card you look at stays face up without memory aid (seconds): bounds, default. */
 export const REVEAL_SECONDS = { min: 0.5, max: 30, step: 0.5, default: 3 };
 
-const DEFAULTS = { sound: false, revealSeconds: REVEAL_SECONDS.default };
+/** The speeds a replay plays at (1: a move every 0.7 s); `replaySpeed` is one of them. */
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
+
+// `name`: the name this person plays under (asked once, then offered everywhere a name is
+// asked); `lastGame`: the game they last chose for a quick play; `replaySpeed`: the speed
+// replays last played at.
+const DEFAULTS = {
+  sound: false,
+  revealSeconds: REVEAL_SECONDS.default,
+  name: "",
+  lastGame: "",
+  replaySpeed: 1,
+};
 
 /** @typedef {typeof DEFAULTS} Prefs */
 /** @typedef {keyof Prefs} PrefName */
@@ -57,12 +69,44 @@ export function revealSeconds() {
   return Math.min(REVEAL_SECONDS.max, Math.max(REVEAL_SECONDS.min, s));
 }
 
-/** The name a player last typed (lobby, joins). */
-export function getName() {
-  return localStorage.getItem("cardtable:name") ?? "";
+// Where an older client kept the name, read once if the preference has none.
+const OLD_NAME_KEY = "cardtable:name";
+
+/**
+ * A friendly name for someone who never gave one: "Guest" and a made-up word of four letters
+ * ("Guest Rovi"), never "Player 1".
+ * @returns {string}
+ */
+export function guestName() {
+  const consonants = "bdfgklmnprstvz";
+  const vowels = "aeiou";
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  /** @param {string} set @param {number} i */
+  const pick = (set, i) => set[bytes[i] % set.length];
+  const word = pick(consonants, 0) + pick(vowels, 1) + pick(consonants, 2) + pick(vowels, 3);
+  return `Guest ${word[0].toUpperCase()}${word.slice(1)}`;
 }
 
-/** @param {string} name */
+/**
+ * The name this person plays under: the one they gave last, else a guest name made for them
+ * now and kept, so every form shows it (and they can change it there).
+ * @returns {string}
+ */
+export function getName() {
+  let name = String(getPref("name") ?? "").trim();
+  if (!name) name = (localStorage.getItem(OLD_NAME_KEY) ?? "").trim();
+  if (!name) name = guestName();
+  if (name !== getPref("name")) setPref("name", name);
+  return name;
+}
+
+/**
+ * Keep the name a person typed; an empty one brings back a guest name.
+ * @param {string} name
+ * @returns {string} the name kept
+ */
 export function setName(name) {
-  localStorage.setItem("cardtable:name", name);
+  const kept = name.trim() || guestName();
+  setPref("name", kept);
+  return kept;
 }

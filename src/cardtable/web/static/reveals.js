@@ -52,9 +52,14 @@ function addrsOf(ev) {
 
 /** The cards seen a moment ago and the pile cards of the events of one game. */
 export class Reveals {
-  /** @param {() => void} redraw draws the table again when a shown card turns back over */
-  constructor(redraw) {
+  /**
+   * @param {() => void} redraw draws the table again when a shown card turns back over
+   * @param {() => boolean} [held] whether the cards must wait (something is in the way)
+   */
+  constructor(redraw, held = isModalOpen) {
     this.redraw = redraw;
+    /** while this says so (a dialog, or a round's results, is in the way) no card turns over */
+    this.held = held;
     /** @type {Map<string, {code: string, until: number}>} address → a card seen, shown a while */
     this.revealed = new Map();
     /** @type {number | undefined} */
@@ -173,9 +178,9 @@ export class Reveals {
     this.timer = setTimeout(
       () => {
         const now = Date.now();
-        if (isModalOpen()) {
-          // A dialog covers the table (a round's results come with the next deal): the cards
-          // wait for it to close, then get their full time (restart).
+        if (this.held()) {
+          // A dialog or a round's results are in the way (they come with the next deal): the
+          // cards wait for them to go, then get their full time (restart).
           for (const r of this.revealed.values()) r.until = Math.max(r.until, now + 500);
         } else {
           for (const [a, r] of this.revealed) if (r.until <= now) this.revealed.delete(a);
@@ -187,7 +192,7 @@ export class Reveals {
     );
   }
 
-  /** Give every card shown now the whole reveal time again (after a dialog closed). */
+  /** Give every card shown now the whole reveal time again (after a dialog or results went). */
   restart() {
     if (!this.revealed.size) return;
     const until = Date.now() + revealSeconds() * 1000;

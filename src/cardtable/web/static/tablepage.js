@@ -9,6 +9,7 @@
 import { actionSelector, Picker } from "./actions.js";
 import { cancelCall, isConfirmedCall, renderBar } from "./actionbar.js";
 import { animateEvents, measure } from "./animate.js";
+import { ChatPanel } from "./chat.js";
 import { Countdown } from "./countdown.js";
 import { maybeShowRound, renderEnd } from "./endscreen.js";
 import { onKey, openHelp } from "./keyboard.js";
@@ -29,9 +30,9 @@ import { openSettings } from "./settings.js";
 import { beep, stateCue } from "./sound.js";
 import { matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
-import { el, toast } from "./ui.js";
+import { el, isModalOpen, tapOrClick, toast } from "./ui.js";
 import { isShedding } from "./variants.js";
-import { describeEvent, statusLine } from "./words.js";
+import { describeEvent, eventPlaces, statusLine } from "./words.js";
 
 /** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
@@ -52,6 +53,14 @@ import { describeEvent, statusLine } from "./words.js";
 /** What a person reads when a move crossed a change of the table and cannot be sent again. */
 export const STALE_TEXT = "The table changed before your move arrived — look again.";
 
+/** How long the cards a move touched stay marked, and its caption stays bright (ms). */
+const FRESH_MS = 1600;
+
+/**
+ * The last move of a seat, told in words by its panel (seat null: the middle of the table).
+ * @typedef {{seat: number | null, text: string, seq: number}} Caption
+ */
+
 /** How long a stale move waits for the newest state before the page gives up on it. */
 const STALE_WAIT_MS = 3000;
 
@@ -70,7 +79,11 @@ export class TablePage {
     /** @type {StateMessage | null} the last state the server sent */
     this.state = null;
     this.picker = new Picker();
-    this.reveals = new Reveals(() => this.render());
+    // Cards shown for a moment wait while a round's results are above the table.
+    this.reveals = new Reveals(
+      () => this.render(),
+      () => isModalOpen() || this.roundPanel !== null,
+    );
     /** @type {number | null} the game the reveals and pile cards belong to */
     this.gameNo = null;
     /** @type {MessageId | null} the id of the action sent and not answered yet */
@@ -87,13 +100,29 @@ export class TablePage {
     this.callConfirm = null;
     /** @type {number | null} number of round results already shown */
     this.shownRound = null;
+    /** @type {number | null} the round whose results are shown above the table, until dismissed */
+    this.roundPanel = null;
     this.endHidden = false;
+    /** @type {number | null} the game whose end was brought into view */
+    this.endShown = null;
     /** @type {number | null} */
     this.lastActor = null;
+    /** @type {Map<number | null, Caption>} each seat's last move, in words */
+    this.captions = new Map();
+    /** @type {Set<number>} the events of the newest state (their captions and log lines glow) */
+    this.freshSeqs = new Set();
+    /** @type {Set<string>} the places the newest moves touched */
+    this.touched = new Set();
+    /** until when (performance.now()) the newest moves are marked */
+    this.freshUntil = 0;
+    /** @type {number | undefined} */
+    this.freshTimer = undefined;
     /** @type {RoomSummary | null} */
     this.summary = null;
     /** @type {string | undefined} the room's game, from its summary */
     this.variant = undefined;
+    /** @type {ChatPanel | null} the chat, at a table with people */
+    this.chat = null;
     // Built by start(), before anything reads them:
     /** @type {TableShell} */
     this.ui;
@@ -134,6 +163,7 @@ export class TablePage {
     }
     this.summary = summary;
     this.applySummary(summary);
+    if (summary.chat) this.chat = new ChatPanel(this.ui.chatHost, () => this.state?.seat ?? null);
     const watching = new URLSearchParams(location.search).has("watch");
     const free = summary.seats.some((s) => s.type === "human" && !s.taken);
     if (this.held || watching || !free) this.connect();
@@ -154,6 +184,7 @@ export class TablePage {
     conn.on("state", (state) => this.onState(state));
     conn.on("error", (msg) => this.onError(msg));
     conn.on("status", (detail) => showConnection(this.ui, detail, () => this.conn?.retryNow()));
+    this.chat?.attach(conn);
     conn.connect();
   }
 
@@ -264,6 +295,7 @@ export class TablePage {
       .reverse()
       .find((e) => "seat" in e && e.seat !== undefined && e.type !== "turn");
     if (actor && "seat" in actor) this.lastActor = actor.seat;
+    this.noteMoves(state);
     this.showClock(state);
     this.showAway(state);
     const before = measure(this.ui.tableHost);
@@ -272,6 +304,53 @@ export class TablePage {
     stateCue(prev, state);
     maybeShowRound(this, prev, state);
     this.tryRetry();
+  }
+
+  /**
+   * The moves of a new state in words: a caption by the seat that made each, the cards they
+   * touched marked for a moment, and every line read out to screen readers. The words come
+   * from the view's own events (merged with the cards put on the pile), so a caption shows no
+   * card the seat is not to keep in view.
+   * @param {StateMessage} state
+   */
+  noteMoves(state) {
+    const seqs = new Set((state.events ?? []).map((e) => e.seq));
+    this.freshSeqs = seqs;
+    if (!seqs.size || !state.view) return;
+    const names = this.names();
+    const viewEvents = new Map((state.view.events ?? []).map((e) => [e.seq, e]));
+    /** @type {string[]} */
+    const spoken = [];
+    /** @type {Map<number | null, string[]>} */
+    const bySeat = new Map();
+    const touched = new Set();
+    for (const raw of state.events ?? []) {
+      const ev = /** @type {ViewEvent} */ ({
+        ...(viewEvents.get(raw.seq) ?? raw),
+        ...this.reveals.pileCards(this.gameNo, raw.seq),
+      });
+      if (ev.type === "round_start") this.captions.clear();
+      for (const a of eventPlaces(raw)) touched.add(a);
+      const text = describeEvent(ev, names, state.seat);
+      if (!text) continue;
+      spoken.push(text);
+      const seat = "seat" in ev && typeof ev.seat === "number" ? ev.seat : null;
+      bySeat.set(seat, [...(bySeat.get(seat) ?? []), text]);
+      this.captions.set(seat, { seat, text: "", seq: ev.seq });
+    }
+    // The middle's words (a round begins, a reshuffle) give way to the next move of a seat.
+    if (bySeat.size && !bySeat.has(null)) this.captions.delete(null);
+    for (const [seat, lines] of bySeat) {
+      const caption = this.captions.get(seat);
+      if (caption) caption.text = lines.slice(-2).join(" · ");
+    }
+    this.touched = touched;
+    this.freshUntil = performance.now() + FRESH_MS;
+    clearTimeout(this.freshTimer);
+    this.freshTimer = window.setTimeout(() => this.render(), FRESH_MS + 20);
+    if (spoken.length) {
+      this.ui.announcer.replaceChildren(...spoken.map((t) => el("p", {}, t)));
+    }
   }
 
   /**
@@ -364,6 +443,7 @@ export class TablePage {
       lastActor: this.lastActor,
     });
     table.addEventListener("click", (ev) => this.onTableClick(ev));
+    this.showMoves(table);
     this.ui.tableHost.replaceChildren(table);
     this.ui.statusEl.textContent = statusLine(view, seat, this.names());
     // A seat without memory aid is told so, and, while cards are face up for a moment, for
@@ -373,29 +453,85 @@ export class TablePage {
     this.ui.hintEl.textContent = !bare
       ? ""
       : this.reveals.size
-        ? `Remember it: face up for ${revealSeconds()} s (click to hide).`
+        ? `Remember it: face up for ${revealSeconds()} s (${tapOrClick()} to hide).`
         : "No memory aid here: remember the cards you see.";
     renderBar(this);
     renderEnd(this);
     this.renderLog(view);
   }
 
-  /** @param {View} view */
+  /**
+   * Each seat's last move in words by its panel, and the cards the newest moves touched
+   * marked; the marks and the brightness fade after a moment.
+   * @param {HTMLElement} table
+   */
+  showMoves(table) {
+    const fresh = performance.now() < this.freshUntil;
+    for (const caption of this.captions.values()) {
+      if (!caption.text) continue;
+      const host =
+        caption.seat === null
+          ? table.querySelector(".area-center")
+          : table.querySelector(`.seat[data-seat="${caption.seat}"]`);
+      host?.append(
+        el(
+          "p",
+          {
+            class: `move-caption${fresh && this.freshSeqs.has(caption.seq) ? " fresh" : ""}`,
+            dataset: { ui: "caption", seat: caption.seat === null ? "" : String(caption.seat) },
+          },
+          caption.text,
+        ),
+      );
+    }
+    if (!fresh) return;
+    for (const addr of this.touched) {
+      table.querySelector(`.card[data-addr="${addr}"]`)?.classList.add("touched");
+    }
+  }
+
+  /**
+   * The move log beside the table: every move of the round in names and words, newest at the
+   * bottom (kept in view unless the reader scrolled up to read back).
+   * @param {View} view
+   */
   renderLog(view) {
     const names = this.names();
+    const seat = this.state?.seat ?? null;
+    const list = this.ui.logList;
+    const atBottom =
+      list.childElementCount === 0 || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     // The view's events carry only what this seat keeps; cards put on the pile come back
     // from what the moment showed.
-    /** @param {ViewEvent} e */
-    const pile = (e) => this.reveals.pileCards(this.gameNo, e.seq);
-    const lines = (view.events ?? [])
-      .map((e) => describeEvent(/** @type {ViewEvent} */ ({ ...e, ...pile(e) }), names))
-      .filter(Boolean);
-    this.ui.logList.replaceChildren(
-      ...lines
-        .slice(-14)
-        .reverse()
-        .map((t) => el("li", {}, t)),
-    );
+    /** @type {HTMLElement[]} */
+    const items = [];
+    // While a snap window is open, the seats that let it pass are not listed one by one.
+    let snapOpen = false;
+    for (const e of view.events ?? []) {
+      if (e.type === "snap_open") snapOpen = true;
+      else if (e.type === "pass" && snapOpen) continue;
+      else if (e.type !== "turn") snapOpen = false;
+      const ev = /** @type {ViewEvent} */ ({ ...e, ...this.reveals.pileCards(this.gameNo, e.seq) });
+      const text = describeEvent(ev, names, seat);
+      if (!text) continue;
+      const kind = ev.type === "round_start" || ev.type === "round_end" ? " log-round" : "";
+      items.push(
+        el(
+          "li",
+          {
+            class: `${this.freshSeqs.has(e.seq) ? "fresh" : ""}${kind}`,
+            dataset: { seq: String(e.seq) },
+          },
+          text,
+        ),
+      );
+    }
+    const same =
+      list.childElementCount === items.length &&
+      list.lastElementChild?.textContent === items.at(-1)?.textContent;
+    if (same) return;
+    list.replaceChildren(...items);
+    if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
   // --- input -----------------------------------------------------------------------------------

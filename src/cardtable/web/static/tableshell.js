@@ -26,7 +26,11 @@ import { byId, copyText, el, toast } from "./ui.js";
  * @property {HTMLDivElement} tableHost
  * @property {HTMLDivElement} bar the action bar
  * @property {HTMLDivElement} endHost the end panel
- * @property {HTMLOListElement} logList the move log
+ * @property {HTMLDivElement} chatHost the chat, under the action bar (tables with people)
+ * @property {HTMLOListElement} logList the move log, newest at the bottom
+ * @property {HTMLElement} logPanel the move log's panel (beside the table; a drawer on phones)
+ * @property {HTMLButtonElement} logToggle opens and closes the drawer on phones
+ * @property {HTMLDivElement} announcer read out by screen readers: each move as it happens
  */
 
 /**
@@ -100,6 +104,39 @@ export function buildShell(page) {
     ),
     soundBtn,
   );
+  const logList = el("ol", { class: "log-list", dataset: { ui: "log" } });
+  const logToggle = el(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small log-toggle",
+      dataset: { ui: "log-toggle" },
+      "aria-controls": "moves",
+      "aria-expanded": "false",
+      onclick: () => setDrawer(shell, logPanel.dataset.open !== "1"),
+    },
+    "Moves",
+  );
+  const logPanel = el(
+    "aside",
+    { class: "log-panel", id: "moves", "aria-labelledby": "moves-title", dataset: { ui: "log-panel" } },
+    el(
+      "div",
+      { class: "log-head" },
+      el("h2", { class: "log-title", id: "moves-title" }, "Moves"),
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small log-close",
+          "aria-label": "Close the moves",
+          onclick: () => setDrawer(shell, false),
+        },
+        "×",
+      ),
+    ),
+    logList,
+  );
   /** @type {TableShell} */
   const shell = {
     inviteInput,
@@ -120,7 +157,16 @@ export function buildShell(page) {
       hidden: true,
     }),
     endHost: el("div", { class: "end-host" }),
-    logList: el("ol", { class: "log-list" }),
+    chatHost: el("div", { class: "chat-host" }),
+    logList,
+    logPanel,
+    logToggle,
+    announcer: el("div", {
+      class: "sr-only",
+      role: "log",
+      "aria-live": "polite",
+      dataset: { ui: "announcer" },
+    }),
   };
   page.root.replaceChildren(
     el(
@@ -135,16 +181,38 @@ export function buildShell(page) {
         copyBtn,
       ),
       el("a", { class: "btn btn-small", href: `/r/${room}/history` }, "History"),
+      logToggle,
     ),
     shell.banner,
     shell.connBanner,
-    el("div", { class: "status-row" }, shell.statusEl, shell.windowEl, shell.hintEl),
-    shell.tableHost,
-    shell.bar,
-    shell.endHost,
-    el("details", { class: "log" }, el("summary", {}, "Moves"), shell.logList),
+    el(
+      "div",
+      { class: "table-layout" },
+      el(
+        "div",
+        { class: "table-main" },
+        shell.endHost,
+        el("div", { class: "status-row" }, shell.statusEl, shell.windowEl, shell.hintEl),
+        shell.tableHost,
+        shell.bar,
+        shell.chatHost,
+      ),
+      logPanel,
+    ),
+    shell.announcer,
   );
   return shell;
+}
+
+/**
+ * Open or close the move log's drawer (on wide screens the log is always beside the table).
+ * @param {TableShell} shell
+ * @param {boolean} open
+ */
+export function setDrawer(shell, open) {
+  shell.logPanel.dataset.open = open ? "1" : "";
+  shell.logToggle.setAttribute("aria-expanded", String(open));
+  if (open) shell.logList.lastElementChild?.scrollIntoView({ block: "nearest" });
 }
 
 /**

@@ -166,3 +166,8 @@ export async function copyText(text, input) {
     return false;
   }
 }
+
+/** "tap" on a touch screen, else "click": the word for pressing a card or a button. */
+export function tapOrClick() {
+  return window.matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+}

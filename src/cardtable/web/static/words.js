@@ -10,19 +10,87 @@ import { callName, countWord, isSheddingView, variantInfo } from "./variants.js"
 /** @typedef {import("./table.js").Names} Names */
 
 /**
- * Describe one event in plain words for the move log (null to leave it out).
+ * How a sentence names seats and cards, from one viewer's side: "You" and "your card 2" for the
+ * viewer, "their card 2" for the acting seat's own cards, "Ann's card 2" for anyone else's.
+ * @typedef {object} Speaker
+ * @property {(seat: number) => string} subject who acts, at the start of a sentence
+ * @property {(addr: string, actor?: number | null) => string} card a card's place in words
+ * @property {(you: string, them: string, seat?: number | null) => string} verb the verb form
+ */
+
+/**
+ * The words for seats and places, as `viewer` reads them (null: a spectator).
+ * @param {Names} names
+ * @param {number | null | undefined} viewer
+ * @returns {Speaker}
+ */
+export function speaker(names, viewer) {
+  const isYou = (/** @type {number | null | undefined} */ seat) =>
+    viewer !== null && viewer !== undefined && seat === viewer;
+  return {
+    subject: (seat) => (isYou(seat) ? "You" : names(seat)),
+    card(addr, actor) {
+      const [p, n] = addr.split(".");
+      if (n === undefined) return `card ${addr}`;
+      const owner = Number(p);
+      if (isYou(owner)) return `your card ${n}`;
+      if (actor !== undefined && actor !== null && owner === actor) return `their card ${n}`;
+      return `${names(owner)}'s card ${n}`;
+    },
+    verb: (you, them, seat) => (isYou(seat) ? you : them),
+  };
+}
+
+/**
+ * The addresses an event touched on the table (cards to highlight where it happened).
+ * @param {ViewEvent} ev
+ * @returns {string[]}
+ */
+export function eventPlaces(ev) {
+  /** @param {unknown} x */
+  const list = (x) =>
+    Array.isArray(x) ? x.filter((a) => typeof a === "string") : typeof x === "string" ? [x] : [];
+  switch (ev.type) {
+    case "peek":
+    case "spy":
+    case "look":
+    case "replace":
+    case "claim":
+    case "exchange":
+    case "drop":
+    case "snap":
+      return list(ev.at).filter((a) => a.includes("."));
+    case "penalty":
+      return "at" in ev ? list(ev.at) : [];
+    case "give":
+      return [ev.from, ev.to];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Describe one event in plain words, with names (null to leave it out). `viewer` is the seat
+ * reading it ("you" and "your card"), null or absent for a spectator.
  * @param {ViewEvent} ev
  * @param {Names} names
+ * @param {number | null} [viewer]
  * @returns {string | null}
  */
-export function describeEvent(ev, names) {
-  const who = "seat" in ev && ev.seat !== undefined && ev.seat !== null ? names(ev.seat) : "";
+export function describeEvent(ev, names, viewer = null) {
+  const seat = "seat" in ev && ev.seat !== undefined && ev.seat !== null ? ev.seat : null;
+  const say = speaker(names, viewer);
+  const who = seat === null ? "" : say.subject(seat);
+  /** @param {string} you @param {string} them */
+  const v = (you, them) => say.verb(you, them, seat);
+  /** @param {string} a */
+  const place = (a) => say.card(a, seat);
   /** @param {string | string[]} a */
-  const at = (a) => (Array.isArray(a) ? a.join(" and ") : a);
+  const places = (a) => (Array.isArray(a) ? a.map(place).join(" and ") : place(a));
   /** @param {string | null | undefined} code */
   const c = (code) => (code ? cardShort(code) : "a card");
   // Codes in brackets, when the event carries them (a table without memory aid gets none).
-  /** @param {string | string[] | undefined} codes */
+  /** @param {string | string[] | null | undefined} codes */
   const shown = (codes) => {
     const list = (Array.isArray(codes) ? codes : [codes]).filter(Boolean);
     return list.length ? ` (${list.map(c).join(", ")})` : "";
@@ -31,40 +99,53 @@ export function describeEvent(ev, names) {
     case "round_start":
       return `Round ${ev.round} begins`;
     case "peek":
-      return `${who} looked at ${at(ev.at)}${ev.card ? ` (${c(ev.card)})` : ""}`;
+      return `${who} looked at ${places(ev.at)}${shown(ev.card)}`;
     case "spy":
-      return `${who} spied on ${at(ev.at)}${ev.card ? ` (${c(ev.card)})` : ""}`;
+      return `${who} spied on ${places(ev.at)}${shown(ev.card)}`;
     case "look":
-      return `${who} looked at ${at(ev.at)}${ev.cards ? ` (${ev.cards.map(c).join(", ")})` : ""}`;
+      return `${who} looked at ${places(ev.at)}${shown(ev.cards)}`;
     case "draw":
-      if ("from" in ev)
-        return `${who} drew from the ${ev.from}${ev.card ? ` (${c(ev.card)})` : ""}`;
+      if ("from" in ev) {
+        return ev.from === "discard"
+          ? `${who} took ${ev.card ? c(ev.card) : "the top card"} from the discard pile`
+          : `${who} drew a card from the deck${shown(ev.card)}`;
+      }
       // Qute: `card` says whether a card came, `drawn` is its code (for the drawing seat).
-      return `${who} drew from the blind${ev.drawn ? ` (${c(ev.drawn)})` : ""}`;
-    case "replace":
-      return ev.out?.length
-        ? `${who} replaced ${at(ev.at)}, discarding ${ev.out.map(c).join(", ")}`
-        : `${who} replaced ${at(ev.at)}`;
+      if (!ev.card) return `${who} ${v("find", "finds")} the blind empty`;
+      return `${who} drew a card from the blind${shown(ev.drawn)}`;
+    case "replace": {
+      const out = ev.out?.length ? `, and threw away ${ev.out.map(c).join(", ")}` : "";
+      return `${who} put the drawn card in place of ${places(ev.at)}${out}`;
+    }
     case "claim":
       return ev.ok
-        ? `${who} claimed ${at(ev.at)}: equal!${shown(ev.out)}`
-        : `${who} claimed ${at(ev.at)}: not equal${shown(ev.shown)}`;
+        ? `${who} claimed ${places(ev.at)} as equal — right${shown(ev.out)}`
+        : `${who} claimed ${places(ev.at)} as equal — wrong${shown(ev.shown)}`;
     case "discard":
-      return `${who} discarded ${c(ev.card)}${ev.power ? ` — power: ${ev.power}` : ""}`;
-    case "exchange":
-      return `${who} exchanged ${at(ev.at)}`;
+      return `${who} threw away ${c(ev.card)}${ev.power ? ` and may ${powerWords(ev.power, v("your", "their"))}` : ""}`;
+    case "exchange": {
+      const [a, b] = ev.at;
+      return b === undefined
+        ? `${who} swapped ${places(ev.at)}`
+        : `${who} swapped ${place(a)} with ${place(b)}`;
+    }
     case "drop":
-      return `${who} dropped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
+      return ev.ok
+        ? `${who} dropped ${places(ev.at)}${shown(ev.card)} on the pile: a match`
+        : `${who} tried to drop ${places(ev.at)}${shown(ev.card)}: no match`;
     case "snap":
-      return `${who} snapped ${at(ev.at)}${shown(ev.card)}: ${ev.ok ? "match" : "no match"}`;
+      return ev.ok
+        ? `${who} snapped ${places(ev.at)}${shown(ev.card)}: a match`
+        : `${who} snapped ${places(ev.at)}${shown(ev.card)}: no match`;
     case "snap_open":
-      return ev.card ? `Snap window for ${c(ev.card)}` : "Snap window";
+      return ev.card ? `Snap! Anyone may throw a ${cardShort(ev.card)}` : "Snap window";
     case "give":
-      return `${who} gave ${ev.from} to ${ev.to}`;
+      return `${who} gave ${place(ev.from)} to take the place of ${place(ev.to)}`;
     case "penalty":
-      if ("count" in ev) return `${who} draws ${ev.count} for ${ev.for}`;
-      if (ev.at === null) return `${who} owes a penalty card, but the deck is empty`;
-      return `${who} takes a penalty card at ${ev.at}`;
+      if ("count" in ev)
+        return `${who} ${v("draw", "draws")} ${countWord(ev.count)} card${ev.count === 1 ? "" : "s"} for the ${ev.for}`;
+      if (ev.at === null) return `${who} ${v("owe", "owes")} a penalty card, but the deck is empty`;
+      return `${who} ${v("take", "takes")} a penalty card as ${place(ev.at)}`;
     case "pass":
       return `${who} passed`;
     case "call":
@@ -74,28 +155,73 @@ export function describeEvent(ev, names) {
     case "play":
       return `${who} played ${ev.cards.map(c).join(" ")} (${ev.left} left)`;
     case "suit":
-      return `${who} wishes ${SUITS[ev.suit]?.name ?? ev.suit}`;
+      return `${who} ${v("choose", "chooses")} ${SUITS[ev.suit]?.name ?? ev.suit} to follow`;
     case "eights":
-      return `${who}: eights ${ev.mode}`;
-    case "skip":
-      return `${ev.seats.map(names).join(", ")} skipped (${ev.for})`;
+      return ev.mode === "all"
+        ? `${who} ${v("pass", "passes")} the 8s on: the next player draws them all`
+        : `${who} ${v("let", "lets")} the 8s go round`;
+    case "skip": {
+      // "You", then the others: "You and Bob are skipped", "Bob is skipped".
+      const order = [...ev.seats].sort((a, b) => Number(b === viewer) - Number(a === viewer));
+      const list = order.map((s, i) => (i > 0 ? say.subject(s).replace(/^You$/, "you") : say.subject(s)));
+      const one = list.length === 1 && list[0] !== "You";
+      return `${list.join(" and ")} ${one ? "is" : "are"} skipped (an ${ev.for})`;
+    }
     case "refill":
-      return `The blind is refilled (${ev.blind} cards, ×${ev.refills + 1})`;
+      return `The blind is refilled (${ev.blind} cards)`;
     case "qute":
       return `${who} called Qute!`;
     case "continue":
-      return `${who} plays on`;
+      return `${who} ${v("play", "plays")} on`;
     case "jpoints":
-      return `${who}: J points ${ev.mode}`;
-    case "round_end":
-      return `Round ${ev.round} over — winners: ${ev.winners.map(names).join(", ")}`;
+      return ev.mode === "minus"
+        ? `${who} ${v("take", "takes")} the J points off ${v("your", "their")} own score`
+        : `${who} ${v("give", "gives")} the J points to everyone else`;
+    case "dead_end":
+      return `${who} cannot move: the round ends`;
+    case "max_turns":
+      return `The round reached its limit of ${ev.turns} turns`;
+    case "round_end": {
+      const resets = "reset" in ev ? ev.reset : [];
+      const reset = resets.length
+        ? ` — ${resets.map((s) => say.subject(s)).join(", ")} hit the target exactly: back to 0`
+        : "";
+      return `Round ${ev.round} over — ${winnerWords(ev.winners, say)} the round${reset}`;
+    }
     case "game_over":
-      return `Game over — winners: ${ev.winners.map(names).join(", ")}`;
+      return `Game over — ${winnerWords(ev.winners, say)} the game`;
     case "turn":
       return null;
     default:
-      return `${who} ${ev.type}`.trim();
+      return `${who} ${/** @type {{type: string}} */ (ev).type}`.trim();
   }
+}
+
+/**
+ * "Ann wins", "You win", "Ann and Bob share".
+ * @param {number[]} winners
+ * @param {Speaker} say
+ */
+function winnerWords(winners, say) {
+  const list = winners.map((s, i) => (i > 0 && say.subject(s) === "You" ? "you" : say.subject(s)));
+  if (list.length === 1) return `${list[0]} ${list[0] === "You" ? "win" : "wins"}`;
+  return `${list.join(" and ")} share`;
+}
+
+/**
+ * What a power lets its player do, in words.
+ * @param {string} power
+ * @param {string} own "your" or "their"
+ */
+function powerWords(power, own) {
+  /** @type {Record<string, string>} */
+  const words = {
+    peek: `look at one of ${own} own cards`,
+    spy: "look at another player's card",
+    exchange: "swap two cards",
+    look: "look at two cards and swap them",
+  };
+  return words[power] ?? power;
 }
 
 /**

@@ -58,6 +58,10 @@ export interface RoomSummary {
   version: number;
   created: number;
   seats: SeatInfo[];
+  /** Whether the room has a chat (at least two of its seats are people's). */
+  chat: boolean;
+  /** Whether spectators may write in the chat (they always read it). */
+  spectator_chat: boolean;
 }
 
 /** `GET /api/rooms`: the lobby. */
@@ -129,6 +133,8 @@ export interface CreateRoomBody {
   memory_aid?: boolean;
   /** Seconds each person has per turn or decision, 10 to 600 (default: the server's). */
   turn_time?: number;
+  /** Spectators may write in the room's chat (default false: they only read it). */
+  spectator_chat?: boolean;
 }
 
 /** The answer of `POST /api/rooms` (`seat`, `token` null when every seat is an AI). */
@@ -234,6 +240,8 @@ export interface StateMessage {
   window: TimedWindow | null;
   /** The turn clock, while people are to act outside a timed window. */
   clock: TurnClock | null;
+  /** On the frame answering a `join` at a room with a chat only: its last lines. */
+  chat_log?: ChatLog;
   id?: MessageId;
 }
 
@@ -245,14 +253,56 @@ export interface ErrorMessage {
   id?: MessageId;
 }
 
+/** A quick reaction of the chat (the client shows each as a short label). */
+export type ChatReaction = "gg" | "nice" | "oops" | "thinking" | "thanks" | "hurry";
+
+/** The `chat` frame: one line or quick reaction, sent to every connection of the room. */
+export interface ChatMessage {
+  type: "chat";
+  room: string;
+  /** Numbers the room's chat lines from 1 (a new count once the room is rebuilt). */
+  seq: number;
+  /** When the server accepted it (Unix seconds). */
+  at: number;
+  /** The seat that said it; `null`: a spectator. */
+  seat: number | null;
+  /** The seat's display name, or "Spectator". */
+  name: string;
+  /** The line, plain text: show it only as text, never as markup (`null` for a reaction). */
+  text: string | null;
+  reaction: ChatReaction | null;
+  /** On the sender's copy only, if its message had an id. */
+  id?: MessageId;
+}
+
+/** The `chat_log` of the `state` answering a `join` at a room with a chat. */
+export interface ChatLog {
+  /** The room's last lines (at most 50), oldest first. */
+  lines: ChatMessage[];
+  /** Whether this connection may send `chat`. */
+  writable: boolean;
+}
+
 /** Any frame the server sends. */
-export type ServerMessage = StateMessage | ErrorMessage | { type: "pong" };
+export type ServerMessage =
+  | StateMessage
+  | ErrorMessage
+  | ChatMessage
+  | { type: "pong" };
 
 /** What a client sends (`room` and `id` are added by RoomConnection.send). */
 export type ClientMessage =
   | { type: "join"; room: string; token?: string }
   | { type: "act"; room?: string; token?: string; action: string; version: number; id?: MessageId }
   | { type: "start" | "rematch"; room?: string; token?: string; id?: MessageId }
+  | {
+      type: "chat";
+      room?: string;
+      token?: string;
+      text?: string;
+      reaction?: ChatReaction;
+      id?: MessageId;
+    }
   | { type: "ping" };
 
 /** The connection's state, as RoomConnection's "status" events report it. */

@@ -1,0 +1,212 @@
+// @ts-check
+// The Cabo family's table: each seat's hand in positions (empty positions keep the hand's
+// shape, seen-by markers under the cards), the deck, the discard pile and the drawn card in the
+// middle, and the round's facts (turn, call, snap, power) beside them.
+
+import { cardName, cardShort } from "./cards.js";
+import { cardElement, emptySlot, pile, SEEN_TEXT, seatInitials, seenMarks } from "./cardview.js";
+import { el } from "./ui.js";
+import { callName, variantInfo } from "./variants.js";
+
+/** @typedef {import("./types/view").FamilyView} FamilyView */
+
+/** The turn cap is shown when this many turns or fewer are left before it. */
+const TURN_CAP_NEAR = 10;
+/** @typedef {import("./table.js").TableCtx} TableCtx */
+
+/**
+ * @param {FamilyView} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ */
+export function familyHand(view, seat, ctx) {
+  const hand = view.hands[seat] ?? [];
+  const mine = seat === ctx.viewer;
+  const over = view.phase === "over";
+  const wrap = el("div", {
+    class: `hand ${variantInfo(view.game)?.hand_layout === "square" ? "hand-square" : ""}`,
+    role: "group",
+    "aria-label": `${ctx.names(seat)}'s cards`,
+  });
+  const size = mine ? "lg" : "sm";
+  const short = seatInitials(view.players, ctx.names);
+  hand.forEach((slot, n) => {
+    const addr = `${seat}.${n}`;
+    const where = mine ? `position ${n}` : `${ctx.names(seat)}, position ${n}`;
+    if (slot === null) {
+      const cell = el("div", { class: "slot slot-empty" }, emptySlot(addr, n, size));
+      if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
+      wrap.append(cell);
+      return;
+    }
+    // The server sends a code only for a card this viewer may have face up: with the memory
+    // aid every card it knows, without it none during play (the round's end shows them all).
+    // A card it has just seen comes in the events of that moment and is shown for a while
+    // (ctx.revealed: address -> code).
+    const flash = slot.card ? null : (ctx.revealed?.get(addr) ?? null);
+    const code = slot.card ?? flash;
+    const card = cardElement({
+      code,
+      faceUp: Boolean(code),
+      addr,
+      label: where,
+      legal: ctx.targets?.has(addr),
+      selected: ctx.selection?.includes(addr),
+      known: ctx.viewer !== null && !over,
+      revealed: Boolean(flash),
+      interactive: ctx.interactive,
+      size,
+      powers: ctx.powers,
+    });
+    const cell = el("div", { class: "slot" }, card);
+    // Who else has looked at this card (the viewer's own knowledge shows as the face), in a
+    // row under the card, clear of its rank.
+    const seen = over ? [] : (slot.seen ?? []).filter((x) => x !== ctx.viewer);
+    if (seen.length) cell.append(seenMarks(seen, ctx.names, short));
+    if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
+    wrap.append(cell);
+  });
+  return wrap;
+}
+
+/**
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
+export function familyCenter(view, ctx) {
+  const deckLegal = ctx.piles?.deck;
+  const discardLegal = ctx.piles?.discard;
+  const top = view.discard.at(-1) ?? null;
+  const deck = pile(
+    "deck",
+    `deck, ${view.deck} cards${deckLegal ? " — click to draw" : ""}`,
+    [
+      view.deck
+        ? cardElement({ code: null, size: "md" })
+        : el("div", { class: "card empty card-md" }),
+      el("span", { class: "pile-count" }, `Deck · ${view.deck}`),
+    ],
+    ctx,
+    deckLegal,
+  );
+  const discard = pile(
+    "discard",
+    `discard pile, ${view.discard.length} cards${top ? `, top ${cardName(top)}` : ""}${
+      discardLegal ? " — click to play" : ""
+    }`,
+    [
+      top
+        ? cardElement({
+            code: top,
+            faceUp: true,
+            size: "md",
+            extra: "pile-top",
+            powers: ctx.powers,
+          })
+        : el("div", { class: "card empty card-md" }),
+      el("span", { class: "pile-count" }, `Discard · ${view.discard.length}`),
+    ],
+    ctx,
+    discardLegal,
+  );
+  const parts = [deck, discard];
+  if (view.drawer !== null && view.drawer !== undefined) {
+    const own = view.drawer === ctx.viewer;
+    parts.push(
+      el(
+        "div",
+        { class: "drawn", dataset: { drawn: String(view.drawer) } },
+        cardElement({
+          code: view.drawn,
+          faceUp: Boolean(view.drawn),
+          size: "md",
+          label: own ? "the card you drew" : `drawn by ${ctx.names(view.drawer)}`,
+          extra: "drawn-card",
+          powers: ctx.powers,
+        }),
+        el("span", { class: "pile-count" }, own ? "You drew" : `${ctx.names(view.drawer)} drew`),
+      ),
+    );
+  }
+  return el("div", { class: "piles" }, parts);
+}
+
+/**
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
+export function familyInfo(view, ctx) {
+  const items = [el("span", {}, `Round ${view.round}`)];
+  // The turn cap is a safety limit, not the game's length: shown only when it is near.
+  const capLeft = view.max_turns - view.turns;
+  if (capLeft <= TURN_CAP_NEAR) {
+    items.push(
+      el(
+        "span",
+        { class: "info-call", dataset: { ui: "turn-cap" } },
+        `${capLeft} turn${capLeft === 1 ? "" : "s"} left before the round must end`,
+      ),
+    );
+  }
+  if (view.target !== null && view.target !== undefined)
+    items.push(el("span", {}, `Target ${view.target}`));
+  if (view.reshuffles) items.push(el("span", {}, `Reshuffles ${view.reshuffles}`));
+  if (view.caller !== null && view.caller !== undefined) {
+    const left = view.final_turns_left;
+    items.push(
+      el(
+        "span",
+        { class: "info-call" },
+        `${ctx.names(view.caller)} called ${callName(view.call)}`,
+        left && !view.over ? ` — ${left} final turn${left === 1 ? "" : "s"} left` : "",
+      ),
+    );
+  }
+  if (view.snap) {
+    items.push(
+      el("span", { class: "info-snap" }, `Snap: ${view.snap.rank}s (${cardShort(view.snap.card)})`),
+    );
+  }
+  // (typeof: a Qute view, whose `pending` is a word, comes here when the variants are unknown)
+  const pending = typeof view.pending === "object" ? view.pending : null;
+  if (pending && "power" in pending && pending.power) {
+    items.push(
+      el("span", { class: "info-power" }, `Power: ${pending.power} (${cardShort(pending.card)})`),
+    );
+  }
+  if (pending && "give" in pending && pending.give)
+    items.push(el("span", { class: "info-power" }, `Give to ${pending.give}`));
+  return el("div", { class: "table-info" }, items);
+}
+
+/**
+ * The legend of the seen-by markers, by the piles: what they mean and whose initials are
+ * whose. Null when no card on the table carries a marker.
+ * @param {FamilyView} view
+ * @param {TableCtx} ctx
+ */
+export function seenLegend(view, ctx) {
+  if (view.phase === "over" || view.over) return null;
+  const who = new Set();
+  for (const hand of view.hands) {
+    for (const slot of hand ?? []) {
+      for (const s of slot?.seen ?? []) if (s !== ctx.viewer) who.add(s);
+    }
+  }
+  if (!who.size) return null;
+  const short = seatInitials(view.players, ctx.names);
+  const seats = [...who].sort((a, b) => a - b);
+  return el(
+    "div",
+    { class: "seen-legend", dataset: { ui: "seen-legend" } },
+    el("span", { class: "seen-legend-text" }, SEEN_TEXT, ":"),
+    seats.map((s) =>
+      el(
+        "span",
+        { class: "seen-legend-item" },
+        el("span", { class: "seen-dot", "aria-hidden": "true" }, short[s]),
+        ` ${ctx.names(s)}`,
+      ),
+    ),
+  );
+}
