@@ -111,8 +111,8 @@ export function describeEvent(ev, names, viewer = null) {
           : `${who} drew a card from the deck${shown(ev.card)}`;
       }
       // Qute: `card` says whether a card came, `drawn` is its code (for the drawing seat).
-      if (!ev.card) return `${who} ${v("find", "finds")} the blind empty`;
-      return `${who} drew a card from the blind${shown(ev.drawn)}`;
+      if (!ev.card) return `${who} found the draw pile empty`;
+      return `${who} drew a card from the draw pile${shown(ev.drawn)}`;
     case "replace": {
       const out = ev.out?.length ? `, and threw away ${ev.out.map(c).join(", ")}` : "";
       return `${who} put the drawn card in place of ${places(ev.at)}${out}`;
@@ -143,9 +143,9 @@ export function describeEvent(ev, names, viewer = null) {
       return `${who} gave ${place(ev.from)} to take the place of ${place(ev.to)}`;
     case "penalty":
       if ("count" in ev)
-        return `${who} ${v("draw", "draws")} ${countWord(ev.count)} card${ev.count === 1 ? "" : "s"} for the ${ev.for}`;
-      if (ev.at === null) return `${who} ${v("owe", "owes")} a penalty card, but the deck is empty`;
-      return `${who} ${v("take", "takes")} a penalty card as ${place(ev.at)}`;
+        return `${who} drew ${countWord(ev.count)} card${ev.count === 1 ? "" : "s"} for the ${ev.for}`;
+      if (ev.at === null) return `${who} owed a penalty card, but the deck was empty`;
+      return `${who} took a penalty card as ${place(ev.at)}`;
     case "pass":
       return `${who} passed`;
     case "call":
@@ -155,11 +155,11 @@ export function describeEvent(ev, names, viewer = null) {
     case "play":
       return `${who} played ${ev.cards.map(c).join(" ")} (${ev.left} left)`;
     case "suit":
-      return `${who} ${v("choose", "chooses")} ${SUITS[ev.suit]?.name ?? ev.suit} to follow`;
+      return `${who} chose ${SUITS[ev.suit]?.name ?? ev.suit} to follow`;
     case "eights":
       return ev.mode === "all"
-        ? `${who} ${v("pass", "passes")} the 8s on: the next player draws them all`
-        : `${who} ${v("let", "lets")} the 8s go round`;
+        ? `${who} passed the 8s on: the next player draws them all`
+        : `${who} let the 8s go round`;
     case "skip": {
       // "You", then the others: "You and Bob are skipped", "Bob is skipped".
       const order = [...ev.seats].sort((a, b) => Number(b === viewer) - Number(a === viewer));
@@ -168,15 +168,15 @@ export function describeEvent(ev, names, viewer = null) {
       return `${list.join(" and ")} ${one ? "is" : "are"} skipped (an ${ev.for})`;
     }
     case "refill":
-      return `The blind is refilled (${ev.blind} cards)`;
+      return `The draw pile is refilled from the stack (${ev.blind} cards)`;
     case "qute":
       return `${who} called Qute!`;
     case "continue":
-      return `${who} ${v("play", "plays")} on`;
+      return `${who} played on`;
     case "jpoints":
       return ev.mode === "minus"
-        ? `${who} ${v("take", "takes")} the J points off ${v("your", "their")} own score`
-        : `${who} ${v("give", "gives")} the J points to everyone else`;
+        ? `${who} took the J points off ${v("your", "their")} own score`
+        : `${who} gave the J points to everyone else`;
     case "dead_end":
       return `${who} cannot move: the round ends`;
     case "max_turns":

@@ -1,0 +1,521 @@
+"""Regenerate the screenshot gallery of the browser table (run through ``scripts/screenshots``).
+
+A real ``cardtable serve`` runs on 127.0.0.1 with a throwaway SQLite store; Debian's Chromium,
+driven by Playwright, plays one person against AI opponents in every game until an
+interesting moment (cards peeked, a drawn card in hand, moves in the log; in qute a few cards
+played) and photographs it on a desktop and a phone screen, light and dark. The lobby and the
+end of one game are photographed too, and a Markdown page lists every picture.
+
+Usage: ``scripts/screenshots [--out docs/screenshots] [--games cabo,qute] [--end-game kaboo]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository."""
+
+CHROMIUM = Path(os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium"))
+"""The browser binary (Debian's package; Playwright's own downloads are never used)."""
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--font-render-hinting=none",
+]
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A screen size the gallery shows."""
+
+    name: str
+    width: int
+    height: int
+
+
+DESKTOP = Screen("desktop", 1366, 900)
+PHONE = Screen("phone", 390, 844)
+SCREENS = (DESKTOP, PHONE)
+SCHEMES = ("light", "dark")
+
+PLAYER_NAME = "Ann"
+"""The person whose seat the pictures show."""
+
+AI_LEVEL = "casual"
+"""The AI opponents' level (the quickest to think)."""
+
+TURN_TIME = 600.0
+"""Seconds per turn: the longest the server allows, so no clock runs out mid-picture."""
+
+REVEAL_SECONDS = 30
+"""How long a card seen for a moment stays face up (the client's longest), so the cards peeked
+at the start are still face up when the table is photographed."""
+
+OWN_MOVES = {"qute": 1}
+"""Moves the person makes before the table is photographed, by game (peeks included)."""
+
+DEFAULT_OWN_MOVES = 5
+
+CALLS = frozenset({"knock", "cabo", "gabo"})
+"""Words that call the end of a Cabo-family round."""
+
+# The page may act for its seat (or the game is over): there is a view, no action of ours is
+# waiting for its answer, and the view is over or has legal actions.
+_ACTIONABLE = """() => {
+    const s = window.cardtable && window.cardtable.state();
+    if (!s || !s.view || document.body.dataset.busy === "1") return false;
+    return s.view.over || s.view.legal.length > 0;
+}"""
+
+_MARKS = "() => [document.body.dataset.version ?? '', document.body.dataset.errors ?? '']"
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def _post_json(url: str, body: Any) -> Any:
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+@contextlib.contextmanager
+def running_server(workdir: Path) -> Iterator[str]:
+    """Start ``cardtable serve`` on a free port of 127.0.0.1 with a SQLite store in
+    ``workdir``; yield its base URL and stop it on exit."""
+    port = _free_port()
+    args = [
+        sys.executable,
+        "-m",
+        "cardtable",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite+aiosqlite:///{workdir / 'cardtable.db'}",
+        "--ai-delay",
+        "0",
+        "--peek-window",
+        "120",
+        "--snap-window",
+        "1",
+        "--ai-workers",
+        "0",
+        # One address makes every request here: lift the per-client limits well above them.
+        *("--rate-rooms", "10000", "--rate-joins", "10000", "--rate-requests", "100000"),
+        *("--rate-messages", "10000", "--max-connections", "10000"),
+    ]
+    base = f"http://127.0.0.1:{port}"
+    log_path = workdir / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            args, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ)
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited at start:\n{log_path.read_text()}")
+            with contextlib.suppress(OSError):
+                _get_json(base + "/api/levels")
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not answer:\n{log_path.read_text()}")
+            time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+# -- playing ------------------------------------------------------------------------------------
+
+
+def create_room(base: str, variant: dict[str, Any]) -> dict[str, Any]:
+    """Create a single-round room of ``variant`` through the API: the person in seat 0, AI
+    opponents in the others (the game's usual number of players, at least three where the
+    game allows, so the table is not empty). Returns the server's answer (room, seat, token)."""
+    players = max(variant["default_players"], min(3, variant["max_players"]))
+    seats = [{"type": "human"}] + [{"type": "ai", "level": AI_LEVEL}] * (players - 1)
+    body: dict[str, Any] = {
+        "game": variant["name"],
+        "players": players,
+        "seats": seats,
+        "name": PLAYER_NAME,
+        "public": True,
+        "turn_time": TURN_TIME,
+    }
+    if any(o["name"] == "target" for o in variant["options"]):
+        body["options"] = {"target": None}  # one round: the end comes sooner
+    answer: dict[str, Any] = _post_json(base + "/api/rooms", body)
+    return answer
+
+
+def _browser_storage(room: dict[str, Any] | None) -> str:
+    """A script run before the page's own: the seat this browser holds (as the lobby stores it
+    after creating a room), the player's name and the longest reveal time."""
+    items = {
+        "cardtable:name": PLAYER_NAME,
+        "cardtable:prefs": json.dumps({"sound": False, "revealSeconds": REVEAL_SECONDS}),
+    }
+    if room is not None:
+        items[f"cardtable:seat:{room['room']}"] = json.dumps(
+            {"seat": room["seat"], "token": room["token"]}
+        )
+    return f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v);"
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The last state the page received."""
+    result: dict[str, Any] = page.evaluate("() => window.cardtable.state()")
+    return result
+
+
+def wait_actionable(page: Page, timeout: float = 30_000) -> dict[str, Any]:
+    """Wait until this seat may act or the game is over; return that state."""
+    page.wait_for_function(_ACTIONABLE, timeout=timeout)
+    return state(page)
+
+
+def play(page: Page, action: str) -> None:
+    """Play ``action`` through the clicks the page names for it; wait for the answer (a new
+    state, or an error such as a move that crossed another seat's)."""
+    before = page.evaluate(_MARKS)
+    clicks: list[str] = page.evaluate("a => window.cardtable.clicksFor(a)", action) or []
+    if not clicks:
+        raise RuntimeError(f"the page offers no clicks for {action!r}")
+    for selector in clicks:
+        page.click(selector)
+    page.wait_for_function(
+        f"([v, e]) => {{ const [v2, e2] = ({_MARKS})(); return v2 !== v || e2 !== e; }}",
+        arg=before,
+    )
+
+
+def _targets(action: str) -> int:
+    return len(action.split()) - 1
+
+
+def choose(view: dict[str, Any], moves: int, *, call: bool) -> str:
+    """A plain, bounded choice among the legal actions. Cabo family: peek, draw (from the deck,
+    now and then the pile), alternately keep the card and use its power, pass snap windows,
+    call only when ``call``. Qute: the longest play, then suits, draws and Qute itself."""
+    legal: list[str] = view["legal"]
+    if view["game"] == "qute":
+        if call and "qute" in legal:
+            return "qute"
+        plays = [a for a in legal if a.startswith("play ")]
+        if plays:
+            return max(plays, key=_targets)
+        for prefix in ("eights ", "jpoints ", "suit ", "draw", "continue"):
+            for a in legal:
+                if a.startswith(prefix):
+                    return a
+        quiet = [a for a in legal if a != "qute"]
+        return (quiet or legal)[0]
+    if view["phase"] == "snap":
+        return "pass" if "pass" in legal else legal[0]
+    calls = [a for a in legal if a in CALLS]
+    if call and calls:
+        return calls[0]
+    if "draw deck" in legal:
+        return "draw discard" if "draw discard" in legal and moves % 4 == 3 else "draw deck"
+    if "draw discard" in legal:
+        return "draw discard"
+    if "exchange" in legal:
+        return "exchange"
+    replaces = [a for a in legal if a.startswith("replace ") and _targets(a) == 1]
+    if replaces and (moves % 2 == 0 or "discard" not in legal):
+        return replaces[moves % len(replaces)]
+    if "discard" in legal:
+        return "discard"
+    targets = [a for a in legal if a not in CALLS and a != "pass" and not a.startswith("drop ")]
+    if targets:
+        return max(targets, key=_targets)
+    return "pass" if "pass" in legal else legal[0]
+
+
+def _moment(view: dict[str, Any], moves: int) -> bool:
+    """Whether the table shows what the pictures are for: after a few moves of ours, a drawn
+    card in hand (Cabo family) or our turn to play again (qute)."""
+    if moves < OWN_MOVES.get(view["game"], DEFAULT_OWN_MOVES):
+        return False
+    legal: list[str] = view["legal"]
+    if view["game"] == "qute":
+        return any(a.startswith("play ") for a in legal)
+    return any(a.startswith("replace ") for a in legal)
+
+
+def play_to_moment(page: Page, *, limit: int = 60) -> bool:
+    """Play until :func:`_moment`; False if the game ended first."""
+    for moves in range(limit):
+        view = wait_actionable(page)["view"]
+        if view["over"]:
+            return False
+        if _moment(view, moves):
+            return True
+        play(page, choose(view, moves, call=False))
+    return False
+
+
+def play_to_end(page: Page, *, limit: int = 400) -> None:
+    """Play until the game is over, calling the end as soon as a few turns have passed."""
+    for moves in range(limit):
+        view = wait_actionable(page)["view"]
+        if view["over"]:
+            return
+        play(page, choose(view, moves, call=moves >= 4))
+    raise RuntimeError(f"the game did not end within {limit} moves")
+
+
+# -- pictures -----------------------------------------------------------------------------------
+
+
+def shoot(
+    page: Page,
+    out: Path,
+    stem: str,
+    screens: Sequence[Screen] = SCREENS,
+    *,
+    phone_at_end: bool = False,
+) -> list[str]:
+    """Photograph ``page`` as it is on each screen, light and dark (the same moment: the
+    viewport and colour scheme change under the page); returns the file names written. With
+    ``phone_at_end`` a phone shows the end of the page (at a table: the person's own hand and
+    buttons), else its top."""
+    names = []
+    for screen in screens:
+        page.set_viewport_size({"width": screen.width, "height": screen.height})
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            _settle(page, to_end=phone_at_end and screen is PHONE)
+            name = f"{stem}-{screen.name}-{scheme}.png"
+            page.screenshot(path=str(out / name), animations="disabled", caret="hide")
+            names.append(name)
+    return names
+
+
+def _settle(page: Page, *, to_end: bool = False) -> None:
+    """Move the mouse and the focus out of the way, let the page lay itself out again (two
+    animation frames), then scroll to its top (or its end)."""
+    size = page.viewport_size or {"width": DESKTOP.width, "height": DESKTOP.height}
+    page.mouse.move(size["width"] - 2, size["height"] - 2)  # no hover effect from the last click
+    page.evaluate(
+        """to_end => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => {
+            if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+            window.scrollTo(0, to_end ? document.documentElement.scrollHeight : 0);
+            requestAnimationFrame(r);
+        })))""",
+        to_end,
+    )
+    page.wait_for_timeout(150)
+
+
+def new_context(browser: Browser, room: dict[str, Any] | None) -> BrowserContext:
+    """A fresh browser profile holding ``room``'s seat, with reduced motion."""
+    ctx = browser.new_context(
+        viewport={"width": DESKTOP.width, "height": DESKTOP.height},
+        device_scale_factor=1,
+        reduced_motion="reduce",
+        color_scheme="light",
+        locale="en-GB",
+        timezone_id="UTC",
+    )
+    ctx.set_default_timeout(30_000)
+    ctx.add_init_script(_browser_storage(room))
+    return ctx
+
+
+def shoot_game(
+    browser: Browser, base: str, variant: dict[str, Any], out: Path, *, end: bool
+) -> list[str]:
+    """Play ``variant`` to its interesting moment and photograph it; with ``end``, play on to
+    the end and photograph that too. Returns the file names written."""
+    for _attempt in range(3):  # a deal may end before the moment (an early call): deal again
+        room = create_room(base, variant)
+        ctx = new_context(browser, room)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{base}/r/{room['room']}")
+            if not play_to_moment(page):
+                continue
+            names = shoot(page, out, variant["name"], phone_at_end=True)
+            if end:
+                page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+                play_to_end(page)
+                names += shoot(page, out, f"{variant['name']}-end")
+            return names
+        finally:
+            ctx.close()
+    raise RuntimeError(f"{variant['name']}: every deal ended before the moment to photograph")
+
+
+def shoot_lobby(browser: Browser, base: str, out: Path) -> list[str]:
+    """Photograph the lobby (with the rooms made so far in its list): desktop light and dark,
+    phone light."""
+    ctx = new_context(browser, None)
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("select[name=game] option", state="attached")
+        page.wait_for_load_state("networkidle")
+        names = shoot(page, out, "lobby", (DESKTOP,))
+        page.set_viewport_size({"width": PHONE.width, "height": PHONE.height})
+        page.emulate_media(color_scheme="light")
+        _settle(page)
+        page.screenshot(path=str(out / "lobby-phone-light.png"), animations="disabled")
+        return [*names, "lobby-phone-light.png"]
+    finally:
+        ctx.close()
+
+
+# -- the gallery page ---------------------------------------------------------------------------
+
+
+def _thumb(name: str, width: int) -> str:
+    alt = name.removesuffix(".png").replace("-", " ")
+    return f'[<img src="{name}" width="{width}" alt="{alt}">]({name})'
+
+
+def gallery(sections: Sequence[tuple[str, list[str]]]) -> str:
+    """The Markdown page: for each section (title, file names), thumbnails that link to the
+    full pictures, desktop ones wider than phone ones."""
+    lines = [
+        "# Screenshots",
+        "",
+        "The browser table on a desktop (1366×900) and a phone (390×844) screen, light and dark,",
+        "for every game. Click a picture for its full size.",
+        "[`scripts/screenshots`](../../scripts/screenshots) regenerates these pictures and this",
+        "page (`--games` picks some games, `--out` another folder).",
+        "",
+    ]
+    for title, names in sections:
+        lines += [f"## {title}", ""]
+        for screen, width in ((DESKTOP, 400), (PHONE, 180)):
+            row = [_thumb(n, width) for n in names if f"-{screen.name}-" in n]
+            if row:
+                lines += [" ".join(row), ""]
+    return "\n".join(lines)
+
+
+def _run(args: Sequence[str]) -> str:
+    return subprocess.run(args, capture_output=True, text=True, check=False).stdout
+
+
+# -- main ---------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Regenerate the gallery; returns the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument(
+        "--games", default="", help="comma-separated games to photograph (default: all)"
+    )
+    parser.add_argument(
+        "--end-game",
+        default="",
+        help="the game also photographed at its end (default: the first game photographed)",
+    )
+    parser.add_argument("--no-lobby", action="store_true", help="leave the lobby out")
+    args = parser.parse_args(argv)
+    if not CHROMIUM.is_file():
+        print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 2
+    if shutil.which("fc-list") and "emoji" not in _run(["fc-list"]).lower():
+        print(
+            "note: no emoji font is installed (e.g. fonts-noto-color-emoji): emoji in the "
+            "pictures show as empty boxes",
+            file=sys.stderr,
+        )
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with (
+        tempfile.TemporaryDirectory(prefix="cardtable-shots-") as tmp,
+        running_server(Path(tmp)) as base,
+        sync_playwright() as pw,
+    ):
+        variants: list[dict[str, Any]] = _get_json(base + "/api/variants")
+        known = [v["name"] for v in variants]
+        wanted = [g.strip() for g in args.games.split(",") if g.strip()] or known
+        unknown = sorted(set(wanted) - set(known))
+        if unknown:
+            parser.error(f"unknown games {unknown}; the games are {known}")
+        end_game = args.end_game or wanted[0]
+        if end_game not in wanted:
+            parser.error(f"--end-game {end_game} is not among the games photographed")
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        sections: list[tuple[str, list[str]]] = []
+        try:
+            for variant in (v for v in variants if v["name"] in wanted):
+                names = shoot_game(browser, base, variant, out, end=variant["name"] == end_game)
+                table = [n for n in names if not n.startswith(f"{variant['name']}-end-")]
+                sections.append((f"{variant['title']} — `{variant['name']}`", table))
+                if len(table) < len(names):
+                    sections.append(
+                        (f"{variant['title']} — the end of a game", names[len(table) :])
+                    )
+                print(f"{variant['name']}: {len(names)} pictures", flush=True)
+            if not args.no_lobby:
+                sections.insert(0, ("The lobby", shoot_lobby(browser, base, out)))
+        finally:
+            browser.close()
+    (out / "README.md").write_text(gallery(sections) + "\n", "utf-8")
+    total = sum(f.stat().st_size for f in out.glob("*.png"))
+    print(
+        f"wrote {sum(len(n) for _, n in sections)} pictures ({total / 2**20:.1f} MiB) and "
+        f"{out / 'README.md'} in {time.monotonic() - started:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
