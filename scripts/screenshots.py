@@ -16,7 +16,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository."""
+
+sys.path.insert(0, str(ROOT))  # the root: the server runner the tests use
+from tests.webserver import running_server as test_server  # noqa: E402
 
 CHROMIUM = Path(os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium"))
 """The browser binary (Debian's package; Playwright's own downloads are never used)."""
@@ -97,13 +99,6 @@ _MARKS = "() => [document.body.dataset.version ?? '', document.body.dataset.erro
 # -- the server ---------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=30) as resp:
         return json.loads(resp.read())
@@ -123,59 +118,10 @@ def _post_json(url: str, body: Any) -> Any:
 @contextlib.contextmanager
 def running_server(workdir: Path) -> Iterator[str]:
     """Start ``cardtable serve`` on a free port of 127.0.0.1 with a SQLite store in
-    ``workdir``; yield its base URL and stop it on exit."""
-    port = _free_port()
-    args = [
-        sys.executable,
-        "-m",
-        "cardtable",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite+aiosqlite:///{workdir / 'cardtable.db'}",
-        "--ai-delay",
-        "0",
-        "--peek-window",
-        "120",
-        "--snap-window",
-        "1",
-        "--ai-workers",
-        "0",
-        # One address makes every request here: lift the per-client limits well above them.
-        *("--rate-rooms", "10000", "--rate-joins", "10000", "--rate-requests", "100000"),
-        *("--rate-messages", "10000", "--max-connections", "10000"),
-    ]
-    base = f"http://127.0.0.1:{port}"
-    log_path = workdir / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            args, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ)
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited at start:\n{log_path.read_text()}")
-            with contextlib.suppress(OSError):
-                _get_json(base + "/api/levels")
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not answer:\n{log_path.read_text()}")
-            time.sleep(0.05)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-
-
-# -- playing ------------------------------------------------------------------------------------
+    ``workdir`` (the runner the tests use, with their generous limits: one address makes every
+    request here); yield its base URL and stop it on exit."""
+    with test_server(workdir, peek_window=120, snap_window=1, ai_workers=0) as server:
+        yield server.url
 
 
 def create_room(base: str, variant: dict[str, Any]) -> dict[str, Any]:

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from cardtable.store import Store
 from cardtable.web.chat import CHAT_RATE
 from cardtable.web.protocol import CHAT_REACTIONS, MAX_CHAT_CHARS, ChatMsg, JoinMsg, ProtocolError
 from cardtable.web.rooms import Conn, RoomManager
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
+from .inprocess import manager_on, until
 
 # -- through the real server -------------------------------------------------------------------
 
@@ -294,28 +293,6 @@ class Sink:
     def of(self, kind: str) -> list[dict[str, Any]]:
         """The frames of type ``kind`` received so far."""
         return [f for f in self.frames if f["type"] == kind]
-
-
-@asynccontextmanager
-async def manager_on(url: str, **kwargs: Any) -> AsyncIterator[RoomManager]:
-    """A room manager on the store at ``url``."""
-    store = Store(url)
-    await store.open()
-    manager = RoomManager(store, ai_workers=0, **kwargs)
-    try:
-        yield manager
-    finally:
-        await manager.close()
-        await store.close()
-
-
-async def until(pred: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait until ``pred()`` holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not pred():
-        assert loop.time() < deadline, "the condition never held"
-        await asyncio.sleep(0.01)
 
 
 async def _two_people(manager: RoomManager, **create: Any) -> tuple[str, str, str]:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from cardtable import variants
-from cardtable.store import Store
 from cardtable.web.protocol import ActMsg, JoinMsg
 from cardtable.web.rooms import Conn, Room, RoomManager
+
+from .inprocess import manager_on, until
 
 
 class Sink:
@@ -39,30 +39,6 @@ class Sink:
     def state(self) -> dict[str, Any]:
         """The latest state frame."""
         return next(f for f in reversed(self.frames) if f["type"] == "state")
-
-
-@asynccontextmanager
-async def manager_on(url: str, **kwargs: Any) -> AsyncIterator[RoomManager]:
-    """A room manager on the store at ``url`` (a fresh store per test: its tables are made
-    for the test and the rows stay; each test uses its own rooms)."""
-    store = Store(url)
-    await store.open()
-    manager = RoomManager(store, ai_workers=0, **kwargs)
-    try:
-        yield manager
-    finally:
-        await manager.close()
-        await store.close()
-
-
-async def until(pred: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Wait until ``pred()`` holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not pred():
-        if loop.time() > deadline:
-            raise AssertionError("the condition never held")
-        await asyncio.sleep(0.01)
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:

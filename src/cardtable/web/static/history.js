@@ -172,33 +172,6 @@ const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
 /** Whose view the replay shows. @typedef {"seat" | "spectator"} Mode */
 
 /**
- * GET JSON with extra headers (a seat's token); throws ApiError with the server's reason.
- * @param {string} path
- * @param {Record<string, string>} headers
- * @returns {Promise<unknown>}
- */
-async function getJSON(path, headers) {
-  let res;
-  try {
-    res = await fetch(path, { headers, cache: "no-store" });
-  } catch (err) {
-    throw new ApiError(0, `cannot reach the server (${errorMessage(err)})`);
-  }
-  /** @type {any} parsed JSON, read below only for FastAPI's `detail` */
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const why = typeof data?.detail === "string" ? data.detail : "";
-    throw new ApiError(res.status, why || `${res.status} ${res.statusText}`);
-  }
-  return data;
-}
-
-/**
  * The slider's positions for a game whose rounds took `rounds` moves: the deal, then each
  * round's moves and its end. Moves past the rounds listed (none from this server) make a
  * round of their own.
@@ -523,7 +496,7 @@ export class ReplayPage {
       const query = `?start=${start}&count=${PAGE}`;
       const request =
         mode === "seat" && held
-          ? getJSON(`${path}${query}&seat=${held.seat}`, { "X-Seat-Token": held.token })
+          ? api(`${path}${query}&seat=${held.seat}`, { headers: { "X-Seat-Token": held.token } })
           : api(path + query);
       pending = /** @type {Promise<ReplayData>} */ (request)
         .then((page) => {

@@ -51,18 +51,20 @@ function describeDetail(detail) {
 
 /**
  * Fetch JSON from the API; throws ApiError with the server's reason on failure. The answer is
- * whatever the server sent: the caller states its type (types/protocol.d.ts).
+ * whatever the server sent: the caller states its type (types/protocol.d.ts). `headers` are
+ * sent besides (a seat's token); such an answer is never taken from the browser's cache.
  * @param {string} path
- * @param {{method?: string, body?: unknown}} [options]
+ * @param {{method?: string, body?: unknown, headers?: Record<string, string>}} [options]
  * @returns {Promise<unknown>}
  */
-export async function api(path, { method = "GET", body } = {}) {
+export async function api(path, { method = "GET", body, headers } = {}) {
   let res;
   try {
     res = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
+      cache: headers ? "no-store" : "default",
     });
   } catch (err) {
     throw new ApiError(0, `cannot reach the server (${errorMessage(err)})`);
