@@ -98,15 +98,60 @@ class CheckedOutput(io.StringIO):
         return super().write(s)
 
 
-def random_answers(game: cardtable.Game, seat: int, seed: int) -> Callable[[str], str]:
-    """An input function answering with the number of a random legal action."""
+def random_answers(
+    game: cardtable.Game, seat: int, seed: int, avoid: tuple[str, ...] = ()
+) -> Callable[[str], str]:
+    """An input function answering with a random legal action, typed whole (never one whose
+    first word is in ``avoid``, if there is another)."""
     rng = random.Random(seed)
 
     def answer(prompt: str) -> str:
         legal = game.view(seat)["legal"]
-        return str(rng.randrange(len(legal)) + 1)
+        return rng.choice([a for a in legal if a.split()[0] not in avoid] or legal)
 
     return answer
+
+
+def first_answers(game: cardtable.Game, seat: int) -> Callable[[str], str]:
+    """An input function answering with the first legal action, typed whole."""
+
+    def answer(prompt: str) -> str:
+        return str(game.view(seat)["legal"][0])
+
+    return answer
+
+
+def answered_play(
+    monkeypatch: pytest.MonkeyPatch,
+    seat: int = 0,
+    before: tuple[str, ...] = (),
+    avoid: tuple[str, ...] = (),
+    seed: int = 0,
+    prefer: tuple[str, ...] = (),
+) -> list[cardtable.Game]:
+    """Make ``cardtable play`` read the lines ``before``, then random legal moves of its game
+    (returned in the list once made) for ``seat``: one whose first word is in ``prefer`` when
+    there is one, never one whose first word is in ``avoid`` when there is another."""
+    made: list[cardtable.Game] = []
+
+    def capture(*a: Any, **k: Any) -> cardtable.Game:
+        game = cardtable.new_game(*a, **k)
+        made.append(game)
+        return game
+
+    script = list(before)
+    rng = random.Random(seed)
+
+    def answer(prompt: str) -> str:
+        if script:
+            return script.pop(0)
+        legal = made[-1].view(seat)["legal"]
+        liked = [a for a in legal if a.split()[0] in prefer]
+        return rng.choice(liked or [a for a in legal if a.split()[0] not in avoid] or legal)
+
+    monkeypatch.setattr("cardtable.cli.play.new_game", capture)
+    monkeypatch.setattr("cardtable.cli.play._line_reader", lambda: answer)
+    return made
 
 
 # ---------------------------------------------------------------------------- commands
@@ -183,27 +228,25 @@ def test_play_command_shows_the_table_and_quits() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "You (seat 0)" in result.output
-    assert "Legal actions" in result.output
+    assert "peek › card 0 1 2 3" in result.output  # the only verb is chosen: which card?
     assert "single round" in result.output
     assert "You left the game." in result.output
 
 
 @pytest.mark.parametrize("name", ["kaboo", "cabo"])
-def test_play_command_plays_a_game_answering_1(name: str) -> None:
-    result = runner.invoke(
-        app, ["play", name, "--seed", "2", "--seat", "1", "--target", "none"], input="1\n" * 400
-    )
+def test_play_command_plays_a_whole_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    answered_play(monkeypatch, seat=1)
+    result = runner.invoke(app, ["play", name, "--seed", "2", "--seat", "1", "--target", "none"])
     assert result.exit_code == 0, result.output
     assert "Final totals" in result.output
     assert "You (seat 1)" in result.output
 
 
 @pytest.mark.parametrize("level", ["beginner", "expert", "random"])
-def test_play_against_a_chosen_level(level: str) -> None:
+def test_play_against_a_chosen_level(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    answered_play(monkeypatch)
     result = runner.invoke(
-        app,
-        ["play", "kaboo", "--seed", "5", "--target", "none", "--opponents", level],
-        input="1\n" * 400,
+        app, ["play", "kaboo", "--seed", "5", "--target", "none", "--opponents", level]
     )
     assert result.exit_code == 0, result.output
     assert "Final totals" in result.output
@@ -214,7 +257,7 @@ def test_bots_are_the_chosen_agents() -> None:
     game = cardtable.new_game("kaboo", players=3, seed=8)
     mirror = cardtable.new_game("kaboo", players=3, seed=8)
     console, _ = plain_console(io.StringIO())
-    play_loop(game, 0, console, iter(["1"] * 5000), bot_seed=2, opponents="heuristic")
+    play_loop(game, 0, console, first_answers(game, 0), bot_seed=2, opponents="heuristic")
     bots = {s: agents.get("heuristic", seed=2 * 16 + s) for s in (1, 2)}
     for seat, text in game.log["actions"]:
         if seat != 0:
@@ -256,7 +299,7 @@ def test_always_answering_1_finishes_a_match_of_cabo() -> None:
     game = cardtable.new_game("cabo", players=2, seed=3)
     out = CheckedOutput(game, 0)
     console, _ = plain_console(out)
-    assert play_loop(game, 0, console, iter(["1"] * 5000), bot_seed=1)
+    assert play_loop(game, 0, console, first_answers(game, 0), bot_seed=1)
     assert game.over
     result = game.result
     assert result is not None
@@ -276,7 +319,7 @@ def test_illegal_lines_show_the_error_and_the_game_goes_on() -> None:
     text = buf.getvalue()
     assert "you have no card at position 9" in text
     assert "unknown action 'banana'" in text
-    assert "choose a number from 1 to 4" in text
+    assert "you have no card at position 99" in text  # a number is a position
     assert "you have already looked at that card" in text
     assert "you peeked at your card 0" in text
     assert game.over
@@ -293,12 +336,11 @@ def test_illegal_line_is_printed_in_red() -> None:
     assert "\x1b[31m" in line
 
 
-def test_numbers_pick_the_nth_legal_action() -> None:
+def test_a_whole_move_typed_in_one_line_is_played() -> None:
     game = cardtable.new_game("kaboo", seed=1, options={"first": 0})
-    legal = game.view(0)["legal"]
     console, _ = plain_console()
-    play_loop(game, 0, console, ["2"] if len(legal) > 1 else ["1"])
-    assert game.log["actions"][0] == [0, legal[1] if len(legal) > 1 else legal[0]]
+    play_loop(game, 0, console, ["Draw Deck"])
+    assert game.log["actions"][0] == [0, "draw deck"]
 
 
 def test_help_rules_table_and_quit() -> None:
@@ -309,7 +351,7 @@ def test_help_rules_table_and_quit() -> None:
     assert not finished
     assert "What to type" in text
     assert "Snapping" in text  # from the rules
-    assert text.count("Legal actions") == 2
+    assert text.count("peek › card 0 1 2 3") == 4  # the menu, again after each command
     assert "You left the game." in text
 
 
@@ -497,7 +539,8 @@ def test_whole_qute_game_through_the_play_loop(players: int) -> None:
 
 
 @pytest.mark.parametrize(("players", "seat"), [(2, 1), (3, 0), (4, 2)])
-def test_play_command_plays_qute(players: int, seat: int) -> None:
+def test_play_command_plays_qute(players: int, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    answered_play(monkeypatch, seat=seat)
     result = runner.invoke(
         app,
         [
@@ -512,7 +555,6 @@ def test_play_command_plays_qute(players: int, seat: int) -> None:
             "-t",
             "none",
         ],
-        input="1\n" * 400,
     )
     assert result.exit_code == 0, result.output
     assert f"Qute · round 1 · single round · {players} players" in result.output
@@ -691,8 +733,8 @@ def test_qute_pending_decisions_are_explained() -> None:
 
 
 # ---------------------------------------------------------------------------- memory aid
-TABLE = re.compile(r"╭─ Table.*?Legal actions", flags=re.S)
-"""One table as the loop prints it: from its status panel to the list of legal actions."""
+TABLE = re.compile(r"╭─ Table.*?(?:Your move:| › )", flags=re.S)
+"""One table as the loop prints it: from its status panel to the move menu."""
 
 
 def tables(text: str) -> list[str]:
@@ -818,27 +860,19 @@ def test_help_explains_how_cards_are_shown(memory_aid: bool, words: str) -> None
     assert words in text
 
 
-def _digits(seed: int, count: int = 600) -> str:
-    """Random answers 1 or 5, one a line: in kaboo they draw, replace, discard and use powers,
-    but never knock (the third choice at the start of a turn; 5 is out of range there and is
-    asked again)."""
-    rng = random.Random(seed)
-    return "".join(f"{rng.choice('15')}\n" for _ in range(count))
-
-
 def _play_command(
-    monkeypatch: pytest.MonkeyPatch, args: list[str], answers: str
+    monkeypatch: pytest.MonkeyPatch, args: list[str], before: tuple[str, ...] = (), seed: int = 0
 ) -> tuple[str, cardtable.Game]:
-    """Run ``cardtable play`` with ``args``; return its output and the game it played."""
-    made: list[cardtable.Game] = []
-
-    def capture(*a: Any, **k: Any) -> cardtable.Game:
-        game = cardtable.new_game(*a, **k)
-        made.append(game)
-        return game
-
-    monkeypatch.setattr("cardtable.cli.play.new_game", capture)
-    result = runner.invoke(app, args, input=answers)
+    """Run ``cardtable play`` with ``args`` answering the lines ``before``, then random legal
+    moves (drawn with ``seed``) that never knock; return its output and the game it played."""
+    made = answered_play(
+        monkeypatch,
+        before=before,
+        avoid=("knock", "pablo"),
+        seed=seed,
+        prefer=("discard", "peek", "spy", "look"),
+    )
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert len(made) == 1
     return result.output, made[0]
@@ -852,7 +886,7 @@ def test_play_command_without_memory_aid_shows_cards_only_as_they_are_seen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     args = ["play", "kaboo", "--seed", "0", "--players", "3", "--target", "none"]
-    text, game = _play_command(monkeypatch, args, _digits(0))
+    text, game = _play_command(monkeypatch, args, seed=1)  # X
     assert game.over
     assert "Final totals" in text
     printed = list(TABLE.finditer(text))
@@ -902,7 +936,7 @@ def test_a_seen_card_that_moved_is_not_shown_at_its_old_place() -> None:
     out = CheckedOutput(game, 0)
     console, _ = plain_console(out)
     # draw deck (a 9: spy), discard it, spy on 1.0; then seat 1 replaces that very card
-    assert not play_loop(game, 0, console, ["1", "5", "1", "quit"], bot_seed=4)
+    assert not play_loop(game, 0, console, ["draw deck", "discard", "spy 1.0", "quit"], bot_seed=4)
     text = out.getvalue()
     assert "you spied on 1.0: [KH]" in text
     assert "seat 1 put the card in hand at 1.0 and discarded [KH]" in text
@@ -962,7 +996,7 @@ def test_a_variant_registered_at_run_time_plays_in_the_terminal(
     monkeypatch: pytest.MonkeyPatch, pablo: str
 ) -> None:
     args = ["play", pablo, "--seed", "0", "--target", "none"]
-    text, game = _play_command(monkeypatch, args, "help\nrules\n" + _digits(0))
+    text, game = _play_command(monkeypatch, args, ("help", "rules"))
     assert game.variant == pablo
     assert game.over
     assert "Final totals" in text
@@ -975,9 +1009,9 @@ def test_a_variant_registered_at_run_time_plays_in_the_terminal(
     assert "you peeked at your card 2: [" in text
     assert "you peeked at your card 3: [" in text
     own = tables(text)[0].split("You (seat 0)", 1)[1]
-    assert [ln.split()[:2] for ln in own.replace("│", " ").splitlines()[2:6:3]] == [
-        ["0", "1"],
-        ["2", "3"],
+    assert [ln.split()[:3] for ln in own.replace("│", " ").splitlines()[2:6:3]] == [
+        ["pos", "0", "1"],
+        ["pos", "2", "3"],
     ]
 
 

@@ -7,6 +7,10 @@ Commands: ``play`` (:mod:`cardtable.cli.play`), ``rules`` and ``variants``
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
+from typing import Annotated
+
 import typer
 
 from .arena import arena_command
@@ -18,11 +22,45 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(
     help="Play the Cabo family of games and Qute in the terminal ('cardtable variants' lists "
-    "them).",
+    "them).\n\nErrors are printed as 'error: ...' on stderr; the exit code is 2 for a wrong "
+    "argument or option, 1 for any other failure.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 """The ``cardtable`` command line."""
+
+
+def version() -> str:
+    """The installed version of cardtable (``unknown`` when run from an uninstalled tree)."""
+    try:
+        return _dist_version("cardtable")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"cardtable {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            help="print the version and exit",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """The options every command shares (``--version``, ``-h``)."""
+
 
 app.command("play")(play_command)
 app.command("rules")(rules_command)

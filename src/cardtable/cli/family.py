@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -180,8 +181,13 @@ def _seen(seen: Sequence[int], me: int, players: int) -> str:
     return ",".join("you" if s == me else str(s) for s in seen)
 
 
+_ROW_LABELS = ("pos", "card", "seen")
+"""The labels of a hand's three lines: the positions, the cards, and who has seen each."""
+
+
 def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
-    """A hand as rows of cells (address, card, who has seen it), 8 cells a row.
+    """A hand as rows of cells (address, card, who has seen it), 8 cells a row, each line
+    labelled (:data:`_ROW_LABELS`).
 
     Four cards of a rule set whose ``hand_layout`` is ``square`` (kaboo's) are drawn as a 2×2
     square. Plain text lines are used instead of nested tables because they render fast even
@@ -212,6 +218,7 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
         width = max(len(FACE_DOWN), *(len(t.plain) for trio in cells for t in trio))
         for row in range(3):
             line = Text(no_wrap=True, overflow="ellipsis")
+            line.append(_ROW_LABELS[row].ljust(5), style="dim")
             for k, trio in enumerate(cells):
                 part = trio[row]
                 left = (width - len(part.plain) + 1) // 2
@@ -376,10 +383,12 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
             f"{view['max_turns']} without a call)",
         )
     status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
-    order = [(me + k) % players for k in range(1, players)] + [me]
-    panels: list[RenderableType] = [Panel(status, title="Table", title_align="left")]
-    panels.extend(_seat_panel(view, s, me) for s in order)
-    return Group(*panels)
+    others = [_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
+    return Group(
+        Panel(status, title="Table", title_align="left"),
+        Columns(others, padding=(0, 1)),
+        _seat_panel(view, me, me),
+    )
 
 
 def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
@@ -397,10 +406,12 @@ def _family_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     table.add_column("Sum", justify="right")
     table.add_column("Score", justify="right")
     table.add_column("Total", justify="right")
+    table.add_column("Why the score", style="dim")
     winners = info.get("winners", [])
+    caller = info.get("caller")
     for s, hand in enumerate(info["hands"]):
         name = _who(s, me)
-        if s == info.get("caller"):
+        if s == caller:
             name += " (caller)"
         if s in winners:
             name += " ★"
@@ -410,8 +421,28 @@ def _family_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             str(info["sums"][s]),
             str(info["scores"][s]),
             str(info["totals"][s]),
+            _score_words(int(info["sums"][s]), int(info["scores"][s]), s == caller),
         )
-    return table
+    legend = "★ won the round (lowest score). Score = the hand's sum unless a note says why not."
+    if caller is not None:
+        legend += (
+            " A caller who is beaten (gabo: or above 5) adds the caller penalty; cabo's caller "
+            "who is lowest scores 0."
+        )
+    return Group(table, Text(legend, style="dim"))
+
+
+def _score_words(total: int, score: int, caller: bool) -> str:
+    """Why a round score differs from the hand's sum (the call, or cabo's Kamikaze)."""
+    if score == total:
+        return ""
+    if caller and score > total:
+        return f"+{score - total} caller penalty: the call failed"
+    if caller:
+        return "called and lowest: scores 0" if score == 0 else f"caller: {score}"
+    if score == 0:
+        return "Kamikaze (12, 12, 13, 13): scores 0"
+    return "another hand's Kamikaze: 50" if score == 50 else f"{score} by a special rule"
 
 
 # ---------------------------------------------------------------------------- events

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -264,10 +265,12 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
                 parts.append(f"seat {s} drew {c} card{_s(c)}")
         status.add_row("7s/8s", _line(*parts, " for the 7s/8s of the last turn"))
     status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
-    order = [(me + k) % players for k in range(1, players)] + [me]
-    panels: list[RenderableType] = [Panel(status, title="Table", title_align="left")]
-    panels.extend(_qute_seat_panel(view, s, me) for s in order)
-    return Group(*panels)
+    others = [_qute_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
+    return Group(
+        Panel(status, title="Table", title_align="left"),
+        Columns(others, padding=(0, 1)),
+        _qute_seat_panel(view, me, me),
+    )
 
 
 def _qute_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
@@ -307,7 +310,16 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             str(info["scores"][s]),
             str(info["totals"][s]),
         )
-    return table
+    return Group(table, Text("★ won the round (the lowest score).", style="dim"))
+
+
+def _skip_cause(rank: str, seats: list[int]) -> str:
+    """The start of a skip line, naming its cause (the event's ``for``: ``8`` or ``A``)."""
+    several = len(seats) > 1
+    if rank == "8":
+        # one 8 skips the next seat; "eights all" skips each seat that drew, once
+        return "the 8s skip " if several else "the 8 skips "
+    return "the aces skip " if several else "the ace skips "
 
 
 def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
@@ -379,8 +391,7 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         names = [
             _who(s, me) + _times(seats.count(s)) for i, s in enumerate(seats) if s not in seats[:i]
         ]
-        verb = "the ace skips " if len(seats) == 1 else "the aces skip "
-        return [_line(verb + _and(names))]
+        return [_line(_skip_cause(str(ev.get("for", "A")), seats) + _and(names))]
     if kind == "qute":
         return [_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
     if kind == "continue":

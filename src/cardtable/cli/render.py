@@ -9,6 +9,7 @@ and notation); :mod:`cardtable.cli.fronts` finds the one for a variant.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -24,11 +25,18 @@ from ..views import GameResult
 __all__ = [
     "DISCARD_SHOWN",
     "FACE_DOWN",
+    "LETTERS",
+    "MENU_MAX",
+    "Choice",
     "Front",
     "card_text",
+    "continuations",
+    "is_position",
     "number_word",
+    "render_choices",
     "render_legal",
     "render_result",
+    "step_choices",
 ]
 
 FACE_DOWN = "[▒▒▒]"
@@ -151,6 +159,111 @@ def render_legal(legal: Sequence[str]) -> RenderableType:
     return Group(Text("Legal actions", style="bold"), Columns(items, padding=(0, 3)))
 
 
+# ---------------------------------------------------------------------------- the step menu
+MENU_MAX = 12
+"""Most entries one step of the move menu lists; longer lists of addresses go by seat."""
+
+LETTERS = "abcdefgijklmnoprstuvwxyz"
+"""The keys of menu entries that are not card positions, in order (no ``h`` or ``q``: those
+are help and quit)."""
+
+_POSITION = re.compile(r"\d+(\.\d+)?")
+
+
+def is_position(word: str) -> bool:
+    """Whether ``word`` is a card position: ``N`` (your own) or ``P.N`` (seat P's)."""
+    return _POSITION.fullmatch(word) is not None
+
+
+def continuations(legal: Sequence[str], prefix: Sequence[str]) -> list[str]:
+    """The words that may follow ``prefix`` in the legal actions ``legal``, in their order,
+    with ``""`` first when ``prefix`` is itself a whole legal action."""
+    n = len(prefix)
+    out: list[str] = []
+    for action in legal:
+        words = action.split()
+        if words[:n] != list(prefix):
+            continue
+        word = words[n] if len(words) > n else ""
+        if word not in out:
+            out.append(word)
+    if "" in out:
+        out.remove("")
+        out.insert(0, "")
+    return out
+
+
+def _group(word: str) -> str:
+    """The seat group of a position word for a long menu: ``P.`` for seat P's, else ``you``."""
+    return word.partition(".")[0] + "." if "." in word else "you"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a step of the move menu."""
+
+    key: str
+    """What to type for it: a letter, or a card position itself (``3``, ``1.2``)."""
+    word: str
+    """The word it adds to the move (``""``: play the move as chosen so far), or, for a group
+    of positions (``group`` true), the group's key."""
+    label: str
+    """How the entry reads in the menu."""
+    group: bool = False
+    """Whether the entry opens a group of positions (one seat's cards) instead of a word."""
+
+
+def step_choices(legal: Sequence[str], prefix: Sequence[str], group: str = "") -> list[Choice]:
+    """The entries of the menu after the words ``prefix`` (inside the seat ``group`` if any).
+
+    Only continuations of legal actions are offered. A card position is typed as itself (its
+    key is the position); every other entry gets a letter of :data:`LETTERS`. More than
+    :data:`MENU_MAX` positions of several seats are offered seat by seat first.
+    """
+    words = continuations(legal, prefix)
+    end = bool(words) and words[0] == ""
+    nexts = [w for w in words if w and (not group or _group(w) == group)]
+    letters = iter(LETTERS)
+    choices: list[Choice] = []
+    if end:
+        choices.append(Choice(next(letters), "", f"play '{' '.join(prefix)}' as it is"))
+    groups: list[str] = []
+    if not group and len(nexts) > MENU_MAX and all(is_position(w) for w in nexts):
+        groups = list(dict.fromkeys(_group(w) for w in nexts))
+    if len(groups) > 1:
+        for g in groups:
+            cells = [w for w in nexts if _group(w) == g]
+            span = f"{cells[0]}–{cells[-1]}" if len(cells) > 1 else cells[0]
+            name = "your cards" if g == "you" else f"seat {g[:-1]}"
+            choices.append(Choice(next(letters, "?"), g, f"{name} ({span})", group=True))
+        return choices
+    for w in nexts:
+        if is_position(w):
+            choices.append(Choice(w, w, w))
+        else:
+            choices.append(Choice(next(letters, "?"), w, w))
+    return choices
+
+
+def render_choices(prefix: Sequence[str], choices: Sequence[Choice]) -> Text:
+    """One step of the move menu on one line: ``replace › 0 1 2 3 · a) play 'replace 2' …``."""
+    out = Text()
+    out.append(" ".join(prefix) + " › " if prefix else "Your move: ", style="bold")
+    positions = [c for c in choices if c.key == c.word and is_position(c.word)]
+    others = [c for c in choices if c not in positions]
+    if positions:
+        out.append("card ", style="dim")
+        out.append(" ".join(c.key for c in positions), style="bold cyan")
+        if others:
+            out.append("  ·  ")
+    for i, c in enumerate(others):
+        if i:
+            out.append("  ")
+        out.append(f"{c.key}) ", style="bold magenta")
+        out.append(c.label)
+    return out
+
+
 def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
     """The final result of the game (``view["result"]``) in words and a small table."""
     result: GameResult | None = view.get("result")
@@ -166,7 +279,11 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
         head = f"Seat {winners[0]} wins."
     else:
         head = "Seats " + ", ".join(str(w) for w in winners) + " share the win."
-    table = Table(title="Final totals", title_style="bold")
+    table = Table(
+        title="Final totals",
+        title_style="bold",
+        caption="★ marks the winner: the lowest total wins (a tie shares the win)",
+    )
     table.add_column("Seat")
     for i in range(len(result["rounds"])):
         table.add_column(f"R{i + 1}", justify="right")
@@ -205,7 +322,20 @@ class Front:
     ``None`` for a game with nothing to remember."""
 
 
+USAGE_ERROR = 2
+"""Exit code of a command given a wrong argument or option (an unknown game, a bad option)."""
+
+FAILURE = 1
+"""Exit code of a command that was used rightly but could not do its work."""
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    """The one error style of every command: ``error: message`` on stderr, then exit ``code``
+    (:data:`USAGE_ERROR`, 2, for a wrong argument or option; :data:`FAILURE`, 1, otherwise)."""
+    Console(stderr=True, highlight=False).print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code=code)
+
+
 def _fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and leave the command with exit code 2."""
-    Console(stderr=True).print(Text(f"error: {message}", style="bold red"))
-    raise typer.Exit(code=2)
+    """A usage error in the one error style (:func:`fail` with exit code 2)."""
+    fail(message, USAGE_ERROR)

@@ -6,6 +6,8 @@ rules, the option table, the list of games.
 
 from __future__ import annotations
 
+import difflib
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -16,7 +18,47 @@ from rich.table import Table
 from .. import variants
 from .render import _fail
 
-__all__ = ["list_variants", "parse_option", "rules_command", "rules_markdown"]
+__all__ = [
+    "complete_variant",
+    "list_variants",
+    "parse_option",
+    "resolve_variant",
+    "rules_command",
+    "rules_markdown",
+]
+
+
+def _spellings() -> dict[str, str]:
+    """Every accepted spelling of a game, lower case: its name and its aliases → its name."""
+    out: dict[str, str] = {}
+    for name in variants.names():
+        out[name.lower()] = name
+        for alias in variants.get(name).aliases:
+            out.setdefault(alias.lower(), name)
+    return out
+
+
+def resolve_variant(text: str, playable: tuple[str, ...] | None = None) -> str:
+    """The registered name of the game ``text`` names, ignoring case (an alias works too).
+
+    ``playable`` narrows the choice. Raises ``ValueError`` for an unknown game, suggesting the
+    nearest name (``did you mean 'gabo'?``) when there is one.
+    """
+    spellings = _spellings()
+    if playable is not None:
+        spellings = {k: v for k, v in spellings.items() if v in playable}
+    key = text.strip().lower()
+    if key in spellings:
+        return spellings[key]
+    choices = list(playable) if playable is not None else variants.names()
+    near = difflib.get_close_matches(key, list(spellings), n=1, cutoff=0.6)
+    hint = f"; did you mean {spellings[near[0]]!r}?" if near else ""
+    raise ValueError(f"unknown game {text!r}{hint} (games: {', '.join(choices)})")
+
+
+def complete_variant(incomplete: str) -> list[str]:
+    """Shell completion for a game argument: the names that start with what is typed."""
+    return [n for n in variants.names() if n.startswith(incomplete.lower())]
 
 
 def rules_markdown(name: str) -> str:
@@ -73,14 +115,30 @@ def parse_option(text: str, variant: str) -> tuple[str, Any]:
 
 
 def rules_command(
-    variant: Annotated[str, typer.Argument(help="the game whose rules to print")],
+    variant: Annotated[
+        str,
+        typer.Argument(
+            help="the game whose rules to print (any case; 'cardtable variants' lists them)",
+            autocompletion=complete_variant,
+            show_default=False,
+        ),
+    ],
 ) -> None:
-    """Print the rules of a game, with its notation and options."""
+    """Print the rules of a game, with its notation and options.
+
+    On a terminal the rules open in a pager (the PAGER variable, else less); piped, they are
+    printed plain.
+    """
     try:
-        text = rules_markdown(variant)
+        text = rules_markdown(resolve_variant(variant))
     except ValueError as err:
         _fail(str(err))
-    Console().print(Markdown(text))
+    console = Console()
+    if sys.stdout.isatty():
+        with console.pager(styles=True):
+            console.print(Markdown(text))
+    else:
+        console.print(Markdown(text))
 
 
 def list_variants() -> None:

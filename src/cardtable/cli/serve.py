@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .render import _fail
+from .render import FAILURE, _fail, fail
 
 __all__ = ["serve_command"]
 
@@ -176,7 +176,7 @@ def serve_command(
         from ..web.connections import guarded_http_protocol, paced_websocket_protocol
         from ..web.guard import MAX_HEAD_BYTES, Limits, Rate
     except ImportError as err:  # pragma: no cover - depends on the install
-        _fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})")
+        fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})", FAILURE)
     if min(ai_delay, peek_window, snap_window) < 0:
         _fail("delays and windows cannot be negative")
     if ai_workers is not None and ai_workers < 0:

@@ -1,0 +1,72 @@
+"""The full-screen terminal table (Textual): ``cardtable play`` opens it on a terminal.
+
+:class:`~cardtable.tui.app.CardtableApp` plays one game against bots; :func:`run_table` starts
+it for a new game or, with ``resume``, for the game saved after the last move
+(:mod:`cardtable.tui.saves`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import typer
+
+from .. import Game
+
+__all__ = ["resume_callback", "run_table", "table_available"]
+
+
+def table_available() -> bool:
+    """Whether the full-screen table can run here (the ``tui`` extra, Textual, is installed)."""
+    return importlib.util.find_spec("textual") is not None
+
+
+def resume_callback(value: bool) -> None:
+    """``cardtable play --resume``: continue the saved game on the full-screen table, then
+    exit (no game name needed, so the option is eager)."""
+    if not value:
+        return
+    from ..cli.render import fail
+
+    if not table_available():
+        fail("--resume needs the full-screen table: install the 'tui' extra (textual)")
+    try:
+        run_table(None, resume=True)
+    except ValueError as err:
+        fail(str(err))
+    raise typer.Exit()
+
+
+def run_table(
+    game: Game | None,
+    seat: int = 0,
+    *,
+    opponents: str = "casual",
+    bot_seed: int = 0,
+    memory_aid: bool = False,
+    resume: bool = False,
+    **kwargs: Any,
+) -> None:
+    """Run the full-screen table on ``game`` (``None`` with ``resume``: the saved game).
+
+    ``ValueError`` when there is nothing to resume.
+    """
+    from . import saves
+    from .app import CardtableApp
+
+    if resume:
+        record = saves.load_save()
+        if record is None:
+            raise ValueError(f"no saved game to resume (looked in {saves.save_path()})")
+        settings: dict[str, Any] = {
+            k: record[k] for k in ("peek_window", "snap_window") if k in record
+        }
+        app = CardtableApp.from_save(record, **{**settings, **kwargs})
+    else:
+        if game is None:
+            raise ValueError("a game is needed unless resuming")
+        app = CardtableApp(
+            game, seat, opponents=opponents, bot_seed=bot_seed, memory_aid=memory_aid, **kwargs
+        )
+    app.run()

@@ -1,0 +1,74 @@
+"""The pure parts of the full-screen table: building a move word by word, keys for words, and
+the cards an event involves.
+
+A move is built as a list of words (its *prefix*); :func:`cardtable.cli.render.continuations`
+says which words may follow, read from the legal actions only, so the table never offers a
+move the engine would refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..cli.render import LETTERS, continuations, is_position
+
+__all__ = ["PILE_WORDS", "choice_keys", "event_places", "next_words", "verb_words"]
+
+PILE_WORDS = frozenset({"deck", "discard", "draw"})
+"""Words a pile on the table stands for: ``draw deck``, ``draw discard`` (the piles of the
+Cabo family) and Qute's ``draw`` (its blind)."""
+
+
+def next_words(legal: Sequence[str], prefix: Sequence[str]) -> list[str]:
+    """The words that may follow ``prefix`` (``""`` first when ``prefix`` is a whole move)."""
+    return continuations(legal, prefix)
+
+
+def verb_words(words: Iterable[str], card_words: Iterable[str]) -> list[str]:
+    """The words among ``words`` that are not cards: neither a card position nor one of
+    ``card_words`` (Qute's card codes in the person's hand), and not the empty word."""
+    cards = set(card_words)
+    return [w for w in words if w and not is_position(w) and w not in cards]
+
+
+def choice_keys(words: Sequence[str]) -> dict[str, str]:
+    """A key for each word: its first letter that is free (of :data:`LETTERS`), else the first
+    free letter. ``h`` and ``q`` are never used: they are help and quit."""
+    keys: dict[str, str] = {}
+    taken: set[str] = set()
+    for word in words:
+        key = next((c for c in word.lower() if c in LETTERS and c not in taken), None)
+        if key is None:
+            key = next((c for c in LETTERS if c not in taken), "?")
+        taken.add(key)
+        keys[word] = key
+    return keys
+
+
+def _addresses(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def event_places(ev: Mapping[str, Any]) -> list[str]:
+    """The places an event involves, as widget ids of the table: ``card-S-P`` for seat S's card
+    P, ``pile-discard`` when a card lands on the discard pile or leaves it, ``pile-deck`` when
+    one leaves the deck."""
+    places: list[str] = []
+    for key in ("at", "from", "to", "new"):
+        for addr in _addresses(ev.get(key)):
+            seat, dot, pos = addr.partition(".")
+            if dot and seat.isdigit() and pos.isdigit():
+                places.append(f"card-{seat}-{pos}")
+    kind = ev.get("type")
+    if kind in ("replace", "discard", "drop", "snap", "claim", "snap_open"):
+        places.append("pile-discard")
+    if kind == "draw":
+        places.append("pile-deck" if ev.get("from") == "deck" else "pile-discard")
+    if kind == "play":
+        places.append("pile-stack")
+    return places

@@ -1,0 +1,172 @@
+"""The full-screen table played by keys: whole games, memory, help, play again, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import RichLog
+
+from cardtable.cli.fronts import PLAYABLE
+from cardtable.tui import saves
+from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen
+
+from .helpers import enter, make_app, play_out, settle, sync
+
+VARIANTS = ["cabo", "cabo-german", "gabo", "kaboo", "qute"]
+
+
+def test_every_playable_variant_is_covered() -> None:
+    assert set(PLAYABLE) <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@sync
+async def test_a_whole_game_by_keys(variant: str) -> None:
+    app = make_app(variant)
+    async with app.run_test(size=(100, 35)) as pilot:
+        played = await play_out(app, pilot)
+        await pilot.pause()
+        assert played > 0
+        assert app.game.over
+        assert isinstance(app.screen, ResultScreen)
+        log = app.query_one("#log", RichLog)
+        assert len(log.lines) > played
+
+
+@sync
+async def test_play_again_starts_the_next_deal() -> None:
+    app = make_app("kaboo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await play_out(app, pilot)
+        await pilot.pause()
+        seed = app.game.seed
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ResultScreen)
+        assert app.game.seed == seed + 1
+        assert not app.game.over
+
+
+def _shown(app: CardtableApp, seat: int, pos: int) -> str | None:
+    return app.query_one(f"#card-{seat}-{pos}", CardBox).code
+
+
+@sync
+async def test_a_peeked_card_is_shown_until_the_next_move() -> None:
+    app = make_app("cabo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        assert app.prefix == ["peek"]  # the only word there is comes by itself
+        await pilot.press("0")
+        await settle(app, pilot)
+        first = _shown(app, 0, 0)
+        assert first is not None
+        assert first == app.game.view(0)["hands"][0][0]["card"]
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert _shown(app, 0, 0) is None  # no memory aid: remember it
+        assert _shown(app, 0, 1) is not None
+        log = "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+        assert "you peeked at your card 0" in log
+        assert "you peeked at your card 0:" not in log  # the panel keeps no card to remember
+
+
+@sync
+async def test_the_memory_aid_keeps_seen_cards() -> None:
+    app = make_app("cabo", memory_aid=True)
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("0")
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert _shown(app, 0, 0) is not None
+        assert _shown(app, 0, 1) is not None
+
+
+@sync
+async def test_kaboo_bottom_row_hides_after_the_first_move() -> None:
+    app = make_app("kaboo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        assert _shown(app, 0, 2) is not None and _shown(app, 0, 3) is not None
+        await enter(app, pilot, "draw deck")
+        await settle(app, pilot)
+        assert _shown(app, 0, 2) is None and _shown(app, 0, 3) is None
+        assert app.query_one("#pile-drawn", CardBox).code == app.game.view(0)["drawn"]
+
+
+@sync
+async def test_other_seats_cards_are_chosen_by_their_numbers() -> None:
+    app = make_app("cabo-german")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        while app.game.view(0)["phase"] == "peek":
+            await enter(app, pilot, app.legal[0])
+            await settle(app, pilot)
+        drops = [a for a in app.legal if a.startswith("drop 1.")]
+        assert drops
+        await pilot.press(app.choices()["drop"])
+        assert ("card-1-0", "1.0", "1.0") in app.targets()
+        await pilot.press("escape")
+        assert app.prefix == []
+
+
+@sync
+async def test_arrows_and_enter_choose_a_card() -> None:
+    app = make_app("gabo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("right", "right", "enter")
+        await settle(app, pilot)
+        assert app.game.log["actions"][0] == [0, "peek 1"]
+
+
+@sync
+async def test_help_overlay_opens_and_closes() -> None:
+    app = make_app("gabo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "exchange" in app.screen.markdown and "Notation" in app.screen.markdown
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+@sync
+async def test_enter_in_a_timed_window_plays_the_clocks_move() -> None:
+    app = make_app("gabo", peek_window=600.0)
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        assert app.deadline is not None
+        assert "⏱" in str(app.query_one("#status").render())
+        expected = str(app.game.timeout_action(0))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.game.log["actions"][0] == [0, expected]
+
+
+@sync
+async def test_resume_continues_the_saved_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(saves.DATA_DIR_ENV, str(tmp_path))
+    app = make_app("kaboo", save=True)
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await enter(app, pilot, "draw deck")
+        await settle(app, pilot)
+        actions = app.game.log["actions"]
+        view = app.game.view(0)
+    record = saves.load_save()
+    assert record is not None
+    assert saves.save_path() == tmp_path / "games" / "last.json"
+    assert record["log"]["actions"] == actions
+    again = CardtableApp.from_save(record, bot_pause=0.0, flash=0.0, save=False)
+    assert again.game.view(0) == view
+    async with again.run_test(size=(100, 35)) as pilot:
+        await settle(again, pilot)
+        assert again.mine
+        assert again.game.log["actions"][: len(actions)] == actions
