@@ -10,7 +10,8 @@
 them one by one) and returns an :class:`ArenaResult`: per-entrant win rates with 95% Wilson
 score intervals, mean final scores, decision times, an openskill (Plackett–Luce) rating and,
 with three or more entrants, a head-to-head matrix. The result writes itself as JSON, CSV or a
-PNG chart.
+chart (PNG, SVG or PDF). Ctrl-C stops a run at once and raises :class:`ArenaInterrupted` with
+the statistics of the games that finished.
 
 Fairness comes from the seating schedule (:class:`Schedule`): over one *period* every entrant
 sits in every seat equally often. Reproducibility comes from seeds derived from the arena seed
@@ -29,15 +30,17 @@ it in this list:
   (:class:`Chunk`, :func:`play_chunk`) and what a game leaves (:class:`GameRecord`);
 - :mod:`~cardtable.arena.statistics` — Wilson intervals, percentiles, places, ratings,
   head-to-head counts;
-- :mod:`~cardtable.arena.chart` — the PNG chart (matplotlib);
-- :mod:`~cardtable.arena.result` — :class:`ArenaResult` and :func:`aggregate`;
+- :mod:`~cardtable.arena.chart` — the chart (matplotlib; PNG, SVG or PDF);
+- :mod:`~cardtable.arena.result` — :class:`ArenaResult`, :func:`aggregate` and the output
+  checks (:func:`check_output_paths`);
 - :mod:`~cardtable.arena.backends` — the serial, process-pool and Ray runners;
-- :mod:`~cardtable.arena.run` — :func:`check_settings` and :func:`run_arena`.
+- :mod:`~cardtable.arena.run` — :func:`check_settings`, :func:`run_arena` and
+  :class:`ArenaInterrupted`.
 """
 
 from __future__ import annotations
 
-from .backends import BACKENDS, RAY_HINT, Backend, ProgressFn
+from .backends import BACKENDS, RAY_HINT, Backend, ProgressFn, interrupt_once
 from .errors import ArenaError
 from .play import (
     MAX_DECISIONS,
@@ -45,13 +48,22 @@ from .play import (
     Failure,
     GameRecord,
     build_agent,
+    iter_chunk,
     play_chunk,
     play_game,
 )
-from .result import ArenaResult, aggregate
-from .run import check_settings, run_arena
+from .result import ArenaResult, aggregate, check_output_paths
+from .run import ArenaInterrupted, check_settings, run_arena
 from .schedule import Schedule, derive_seed, entrant_labels
-from .statistics import Z95, AgentStats, HeadToHead, percentile, places, wilson_interval
+from .statistics import (
+    Z95,
+    AgentStats,
+    HeadToHead,
+    format_seconds,
+    percentile,
+    places,
+    wilson_interval,
+)
 
 __all__ = [
     "BACKENDS",
@@ -60,6 +72,7 @@ __all__ = [
     "Z95",
     "AgentStats",
     "ArenaError",
+    "ArenaInterrupted",
     "ArenaResult",
     "Backend",
     "Chunk",
@@ -70,9 +83,13 @@ __all__ = [
     "Schedule",
     "aggregate",
     "build_agent",
+    "check_output_paths",
     "check_settings",
     "derive_seed",
     "entrant_labels",
+    "format_seconds",
+    "interrupt_once",
+    "iter_chunk",
     "percentile",
     "places",
     "play_chunk",

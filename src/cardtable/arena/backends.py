@@ -1,26 +1,32 @@
 """Where the games run: this process, a local process pool, or a Ray cluster.
 
-Every runner takes the chunks of a run and gives back their game records in chunk order, so
-the result does not depend on which backend played them.
+Every runner takes the chunks of a run and gives back their game records (the statistics sort
+them by game), so the result does not depend on which backend played them. Ctrl-C stops a
+runner at once, workers included, and raises :class:`Interrupted` with the games finished.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import importlib
 import logging
 import multiprocessing
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from .errors import ArenaError
-from .play import Chunk, GameRecord, play_chunk
+from .play import Chunk, GameRecord, iter_chunk, play_chunk
 
 __all__ = [
     "BACKENDS",
     "RAY_HINT",
     "Backend",
+    "Interrupted",
     "ProgressFn",
+    "interrupt_once",
     "run_process",
     "run_ray",
     "run_serial",
@@ -33,49 +39,163 @@ BACKENDS: tuple[str, ...] = ("process", "ray", "serial")
 """Every backend :func:`run_arena` accepts."""
 
 ProgressFn = Callable[[int, int], None]
-"""Progress callback: ``progress(games_done, games_total)``, called as chunks finish."""
+"""Progress callback: ``progress(games_done, games_total)``, called as games finish (as chunks
+finish on Ray)."""
 
 RAY_HINT = "the ray backend needs Ray: pip install cardtable[ray]"
 """The message given when the Ray backend is asked for but Ray is not installed."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a runner: its workers are gone and ``records`` holds the games that
+    finished before it (in no particular order)."""
+
+    def __init__(self, records: list[GameRecord]) -> None:
+        super().__init__("interrupted")
+        self.records = records
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C for the duration (main thread only; elsewhere nothing changes).
+
+    Processes started meanwhile inherit the ignored SIGINT from their first instruction on, so
+    a Ctrl-C in the terminal, which reaches the whole process group, leaves them to the parent.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def interrupt_once(keep_ignoring: bool = False) -> Iterator[None]:
+    """Within the block the first Ctrl-C raises ``KeyboardInterrupt`` and later ones are
+    ignored, so stopping the workers and gathering the finished games cannot be cut short.
+
+    On leaving, Python's usual handler comes back — unless Ctrl-C was pressed and
+    ``keep_ignoring`` is set (for a command that is about to exit). Nothing changes outside the
+    main thread or when SIGINT already has a handler of its own (or is ignored).
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    pressed = False
+
+    def first_press(signum: int, frame: object) -> None:
+        nonlocal pressed
+        pressed = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, first_press)
+    try:
+        yield
+    finally:
+        if not (pressed and keep_ignoring):
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run_serial(
     chunks: Sequence[Chunk], progress: ProgressFn | None, total: int
-) -> list[list[GameRecord]]:
-    """Play ``chunks`` one after the other in this process (for debugging); the records by
-    chunk, in chunk order."""
-    parts = []
-    done = 0
-    for chunk in chunks:
-        parts.append(play_chunk(chunk))
-        done += chunk.stop - chunk.start
-        if progress is not None:
-            progress(done, total)
-    return parts
+) -> list[GameRecord]:
+    """Play ``chunks`` one game after the other in this process (for debugging); the records
+    in game order. ``progress(done, total)`` is called as each game ends."""
+    records: list[GameRecord] = []
+    try:
+        for chunk in chunks:
+            for record in iter_chunk(chunk):
+                records.append(record)
+                if progress is not None:
+                    progress(len(records), total)
+    except KeyboardInterrupt:
+        raise Interrupted(records) from None
+    return records
+
+
+_reports: Any = None
+"""In a pool worker: the queue its finished games go to (set by :func:`_init_worker`)."""
+
+
+def _init_worker(reports: Any) -> None:
+    """Set up a pool worker: Ctrl-C is the parent's to handle, and games go to ``reports``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _reports
+    _reports = reports
+
+
+def _play_and_report(chunk: Chunk) -> int:
+    """In a pool worker: play ``chunk``, sending each record to the parent as its game ends;
+    the number of games played."""
+    played = 0
+    for record in iter_chunk(chunk):
+        _reports.put(record)
+        played += 1
+    return played
+
+
+def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now, running games included."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 def run_process(
     chunks: Sequence[Chunk], workers: int, progress: ProgressFn | None, total: int
-) -> list[list[GameRecord]]:
-    """Play ``chunks`` in a pool of ``workers`` spawned processes; the records by chunk, in
-    chunk order. ``progress(done, total)`` is called as chunks finish."""
-    results: list[list[GameRecord] | None] = [None] * len(chunks)
-    done = 0
+) -> list[GameRecord]:
+    """Play ``chunks`` in a pool of ``workers`` spawned processes; the records, in no particular
+    order. ``progress(done, total)`` is called as each game ends, whichever worker played it.
+
+    Workers ignore Ctrl-C; in the parent it cancels the chunks not started, terminates the
+    workers and raises :class:`Interrupted` with the games received so far.
+    """
     context = multiprocessing.get_context("spawn")  # safe beside threads (Ray, test runners)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(play_chunk, chunk): k for k, chunk in enumerate(chunks)}
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                k = futures[future]
-                results[k] = future.result()
-                done += chunks[k].stop - chunks[k].start
-                if progress is not None:
-                    progress(done, total)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    return [r for r in results if r is not None]
+    reports = context.SimpleQueue()
+    records: list[GameRecord] = []
+
+    def drain() -> None:
+        while not reports.empty():
+            records.append(reports.get())
+            if progress is not None:
+                progress(len(records), total)
+
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(reports,)
+    )
+    try:
+        with _sigint_ignored():  # the workers start during submit
+            pending = {pool.submit(_play_and_report, chunk) for chunk in chunks}
+        while pending:
+            done, pending = concurrent.futures.wait(
+                pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            drain()
+            for future in done:
+                future.result()  # a worker's own error (not an agent's: those are records)
+        drain()  # every worker put its records before its chunk completed
+    except KeyboardInterrupt:
+        with _sigint_ignored():  # a second Ctrl-C must not cut the clean-up short
+            _stop_pool(pool)
+        # The queue is not read again: a record half read when Ctrl-C came would garble it.
+        raise Interrupted(records) from None
+    except BaseException:
+        with _sigint_ignored():
+            _stop_pool(pool)
+        raise
+    pool.shutdown()
+    reports.close()
+    return records
 
 
 def run_ray(
@@ -84,10 +204,11 @@ def run_ray(
     address: str | None,
     progress: ProgressFn | None,
     total: int,
-) -> tuple[list[list[GameRecord]], int]:
+) -> tuple[list[GameRecord], int]:
     """Play ``chunks`` as Ray tasks: on the cluster at ``address``, on an already initialized
     Ray, or on a new local instance with ``workers`` CPUs (shut down afterwards). Returns the
-    records by chunk, in chunk order, and the cluster's CPU count."""
+    records (in no particular order) and the cluster's CPU count. Progress is reported as
+    chunks finish; Ctrl-C cancels the tasks and raises :class:`Interrupted`."""
     try:
         ray: Any = importlib.import_module("ray")
     except ImportError as err:
@@ -104,19 +225,25 @@ def run_ray(
                 logging_level=logging.WARNING,
             )
         started = True
+    records: list[GameRecord] = []
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         remote = ray.remote(num_cpus=1)(play_chunk)
-        refs = [remote.remote(chunk) for chunk in chunks]
-        sizes = {ref: chunk.stop - chunk.start for ref, chunk in zip(refs, chunks, strict=True)}
-        pending = list(refs)
-        done = 0
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            done += sum(sizes[r] for r in ready)
-            if progress is not None:
-                progress(done, total)
-        return list(ray.get(refs)), cpus
+        pending = [remote.remote(chunk) for chunk in chunks]
+        try:
+            while pending:
+                ready, pending = ray.wait(pending, num_returns=1)
+                for part in ray.get(ready):
+                    records.extend(part)
+                if progress is not None:
+                    progress(len(records), total)
+        except KeyboardInterrupt:
+            with _sigint_ignored():
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+            raise Interrupted(records) from None
+        return records, cpus
     finally:
         if started:
-            ray.shutdown()
+            with _sigint_ignored():
+                ray.shutdown()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ __all__ = [
     "Failure",
     "GameRecord",
     "build_agent",
+    "iter_chunk",
     "play_chunk",
     "play_game",
 ]
@@ -202,28 +203,31 @@ def build_agent(name: str, seed: int, measure: bool = False) -> Agent:
     return registry.get(name, seed=seed)
 
 
-def play_chunk(chunk: Chunk) -> list[GameRecord]:
-    """Play games ``chunk.start`` to ``chunk.stop - 1`` of a run (the unit of parallel work).
+def iter_chunk(chunk: Chunk) -> Iterator[GameRecord]:
+    """Play games ``chunk.start`` to ``chunk.stop - 1`` of a run, yielding each record as its
+    game ends (so a runner can report progress, or keep what finished, game by game).
 
     Everything about game ``i`` — lineup, deal seed, agent seeds — comes from the arena seed and
     ``i`` alone, so any worker produces the same records for it.
     """
     schedule = Schedule(len(chunk.names), chunk.players)
-    out = []
     for i in range(chunk.start, chunk.stop):
         deal = derive_seed(chunk.seed, "deal", schedule.deal(i) if chunk.duplicate else i)
-        out.append(
-            play_game(
-                chunk.variant,
-                chunk.players,
-                chunk.options,
-                chunk.names,
-                schedule.lineup(i),
-                deal,
-                [derive_seed(chunk.seed, "agent", i, s) for s in range(chunk.players)],
-                index=i,
-                max_decisions=chunk.max_decisions,
-                measure=chunk.measure,
-            )
+        yield play_game(
+            chunk.variant,
+            chunk.players,
+            chunk.options,
+            chunk.names,
+            schedule.lineup(i),
+            deal,
+            [derive_seed(chunk.seed, "agent", i, s) for s in range(chunk.players)],
+            index=i,
+            max_decisions=chunk.max_decisions,
+            measure=chunk.measure,
         )
-    return out
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    """Play games ``chunk.start`` to ``chunk.stop - 1`` of a run (the unit of parallel work):
+    the records of :func:`iter_chunk`, in game order."""
+    return list(iter_chunk(chunk))

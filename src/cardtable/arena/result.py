@@ -4,6 +4,7 @@ and written out as a dict, JSON, CSV or a chart."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import math
 import os
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chart import win_rate_chart
+from .chart import chart_format, win_rate_chart
+from .errors import ArenaError
 from .play import Failure, GameRecord
 from .schedule import Schedule, entrant_labels
 from .statistics import (
@@ -24,7 +26,59 @@ from .statistics import (
     wilson_interval,
 )
 
-__all__ = ["ArenaResult", "aggregate"]
+__all__ = ["ArenaResult", "aggregate", "check_output_paths"]
+
+
+def _check_writable(path: Path, what: str) -> None:
+    """Raise :class:`ArenaError` unless a file can be written at ``path``."""
+    parent = path.parent
+    if path.is_dir():
+        raise ArenaError(f"{what} {os.fspath(path)!r} is a directory, not a file")
+    if not parent.is_dir():
+        raise ArenaError(f"cannot write {what} {os.fspath(path)!r}: no directory {str(parent)!r}")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise ArenaError(f"cannot write {what} {os.fspath(path)!r}: permission denied")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise ArenaError(
+            f"cannot write {what} {os.fspath(path)!r}: the directory {str(parent)!r} "
+            "is not writable"
+        )
+
+
+def check_output_paths(
+    json_path: str | os.PathLike[str] | None = None,
+    csv_path: str | os.PathLike[str] | None = None,
+    chart_path: str | os.PathLike[str] | None = None,
+) -> None:
+    """Check, before any game is played, that the result files can be written.
+
+    Each given path must name a file (not a directory) in an existing, writable directory; the
+    chart's extension must be one it is drawn in (``.png``, ``.svg``, ``.pdf``, see
+    :func:`~cardtable.arena.chart.chart_format`), and matplotlib must be installed for it;
+    no two outputs may name the same file. Raises :class:`ArenaError` saying which.
+    """
+    given = [
+        (Path(p), what)
+        for p, what in (
+            (json_path, "the JSON file"),
+            (csv_path, "the CSV file"),
+            (chart_path, "the chart"),
+        )
+        if p is not None
+    ]
+    for path, what in given:
+        _check_writable(path, what)
+    if chart_path is not None:
+        chart_format(chart_path)
+        if importlib.util.find_spec("matplotlib") is None:
+            raise ArenaError("charts need matplotlib: pip install cardtable[arena]")
+    seen: dict[Path, str] = {}
+    for path, what in given:
+        key = path.resolve()
+        if key in seen:
+            raise ArenaError(f"{seen[key]} and {what} are the same file, {os.fspath(path)!r}")
+        seen[key] = what
 
 
 @dataclass(frozen=True)
@@ -124,7 +178,8 @@ class ArenaResult:
                 writer.writerow([row[c] for c in columns])
 
     def chart(self, path: str | os.PathLike[str]) -> None:
-        """Draw the win rates with their 95% intervals as a PNG bar chart at ``path``.
+        """Draw the win rates with their 95% intervals as a bar chart at ``path``: PNG, SVG or
+        PDF after its extension (:func:`~cardtable.arena.chart.win_rate_chart`).
 
         A dashed line marks ``1 / players``, the win rate of equally strong agents.
         """

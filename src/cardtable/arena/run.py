@@ -13,7 +13,9 @@ from .backends import (
     BACKENDS,
     RAY_HINT,
     Backend,
+    Interrupted,
     ProgressFn,
+    interrupt_once,
     run_process,
     run_ray,
     run_serial,
@@ -22,7 +24,19 @@ from .errors import ArenaError
 from .play import MAX_DECISIONS, Chunk, build_agent
 from .result import ArenaResult, aggregate
 
-__all__ = ["check_settings", "run_arena"]
+__all__ = ["ArenaInterrupted", "check_settings", "run_arena"]
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_arena`: the workers are stopped, and :attr:`result` holds the
+    statistics of the games that finished (:attr:`planned` games were asked for)."""
+
+    def __init__(self, result: ArenaResult, planned: int) -> None:
+        super().__init__(f"interrupted after {result.games} of {planned} games")
+        self.result = result
+        """The statistics over the finished games."""
+        self.planned = planned
+        """The number of games the run was to play."""
 
 
 def check_settings(
@@ -115,7 +129,10 @@ def run_arena(
     ``"ray"`` (the Ray cluster at ``address``, an already initialized Ray, or a new local
     instance with ``workers`` CPUs) or ``"serial"`` (this process, for debugging). The result
     is the same for every backend and worker count. ``progress(done, total)`` is called as
-    chunks of games finish.
+    games finish (as chunks of games finish on Ray).
+
+    Ctrl-C (``KeyboardInterrupt``) stops the workers at once and raises
+    :class:`ArenaInterrupted`, which carries the statistics of the games that finished.
 
     Raises :class:`ArenaError` for settings that cannot run (unknown variant, agent, option or
     backend, a bad seat or game count, Ray or openskill missing). A game that an agent breaks
@@ -137,24 +154,33 @@ def run_arena(
     ]
     started = time.perf_counter()
     used = 1
-    if backend == "serial":
-        parts = run_serial(chunks, progress, games)
-    elif backend == "process":
-        assert workers is not None
-        used = min(workers, len(chunks))
-        parts = run_process(chunks, used, progress, games)
-    else:
-        parts, used = run_ray(chunks, workers, address, progress, games)
-    records = [rec for part in parts for rec in part]
-    return aggregate(
-        name,
-        seats,
-        seed,
-        given,
-        names,
-        records,
-        duplicate=duplicate,
-        backend=backend,
-        workers=used,
-        elapsed=time.perf_counter() - started,
-    )
+    interrupted = False
+    # The first Ctrl-C stops the run; another one must not lose the games that finished.
+    with interrupt_once():
+        try:
+            if backend == "serial":
+                records = run_serial(chunks, progress, games)
+            elif backend == "process":
+                assert workers is not None
+                used = min(workers, len(chunks))
+                records = run_process(chunks, used, progress, games)
+            else:
+                records, used = run_ray(chunks, workers, address, progress, games)
+        except Interrupted as stop:
+            records = stop.records
+            interrupted = True
+        result = aggregate(
+            name,
+            seats,
+            seed,
+            given,
+            names,
+            records,
+            duplicate=duplicate,
+            backend=backend,
+            workers=used,
+            elapsed=time.perf_counter() - started,
+        )
+    if interrupted:
+        raise ArenaInterrupted(result, games)
+    return result

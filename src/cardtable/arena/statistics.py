@@ -16,6 +16,7 @@ __all__ = [
     "AgentStats",
     "HeadToHead",
     "compute_head_to_head",
+    "format_seconds",
     "percentile",
     "places",
     "ratings",
@@ -44,6 +45,29 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     low = 0.0 if p <= 0 else max(0.0, centre - half)  # exact ends, free of rounding
     high = 1.0 if p >= 1 else min(1.0, centre + half)
     return low, high
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration in the unit that suits it, with three significant digits.
+
+    >>> [format_seconds(x) for x in (0.0000123, 0.00116, 0.0999999, 1.5, 2345.6)]
+    ['12.3 µs', '1.16 ms', '100 ms', '1.50 s', '2350 s']
+
+    Below a microsecond it still counts in µs (``0.0420 µs``, ``0 µs`` for nothing).
+    """
+    if not math.isfinite(seconds):
+        return str(seconds)
+    if seconds == 0:
+        return "0 µs"
+    sign = "-" if seconds < 0 else ""
+    unit, scaled = "s", float(f"{abs(seconds):.3g}")
+    for name, scale in (("ms", 1e-3), ("µs", 1e-6)):
+        smaller = float(f"{abs(seconds) / scale:.3g}")
+        if scaled >= 1 or smaller >= 1000:
+            break
+        unit, scaled = name, smaller
+    digits = max(0, 2 - math.floor(math.log10(scaled)))
+    return f"{sign}{scaled:.{digits}f} {unit}"
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -23,10 +23,19 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .. import variants
-from ..arena import ArenaError, ArenaResult, check_settings, run_arena
+from ..arena import (
+    ArenaError,
+    ArenaInterrupted,
+    ArenaResult,
+    Schedule,
+    check_output_paths,
+    check_settings,
+    format_seconds,
+    interrupt_once,
+    run_arena,
+)
 from .render import _fail, _s
-from .rules import parse_option
+from .rules import parse_option, resolve_variant
 
 __all__ = ["arena_command", "arena_table", "head_to_head_table"]
 
@@ -36,15 +45,17 @@ def arena_table(result: ArenaResult) -> Table:
 
     Columns: agent, games (seats, when an agent fills several seats of a game), win rate
     with its 95% Wilson interval, mean final score ± its standard error, openskill rating
-    μ ± σ, and milliseconds per decision (mean / 95th percentile). Failures get a column when
-    there are any.
+    μ ± σ, and time per decision (mean / 95th percentile, in µs, ms or s). Failures get a
+    column when there are any. An agent without finished games says "no games" instead of
+    figures it does not have.
     """
     seats_differ = any(s.seats != s.games for s in result.stats)
     table = Table(
         title=f"{result.variant}: {result.players} players, {result.games} games",
         title_style="bold",
         caption=(
-            f"seed {result.seed} · seating period {result.period} · {result.elapsed:.1f} s, "
+            f"seed {result.seed} · seating period {result.period} · "
+            f"{format_seconds(result.elapsed)}, "
             f"{result.workers} {result.backend} worker{_s(result.workers)} · "
             f"equal agents win {1 / result.players:.3f}"
         ),
@@ -58,17 +69,23 @@ def arena_table(result: ArenaResult) -> Table:
     table.add_column("win rate\n[95% CI]", justify="right", no_wrap=True)
     table.add_column("mean score\n± s.e.", justify="right", no_wrap=True)
     table.add_column("rating\nμ ± σ", justify="right", no_wrap=True)
-    table.add_column("ms/move\nmean / p95", justify="right", no_wrap=True)
+    table.add_column("time/move\nmean / p95", justify="right", no_wrap=True)
     if result.failures:
         table.add_column("failures", justify="right", style="red")
-    for st in sorted(result.stats, key=lambda x: (-x.win_rate, -x.ordinal)):
+    for st in sorted(result.stats, key=lambda x: (x.seats == 0, -x.win_rate, -x.ordinal)):
+        played = st.seats > 0
+        times = (
+            f"{format_seconds(st.time_mean)} / {format_seconds(st.time_p95)}"
+            if st.decisions
+            else "–"
+        )
         row = [
             st.label,
             str(st.seats if seats_differ else st.games),
-            f"{st.win_rate:.3f} [{st.ci_low:.3f}, {st.ci_high:.3f}]",
-            f"{st.mean_score:.1f} ± {st.score_se:.1f}",
-            f"{st.mu:.1f} ± {st.sigma:.1f}",
-            f"{st.time_mean * 1000:.3g} / {st.time_p95 * 1000:.3g}",
+            f"{st.win_rate:.3f} [{st.ci_low:.3f}, {st.ci_high:.3f}]" if played else "no games",
+            f"{st.mean_score:.1f} ± {st.score_se:.1f}" if played else "–",
+            f"{st.mu:.1f} ± {st.sigma:.1f}" if played else "–",
+            times,
         ]
         if result.failures:
             row.append(str(st.failures))
@@ -134,7 +151,10 @@ def arena_command(
         Path | None, typer.Option("--csv", help="write one row per agent as CSV")
     ] = None,
     chart_path: Annotated[
-        Path | None, typer.Option("--chart", help="draw the win rates as a PNG chart")
+        Path | None,
+        typer.Option(
+            "--chart", help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf"
+        ),
     ] = None,
     option: Annotated[
         list[str] | None,
@@ -151,23 +171,37 @@ def arena_command(
     """Play agents against each other over many seeded games and compare them.
 
     Seats rotate so that every agent sits in every seat equally often; the same seed gives the
-    same games and the same numbers on any backend. Exit code 1 if an agent broke a game.
+    same games and the same numbers on any backend. Exit code 1 if an agent broke a game, 2
+    for settings or output paths that cannot work (checked before the first game), 130 after
+    Ctrl-C (the results of the games that finished are shown).
     """
     names = [n.strip() for n in agent_list.split(",") if n.strip()]
     if not names:
         _fail("--agents needs at least one agent name, e.g. --agents heuristic,random")
     options: dict[str, Any] = {}
     try:
-        name = variants.get(variant).name
+        name = resolve_variant(variant)  # any case; a typo gets a suggestion
         for text in option or []:
             key, value = parse_option(text, name)
             options[key] = value
         name, seats, options = check_settings(
             name, names, games, players, seed, backend, workers, options
         )
+        check_output_paths(json_path, csv_path, chart_path)
     except ValueError as err:  # ArenaError is a ValueError
         _fail(str(err))
     console = Console()
+    err_console = Console(stderr=True)
+    period = Schedule(len(names), seats).period
+    if games < period:
+        err_console.print(
+            Text(
+                f"warning: {games} game{_s(games)} is fewer than one seating period "
+                f"({period} games, every agent in every seat): the seats are not balanced "
+                "and some agents may play no games",
+                style="yellow",
+            )
+        )
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -176,35 +210,41 @@ def arena_command(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    try:
-        with Progress(*columns, console=console) as bar:
-            task = bar.add_task(f"{name} · {' vs '.join(names)}", total=games)
+    # The first Ctrl-C stops the run and shows what finished; later ones are ignored.
+    with interrupt_once(keep_ignoring=True):
+        try:
+            with Progress(*columns, console=console) as bar:
+                task = bar.add_task(f"{name} · {' vs '.join(names)}", total=games)
 
-            def advance(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+                def advance(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
 
-            result = run_arena(
-                name,
-                names,
-                games,
-                players=seats,
-                seed=seed,
-                backend=backend,
-                workers=workers,
-                address=address,
-                options=options,
-                progress=advance,
-                duplicate=duplicate,
+                result = run_arena(
+                    name,
+                    names,
+                    games,
+                    players=seats,
+                    seed=seed,
+                    backend=backend,
+                    workers=workers,
+                    address=address,
+                    options=options,
+                    progress=advance,
+                    duplicate=duplicate,
+                )
+        except ArenaError as err:
+            _fail(str(err))
+        except ArenaInterrupted as stop:
+            console.print(
+                f"\nInterrupted after {stop.result.games} of {stop.planned} games; "
+                "the statistics below cover those games (no files written)."
             )
-    except ArenaError as err:
-        _fail(str(err))
-    except KeyboardInterrupt:
-        console.print("\nInterrupted.")
-        raise typer.Exit(code=130) from None
-    console.print(arena_table(result))
-    pairs = head_to_head_table(result)
-    if pairs is not None:
-        console.print(pairs)
+            _print_results(console, err_console, stop.result)
+            raise typer.Exit(code=130) from None
+        except KeyboardInterrupt:
+            console.print("\nInterrupted.")
+            raise typer.Exit(code=130) from None
+    _print_results(console, err_console, result)
     try:
         for path, write in (
             (json_path, result.to_json),
@@ -217,7 +257,6 @@ def arena_command(
     except (OSError, ArenaError) as err:
         _fail(str(err))
     if result.failures:
-        err_console = Console(stderr=True)
         for failure in result.failures[:10]:
             info = failure.to_dict(result.labels)
             who = info["agent"] or "no agent"
@@ -236,3 +275,22 @@ def arena_command(
             )
         )
         raise typer.Exit(code=1)
+
+
+def _print_results(console: Console, err_console: Console, result: ArenaResult) -> None:
+    """Print the results table, the head-to-head table, and a warning naming every agent
+    that finished no game."""
+    console.print(arena_table(result))
+    pairs = head_to_head_table(result)
+    if pairs is not None:
+        console.print(pairs)
+    idle = [st.label for st in result.stats if st.seats == 0]
+    if idle:
+        err_console.print(
+            Text(
+                f"warning: no games finished for {', '.join(idle)}: "
+                f"{'it has' if len(idle) == 1 else 'they have'} no statistics "
+                "(play more games, at least one seating period)",
+                style="yellow",
+            )
+        )
