@@ -224,7 +224,8 @@ class CardtableApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+    #status { height: auto; max-height: 3; padding: 0 1;
+              background: $primary-background; color: $text; }
     #body { height: 1fr; }
     #table { width: 1fr; height: 1fr; padding: 0 1; }
     #log { width: 36; height: 1fr; border: round $secondary; }
@@ -576,6 +577,11 @@ class CardtableApp(App[None]):
         parts = [f"{self.title} · round {view['round']}"]
         phase = str(view["phase"])
         parts.append(_PHASES.get(phase, phase))
+        # what cannot wait comes first: the clock and a bot at work
+        if self.deadline is not None:
+            parts.append(f"⏱ {max(0, round(self.deadline - time.monotonic()))} s")
+        if self.thinking is not None:
+            parts.append(f"{SPINNER[self._spin % len(SPINNER)]} seat {self.thinking} thinking…")
         if not view["over"]:
             if phase in ("peek", "snap"):
                 parts.append("to act: " + ", ".join(_who(s, me) for s in view["actors"]))
@@ -585,13 +591,10 @@ class CardtableApp(App[None]):
         if view.get("caller") is not None:
             who = _who(int(view["caller"]), me)
             parts.append(f"{who} called {view.get('call')}; final turns left: {left or 0}")
-        if self.deadline is not None:
-            parts.append(f"⏱ {max(0, round(self.deadline - time.monotonic()))} s")
-        if self.thinking is not None:
-            parts.append(f"{SPINNER[self._spin % len(SPINNER)]} seat {self.thinking} thinking…")
         if not self.qute:
             parts.append("memory aid" if self.memory_aid else "no memory aid")
-        return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
+        # wraps on a narrow terminal rather than cutting anything off
+        return Text(" · ".join(parts))
 
     def _prompt(self) -> Text:
         if self.game.over:
