@@ -1,0 +1,132 @@
+"""The pieces of the full-screen table: a card or pile (:class:`CardBox`), a word that may come
+next (:class:`ChoiceBox`), a seat's panel, and the help and result screens. The app
+(:mod:`cardtable.tui.app`) lays them out and builds the moves."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Markdown, Static
+
+from ..cli.render import FACE_DOWN
+
+__all__ = ["CardBox", "ChoiceBox", "HelpScreen", "Picked", "ResultScreen", "SeatPanel"]
+
+
+def _face(code: str | None, empty: bool = False) -> Text:
+    """A card face five columns wide: ``[7H]`` in its suit's colour, or :data:`FACE_DOWN`
+    (``empty``: a pile with no card)."""
+    if empty:
+        return Text("empty", style="dim")
+    if code is None:
+        return Text(FACE_DOWN, style="blue")
+    red = code in ("RJ",) or code[-1:] in ("D", "H")
+    style = "bold red" if red else ("bold" if code[-1:] in ("C", "S", "J") else "bold cyan")
+    return Text(f"[{code}]".center(len(FACE_DOWN)), style=style)
+
+
+class Picked(Message):
+    """A card, pile or word was clicked: ``word`` is what it adds to the move."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        super().__init__()
+
+
+class CardBox(Static):
+    """One card or pile on the table: its number (or name) above its face."""
+
+    def __init__(
+        self,
+        label: str,
+        code: str | None,
+        word: str,
+        *,
+        id: str,
+        classes: str = "",
+        empty: bool = False,
+    ) -> None:
+        self.label = label
+        """The number shown above the card (the notation's), or the pile's name."""
+        self.code = code
+        """The card's code as shown (``None``: face down)."""
+        self.word = word
+        """What choosing this card adds to a move."""
+        super().__init__(
+            Text.assemble((label, "bold"), "\n", _face(code, empty)), id=id, classes=classes
+        )
+
+    def on_click(self) -> None:
+        """Offer this card's word to the move being built."""
+        self.post_message(Picked(self.word))
+
+
+class ChoiceBox(Static):
+    """A word that may come next in the move, with its key."""
+
+    def __init__(self, key: str, word: str, label: str) -> None:
+        self.word = word
+        """What choosing it adds to the move (``""``: play the move as built)."""
+        super().__init__(Text.assemble((f" {key} ", "reverse bold"), f" {label} "))
+
+    def on_click(self) -> None:
+        """Choose this word."""
+        self.post_message(Picked(self.word))
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys, the notation of the game and its rules."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,q", "dismiss_help", "close")
+    ]
+
+    def __init__(self, markdown: str) -> None:
+        self.markdown = markdown
+        """The text shown."""
+        super().__init__()
+
+    def compose(self) -> ComposeResult:
+        """A scrolling page of Markdown."""
+        with VerticalScroll(id="help"):
+            yield Markdown(self.markdown)
+
+    def action_dismiss_help(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[str]):
+    """The final result, with play again (``n``) and quit (``q``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('again')", "play again"),
+        Binding("q", "choose('quit')", "quit"),
+        Binding("escape", "choose('table')", "look at the table"),
+    ]
+
+    def __init__(self, result: RenderableType) -> None:
+        self.result = result
+        """What the game's end looks like (the line mode's result table)."""
+        super().__init__()
+
+    def compose(self) -> ComposeResult:
+        """The result and the keys."""
+        with Vertical(id="result"):
+            yield Static(self.result)
+            yield Static(Text("n: play again · q: quit · Esc: look at the table", style="bold"))
+
+    def action_choose(self, what: str) -> None:
+        """Close with ``what`` (``again``, ``quit`` or ``table``)."""
+        self.dismiss(what)
+
+
+class SeatPanel(Vertical):
+    """One seat: its name and total, then its cards."""
