@@ -49,16 +49,16 @@ from .protocol import (
     StateFrame,
     ai_seat_label,
 )
+from .quickplay import QUICKPLAY_PREFIX, QuickPlay, is_quickplay, restore_ai_fill
 from .room import Conn, Room, RoomError, ai_seed, dumps, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
-from .timers import QUICKPLAY_PLAYERS, QUICKPLAY_PREFIX, Timers, is_quickplay, restore_ai_fill
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
 log = logging.getLogger("cardtable.web")
 
 
-class RoomManager(Timers):
+class RoomManager(QuickPlay):
     """Every live room, and the one place that changes them."""
 
     def __init__(
@@ -102,7 +102,7 @@ class RoomManager(Timers):
         it is paused: its timers and AI stop, and it is rebuilt from the store when asked for."""
         self.quickplay_wait = quickplay_wait
         """Seconds a room opened by quick play waits for people before AI players take its open
-        seats (see :mod:`.timers`)."""
+        seats (see :mod:`.quickplay`)."""
         self.chat_rate = chat_rate
         """Chat messages a seat (or a spectator's connection) may send in so many seconds."""
         self._fills: dict[str, asyncio.Task[None]] = {}
@@ -373,37 +373,6 @@ class RoomManager(Timers):
             self._update_fill(room)
         return room, seat, token
 
-    async def quickplay(self, game: str, name: str | None) -> tuple[Room, int, str]:
-        """Seat the caller at the oldest room of ``game`` opened by quick play that is public
-        and still waiting for people (rooms made with the lobby form are left to their
-        creators), or open one: :data:`~.timers.QUICKPLAY_PLAYERS` seats (within the game's
-        range), every one a person's, whose open seats go to AI players after
-        ``quickplay_wait`` seconds. Returns the room, the seat and its token; ``ValueError`` for
-        an unknown game (nothing is created)."""
-        var = variants.get(game)
-        async with self._quickplay:  # two at once must not both open a room
-            waiting = [
-                r
-                for r in self.rooms.values()
-                if is_quickplay(r.id)
-                and r.row.game == var.name
-                and r.row.public
-                and not r.evicted
-                and r.status == "waiting"
-                and r.free_seats()
-            ]
-            for room in sorted(waiting, key=lambda r: (r.row.created, r.id)):
-                try:
-                    return await self.take_seat(room.id, name)
-                except RoomError:  # taken or closed meanwhile: the next one
-                    continue
-            n = min(max(QUICKPLAY_PLAYERS, var.min_players), var.max_players)
-            room, seat, token = await self.create(
-                var.name, [("human", None, False)] * n, name=name, quickplay=True
-            )
-        assert seat is not None and token is not None  # every seat is a person's
-        return room, seat, token
-
     async def take_seat(self, room_id: str, name: str | None) -> tuple[Room, int, str]:
         """Give the caller the first free person's seat; returns room, seat and token."""
         room = await self.get(room_id)
@@ -566,16 +535,6 @@ class RoomManager(Timers):
         """A connection the server dropped (too slow, or failing) stops counting as online at
         once, not when its socket finally closes."""
         self.leave(conn, later=True)
-
-    @staticmethod
-    def _back(room: Room, seat: int) -> bool:
-        """A person is back at their seat (they joined with their token, or acted): not away,
-        no missed turns, their stand-in leaves. Whether anything changed."""
-        changed = seat in room.away or seat in room.stand_ins
-        room.away.discard(seat)
-        room.missed.pop(seat, None)
-        room.stand_ins.pop(seat, None)
-        return changed
 
     @staticmethod
     def _seat_of(room: Room, token: str, msg_id: Any) -> int:

@@ -6,70 +6,25 @@ every seat still to act. Outside windows, the turn clock gives the people to act
 ``turn_time`` seconds (a room may choose another time); when it runs out, the server plays the
 engine's timeout move for them and marks them away; one who lets ``stand_in_after`` turns in a
 row run out gets an AI of the room's level in their seat until they come back with their token.
-
-A room opened by quick play (:func:`is_quickplay`) waits ``quickplay_wait`` seconds from its
-creation for people; then AI players of :data:`QUICKPLAY_LEVEL` take its open seats and the game
-starts — as soon as one of its people is connected (a room nobody is at waits for its next
-visitor). Such a seat is stored as a person's seat taken under the mark :data:`AI_FILLED`, which
-:func:`restore_ai_fill` turns back into an AI seat when the room is read from the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any
 
 from ..agents import Agent
 from ..agents import get as get_agent
 from ..game import Event
-from ..store import RoomRow, Store, StoreError
-from .protocol import ProtocolError, TimedWindow, TurnClock, ai_seat_label
+from ..store import Store
+from .protocol import ProtocolError, TimedWindow, TurnClock
 from .room import Conn, Room, ai_seed
 from .search import SEARCH_LEVELS, SearchPool
 
-__all__ = [
-    "AI_FILLED",
-    "QUICKPLAY_LEVEL",
-    "QUICKPLAY_PLAYERS",
-    "QUICKPLAY_PREFIX",
-    "Timers",
-    "is_quickplay",
-    "restore_ai_fill",
-]
+__all__ = ["Timers"]
 
 log = logging.getLogger("cardtable.web")
-
-QUICKPLAY_PREFIX = "qp-"
-"""How the id of a room opened by quick play begins (``qp-`` and 8 characters; the ids of other
-rooms have 8 characters in all), so the store keeps which rooms quick play opened."""
-
-QUICKPLAY_PLAYERS = 4
-"""Seats of a room opened by quick play (brought within the game's player range)."""
-
-QUICKPLAY_LEVEL = "casual"
-"""The AI level that fills the open seats of a quick-play room (the lobby form's default)."""
-
-AI_FILLED = "ai-filled:"
-"""The mark stored in place of a token digest (which is 64 hex digits, so no token can match it)
-for a person's seat an AI took when a quick-play room's wait ran out; the level follows it."""
-
-
-def is_quickplay(room_id: str) -> bool:
-    """Whether the room ``room_id`` was opened by quick play."""
-    return room_id.startswith(QUICKPLAY_PREFIX) and len(room_id) == len(QUICKPLAY_PREFIX) + 8
-
-
-def restore_ai_fill(row: RoomRow) -> RoomRow:
-    """``row`` as read from the store, with each seat an AI took at the end of a quick-play wait
-    (stored as a person's seat under :data:`AI_FILLED`) an AI seat again."""
-    for seat in row.seats:
-        mark = seat.token_hash or ""
-        if seat.type == "human" and mark.startswith(AI_FILLED):
-            seat.type, seat.level = "ai", mark[len(AI_FILLED) :] or QUICKPLAY_LEVEL
-            seat.token_hash, seat.memory_aid = None, False
-    return row
 
 
 class Timers:
@@ -89,9 +44,6 @@ class Timers:
     """Where search-level AI moves are computed."""
     store: Store
     """Where every change goes first."""
-    quickplay_wait: float
-    """Seconds a quick-play room waits for people before AI players take its open seats."""
-    _fills: dict[str, asyncio.Task[None]]
     _closing: bool
 
     async def _act(
@@ -126,9 +78,6 @@ class Timers:
                 task.cancel()
         room.ai_task = room.window_task = room.turn_task = None
         room.ai_version = room.window_key = room.turn_key = None
-        fill = self._fills.pop(room.id, None)
-        if fill is not None:
-            fill.cancel()
 
     def _window(self, room: Room) -> TimedWindow | None:
         if room.window_key is None:
@@ -200,6 +149,16 @@ class Timers:
                     log.exception("the timeout move was refused in room %s", room.id)
                     break
 
+    @staticmethod
+    def _back(room: Room, seat: int) -> bool:
+        """A person is back at their seat (they joined with their token, or acted): not away,
+        no missed turns, their stand-in leaves. Whether anything changed."""
+        changed = seat in room.away or seat in room.stand_ins
+        room.away.discard(seat)
+        room.missed.pop(seat, None)
+        room.stand_ins.pop(seat, None)
+        return changed
+
     def _stand_in(self, room: Room, seat: int) -> Agent:
         """The AI that plays ``seat`` while its person is away: the room's AI level (its first
         AI seat's), else ``casual``."""
@@ -257,69 +216,3 @@ class Timers:
                 except ProtocolError:
                     log.exception("window default refused in room %s", room.id)
                     break
-
-    # -- the quick-play wait -----------------------------------------------------------------
-    def ai_fill_in(self, room: Room) -> float | None:
-        """Seconds until AI players take the open seats of ``room`` (0: as soon as one of its
-        people is connected); ``None`` unless it is a quick-play room still waiting for people."""
-        if not is_quickplay(room.id) or room.game is not None or room.refusal is not None:
-            return None
-        if not room.free_seats():
-            return None
-        return round(max(0.0, room.row.created + self.quickplay_wait - time.time()), 2)
-
-    def _update_fill(self, room: Room) -> None:
-        """Run the quick-play wait of ``room`` while it waits for people: AI players take its
-        open seats when the wait is over and one of its people is connected (a room whose wait
-        ran out with nobody there fills when someone comes: call this on every join)."""
-        left = None if self._closing or room.evicted else self.ai_fill_in(room)
-        task = self._fills.get(room.id)
-        if left is None:
-            if task is not None and task is not asyncio.current_task():
-                del self._fills[room.id]
-                task.cancel()
-            return
-        if task is not None or (left <= 0 and not room.online()):
-            return
-        task = asyncio.create_task(self._fill_later(room, left))
-        self._fills[room.id] = task
-        task.add_done_callback(lambda done: self._forget_fill(room.id, done))
-
-    def _forget_fill(self, room_id: str, task: asyncio.Task[None]) -> None:
-        if self._fills.get(room_id) is task:
-            del self._fills[room_id]
-
-    async def _fill_later(self, room: Room, delay: float) -> None:
-        """The wait of a quick-play room is over: with one of its people connected, AI players
-        take the open seats and the game starts."""
-        await asyncio.sleep(delay)
-        async with room.lock:
-            me = asyncio.current_task()
-            if me is not None:
-                self._forget_fill(room.id, me)
-            if room.evicted or self._closing or not room.online() or self.ai_fill_in(room) is None:
-                return
-            await self._fill_with_ai(room)
-
-    async def _fill_with_ai(self, room: Room) -> None:
-        """Give every open person's seat of ``room`` to an AI of :data:`QUICKPLAY_LEVEL` and start
-        the game (the room's lock is held). A person whose seat is taken but who is not here gets
-        an AI stand-in at once, until they come back."""
-        label = ai_seat_label(QUICKPLAY_LEVEL)
-        for seat in room.free_seats():
-            try:
-                await self.store.take_seat(room.id, seat, label, AI_FILLED + QUICKPLAY_LEVEL)
-            except StoreError:
-                log.exception("room %s: an AI could not take seat %d", room.id, seat)
-                self._broadcast(room, [])
-                return
-            srow = room.row.seats[seat]
-            srow.type, srow.level, srow.name = "ai", QUICKPLAY_LEVEL, label
-            srow.token_hash, srow.memory_aid = None, False
-        online = room.online()
-        for srow in room.row.seats:
-            if srow.type == "human" and srow.seat not in online:
-                room.away.add(srow.seat)
-                room.stand_ins[srow.seat] = self._stand_in(room, srow.seat)
-        log.info("room %s: AI players took the open seats", room.id)
-        await self._start_game(room)

@@ -5,7 +5,8 @@
 //   /r/{room}/history      the room's games
 //   /r/{room}/replay/{n}   a finished game, move by move
 
-import { HistoryPage, ReplayPage } from "./history.js";
+import { HistoryPage } from "./history.js";
+import { ReplayPage } from "./replay.js";
 import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./tablepage.js";
 import { errorMessage } from "./net.js";

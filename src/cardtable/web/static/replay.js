@@ -1,0 +1,749 @@
+// @ts-check
+// The move-by-move replay of one game, /r/{room}/replay/{n}, drawn with the table renderer: as a
+// spectator saw it, or as the seat this browser holds saw it (its own peeks), with the end of
+// every round, a speed and captions in words.
+
+import { ApiError, api, errorMessage, loadSeat } from "./net.js";
+import { getPref, REPLAY_SPEEDS, setPref } from "./prefs.js";
+import { showRules } from "./rulesmodal.js";
+import { renderResults, renderTable, seatName } from "./table.js";
+import { byId, el, isModalOpen, toast } from "./ui.js";
+import { variantInfo } from "./variants.js";
+import { describeEvent } from "./words.js";
+
+/** @typedef {import("./types/protocol").Replay} Replay */
+/** @typedef {import("./types/protocol").ReplayStep} ReplayStep */
+/** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
+/** @typedef {import("./types/protocol").ViewEvent} ViewEvent */
+/** @typedef {import("./types/view").View} View */
+
+const PAGE = 100;
+/** Steps either side of the one shown that the viewer fetches in the background. */
+const AHEAD = 50;
+/** Most steps the viewer keeps; beyond, the pages farthest from the step shown are dropped. */
+const KEEP = 1500;
+/** Milliseconds a step that has to be fetched waits, so that dragging the slider fetches once. */
+const SETTLE = 120;
+/** Milliseconds a move stays on screen while the replay plays at 1×. */
+const MOVE_MS = 700;
+/** How many times longer than a move the end of a round stays while the replay plays. */
+const END_HOLD = 4;
+/** Events a move's caption leaves to the round's end (or that say nothing of the move). */
+const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
+
+/**
+ * One step of the replay API: a move, the view after it, the running number of its first
+ * event, and for a move that ended a round of a match the table at that round's end (its
+ * `view` shows the next deal already).
+ * @typedef {ReplayStep & {first_event?: number, end_view?: View}} Step
+ */
+/** How many moves a round took. @typedef {{round: number, moves: number}} RoundMoves */
+/**
+ * A page of the replay API (docs/protocol.md), with what the server adds to the protocol
+ * type: whose view it is (`viewer`, null: a spectator's) and the moves of each round.
+ * @typedef {Omit<Replay, "steps"> & {steps: Step[], rounds?: RoundMoves[], viewer?: number | null}} ReplayData
+ */
+/**
+ * A position of the slider: the deal, a move (the `index`-th step of the API, move `move` of
+ * the `moves` of round `round`), or the end of a round (after its last move, step `index`).
+ * @typedef {{kind: "start"}
+ *   | {kind: "move", index: number, round: number, move: number, moves: number}
+ *   | {kind: "end", index: number, round: number, last: boolean}} Place
+ */
+/**
+ * The steps of one view loaded so far: by index, the pages (first index → number of steps),
+ * the pages being fetched, and the view before the first step.
+ * @typedef {{
+ *   steps: Map<number, Step>,
+ *   pages: Map<number, number>,
+ *   fetching: Map<number, Promise<ReplayData>>,
+ *   initial: View | null,
+ * }} Loaded
+ */
+/** Whose view the replay shows. @typedef {"seat" | "spectator"} Mode */
+
+/**
+ * The slider's positions for a game whose rounds took `rounds` moves: the deal, then each
+ * round's moves and its end. Moves past the rounds listed (none from this server) make a
+ * round of their own.
+ * @param {RoundMoves[]} rounds
+ * @param {number} total the game's number of moves
+ * @returns {Place[]}
+ */
+export function replayPlaces(rounds, total) {
+  /** @type {Place[]} */
+  const places = [{ kind: "start" }];
+  const list = [...rounds];
+  const counted = list.reduce((n, r) => n + r.moves, 0);
+  if (counted < total) list.push({ round: list.length + 1, moves: total - counted });
+  let index = 0;
+  list.forEach((r, i) => {
+    for (let move = 1; move <= r.moves && index < total; move++) {
+      places.push({ kind: "move", index: index++, round: r.round, move, moves: r.moves });
+    }
+    if (index > 0)
+      places.push({ kind: "end", index: index - 1, round: r.round, last: i === list.length - 1 });
+  });
+  return places;
+}
+
+/**
+ * The speed a replay plays at: the one kept, if it is one of REPLAY_SPEEDS, else 1.
+ * @returns {number}
+ */
+function keptSpeed() {
+  const speed = Number(getPref("replaySpeed"));
+  return REPLAY_SPEEDS.includes(speed) ? speed : 1;
+}
+
+/** "0.5×", "2×". @param {number} speed */
+const speedText = (speed) => `${speed}×`;
+
+export class ReplayPage {
+  /**
+   * @param {HTMLElement} root
+   * @param {string} room
+   * @param {number} gameNo
+   */
+  constructor(root, room, gameNo) {
+    this.root = root;
+    this.room = room;
+    this.gameNo = gameNo;
+    /** The position asked for: 0 (the deal) to `total`. */
+    this.step = 0;
+    /** The position drawn now (-1: none yet). */
+    this.shown = -1;
+    /** The last position (the end of the last round). */
+    this.total = 0;
+    /** @type {Place[]} */
+    this.places = [{ kind: "start" }];
+    /** Whether the replay plays on by itself. */
+    this.playing = false;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.settle = undefined;
+    /** Moves a second at 1× times this. */
+    this.speed = keptSpeed();
+    /** The seat this browser holds in the room, if it may replay that seat's view. */
+    this.held = /** @type {HeldSeat | null} */ (loadSeat(room));
+    /** @type {Mode} */
+    this.mode = "spectator";
+    /** What is loaded of each view. @type {Record<Mode, Loaded>} */
+    this.loaded = {
+      seat: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
+      spectator: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
+    };
+    // Set by start() once the first page is loaded, before anything reads them:
+    /** @type {ReplayData} */
+    this.data;
+    /** @type {(seat: number) => string} */
+    this.names;
+    /** @type {HTMLInputElement} */
+    this.slider;
+    /** @type {HTMLButtonElement} */
+    this.playBtn;
+    /** @type {HTMLElement} */
+    this.caption;
+    /** @type {HTMLDivElement} */
+    this.tableHost;
+    /** @type {HTMLDivElement} */
+    this.resultsHost;
+    /** @type {HTMLOListElement} */
+    this.logList;
+    /** @type {HTMLElement | null} */
+    this.toggle = null;
+  }
+
+  /** What is loaded of the view shown. */
+  get cur() {
+    return this.loaded[this.mode];
+  }
+
+  /** The seat whose view is shown (null: a spectator's). */
+  get viewer() {
+    return this.mode === "seat" && this.held ? this.held.seat : null;
+  }
+
+  async start() {
+    document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
+    this.root.replaceChildren(el("p", {}, "Loading…"));
+    try {
+      this.data = await this.firstPage();
+    } catch (err) {
+      this.root.replaceChildren(
+        el(
+          "p",
+          { class: "error-text", role: "alert" },
+          `Could not load the replay: ${errorMessage(err)}`,
+          " ",
+          el("a", { href: `/r/${this.room}/history` }, "History"),
+        ),
+      );
+      toast(errorMessage(err), "error");
+      return;
+    }
+    const d = this.data;
+    this.names = (i) => seatName(d.seats, i);
+    this.places = replayPlaces(d.rounds ?? [], d.total);
+    this.total = this.places.length - 1;
+    this.build();
+    this.go(0);
+  }
+
+  /**
+   * The first page: of the seat's view when this browser holds a person's seat of the room
+   * (the server checks its token), else, or if that is refused, of the spectator's.
+   * @returns {Promise<ReplayData>}
+   */
+  async firstPage() {
+    if (this.held) {
+      this.mode = "seat";
+      try {
+        return await this.fetchPage(0);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 403) throw err;
+        this.held = null; // not this game's seat: the spectator's view only
+        this.mode = "spectator";
+      }
+    }
+    return this.fetchPage(0);
+  }
+
+  /** Draw the page around the table: title, view toggle, controls, caption, hosts. */
+  build() {
+    const d = this.data;
+    byId("page-tools").replaceChildren(
+      el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+    );
+    this.slider = el("input", {
+      type: "range",
+      min: 0,
+      max: this.total,
+      value: 0,
+      "aria-label": "position in the game",
+      class: "replay-slider",
+      dataset: { ui: "slider" },
+      oninput: () => this.go(Number(this.slider.value)),
+    });
+    /**
+     * @param {string} icon
+     * @param {string} text
+     * @param {string} ui
+     * @param {() => void} fn
+     * @param {string} aria
+     * @param {string} [keys] the keyboard shortcut, for the tooltip
+     */
+    const btn = (icon, text, ui, fn, aria, keys) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn replay-btn",
+          dataset: { ui },
+          "aria-label": aria,
+          title: keys ? `${aria} (${keys})` : aria,
+          onclick: fn,
+        },
+        el("span", { class: "replay-icon", "aria-hidden": "true" }, icon),
+        el("span", { class: "replay-btn-text", "aria-hidden": "true" }, text),
+      );
+    this.playBtn = btn("▶", "Play", "play", () => this.togglePlay(), "play", "space");
+    const speed = el(
+      "select",
+      {
+        class: "replay-speed",
+        dataset: { ui: "speed" },
+        "aria-label": "speed",
+        title: "speed",
+        onchange: (/** @type {Event} */ ev) =>
+          this.setSpeed(Number(/** @type {HTMLSelectElement} */ (ev.target).value)),
+      },
+      REPLAY_SPEEDS.map((s) =>
+        el("option", { value: String(s), selected: s === this.speed }, speedText(s)),
+      ),
+    );
+    this.caption = el("div", {
+      class: "replay-caption",
+      role: "status",
+      "aria-live": "polite",
+      dataset: { ui: "caption" },
+    });
+    this.resultsHost = el("div", { class: "end-host replay-end-host" });
+    this.tableHost = el("div", { class: "table-host" });
+    this.logList = el("ol", { class: "log-list" });
+    const title = variantInfo(d.game)?.title ?? d.game;
+    this.root.replaceChildren(
+      el(
+        "div",
+        { class: "room-bar" },
+        el(
+          "h1",
+          { class: "room-title" },
+          `Replay: game ${d.game_no} · ${title} · room ${this.room}`,
+        ),
+        el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
+      ),
+      this.viewToggle() ?? "",
+      el(
+        "div",
+        { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
+        el(
+          "div",
+          { class: "replay-buttons" },
+          btn("⇤", "First", "first", () => this.go(0), "first step", "Home"),
+          btn("‹", "Back", "prev", () => this.go(this.step - 1), "previous step", "←"),
+          this.playBtn,
+          btn("›", "Next", "next", () => this.go(this.step + 1), "next step", "→"),
+          btn("»", "Next round", "next-round", () => this.nextRound(), "next round", "N"),
+          btn("⇥", "Last", "last", () => this.go(this.total), "last step", "End"),
+        ),
+        el(
+          "div",
+          { class: "replay-track" },
+          this.slider,
+          el("label", { class: "replay-speed-label" }, el("span", {}, "Speed"), speed),
+        ),
+      ),
+      this.caption,
+      this.resultsHost,
+      this.tableHost,
+      el("details", { class: "log" }, el("summary", {}, "Recent events"), this.logList),
+    );
+    document.addEventListener("keydown", (ev) => this.key(ev));
+  }
+
+  /** The "Spectator / My view" switch, when this browser holds a seat of the game (else null). */
+  viewToggle() {
+    if (!this.held) return null;
+    const seat = this.held.seat;
+    /**
+     * @param {Mode} mode
+     * @param {string} label
+     */
+    const option = (mode, label) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small replay-view-option",
+          dataset: { ui: `view-${mode}` },
+          "aria-pressed": String(this.mode === mode),
+          onclick: () => this.switchView(mode),
+        },
+        label,
+      );
+    this.toggle = el(
+      "div",
+      { class: "replay-view", role: "group", "aria-label": "whose view" },
+      el("span", { class: "replay-view-label" }, "Show:"),
+      option("spectator", "Spectator"),
+      option("seat", `My view (${this.names(seat)})`),
+    );
+    return this.toggle;
+  }
+
+  /**
+   * Show the replay from another view: a spectator's, or this browser's seat's.
+   * @param {Mode} mode
+   */
+  async switchView(mode) {
+    if (mode === this.mode || (mode === "seat" && !this.held)) return;
+    const was = this.mode;
+    this.mode = mode;
+    document.body.dataset.replayView = mode;
+    for (const b of this.toggle?.querySelectorAll("button") ?? []) {
+      b.setAttribute("aria-pressed", String(b.dataset.ui === `view-${mode}`));
+    }
+    if (!this.cur.initial) {
+      this.busy(true);
+      try {
+        await this.fetchPage(0);
+      } catch (err) {
+        toast(`Could not load that view: ${errorMessage(err)}`, "error");
+        this.busy(false);
+        if (this.mode === mode) this.switchView(was);
+        return;
+      }
+      if (this.mode !== mode) return; // switched back meanwhile
+    }
+    this.shown = -1;
+    this.go(this.step);
+  }
+
+  /**
+   * The page of steps from index `start` of the view shown (one request at a time per page);
+   * its steps are kept.
+   * @param {number} start
+   * @returns {Promise<ReplayData>}
+   */
+  fetchPage(start) {
+    const mode = this.mode;
+    const loaded = this.loaded[mode];
+    let pending = loaded.fetching.get(start);
+    if (!pending) {
+      const path = `/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`;
+      const held = this.held;
+      const query = `?start=${start}&count=${PAGE}`;
+      const request =
+        mode === "seat" && held
+          ? api(`${path}${query}&seat=${held.seat}`, { headers: { "X-Seat-Token": held.token } })
+          : api(path + query);
+      pending = /** @type {Promise<ReplayData>} */ (request)
+        .then((page) => {
+          if (page.initial) loaded.initial = page.initial;
+          this.keep(loaded, page);
+          return page;
+        })
+        .finally(() => loaded.fetching.delete(start));
+      loaded.fetching.set(start, pending);
+    }
+    return pending;
+  }
+
+  /** The index of the API step the position asked for shows (-1: the deal). */
+  index() {
+    const place = this.places[this.step];
+    return place && place.kind !== "start" ? place.index : -1;
+  }
+
+  /**
+   * @param {Loaded} loaded
+   * @param {ReplayData} page
+   */
+  keep(loaded, page) {
+    page.steps.forEach((s, i) => loaded.steps.set(page.start + i, s));
+    if (page.steps.length) loaded.pages.set(page.start, page.steps.length);
+    // drop the pages farthest from the step shown while too many steps are kept
+    const at = this.index();
+    while (loaded.steps.size > KEEP && loaded.pages.size > 1) {
+      let far = -1;
+      let farthest = -1;
+      for (const [first, n] of loaded.pages) {
+        const away = Math.max(first - at, at - (first + n), 0);
+        if (away > farthest) [far, farthest] = [first, away];
+      }
+      for (let i = far; i < far + (loaded.pages.get(far) ?? 0); i++) loaded.steps.delete(i);
+      loaded.pages.delete(far);
+    }
+  }
+
+  /**
+   * Load step index `index` of the view shown: its page, from a multiple of PAGE, and the
+   * pages after it while the server sent fewer steps than asked.
+   * @param {number} index
+   */
+  async load(index) {
+    const loaded = this.cur;
+    let start = index - (index % PAGE);
+    while (!loaded.steps.has(index) && start <= index) {
+      const have = loaded.pages.get(start);
+      if (have !== undefined && loaded.steps.has(start)) {
+        start += have;
+        continue;
+      }
+      const page = await this.fetchPage(start);
+      if (page.next === null || !page.steps.length) break;
+      start = page.next;
+    }
+  }
+
+  /** Fetch, in the background, the steps up to AHEAD either side of the one shown. */
+  prefetch() {
+    const at = this.index();
+    const last = this.data.total - 1;
+    for (const index of [at + AHEAD, at - AHEAD]) {
+      const i = Math.max(0, Math.min(last, index));
+      if (!this.cur.steps.has(i)) this.load(i).catch(() => {});
+    }
+  }
+
+  /**
+   * Whether position `step` can be drawn now (its step and the view before the first).
+   * @param {number} step
+   */
+  ready(step) {
+    const place = this.places[step];
+    if (!this.cur.initial) return false;
+    return place.kind === "start" || this.cur.steps.has(place.index);
+  }
+
+  /**
+   * Show position `step` (0: the deal), at once if it is loaded, else once it is.
+   * @param {number} step
+   */
+  go(step) {
+    this.step = Math.max(0, Math.min(this.total, step));
+    this.slider.value = String(this.step);
+    clearTimeout(this.settle);
+    clearTimeout(this.timer);
+    if (this.ready(this.step)) {
+      this.render();
+      return;
+    }
+    const want = this.step;
+    const mode = this.mode;
+    this.caption.replaceChildren(
+      el("span", { class: "replay-where" }, `Step ${want} of ${this.total}`),
+      el("span", { class: "replay-words" }, "loading…"),
+    );
+    this.busy(true); // the table still shows the step before: dimmed until the new one comes
+    this.settle = setTimeout(() => {
+      const index = this.index();
+      (index < 0 ? this.fetchPage(0) : this.load(index))
+        .then(() => {
+          if (this.step === want && this.mode === mode && this.ready(want)) this.render();
+        })
+        .catch((err) => {
+          if (this.step !== want) return;
+          this.busy(false);
+          const why = errorMessage(err);
+          this.caption.replaceChildren(
+            el("span", { class: "replay-where" }, `Step ${want} of ${this.total}`),
+            el("span", { class: "replay-words" }, `could not load it (${why})`),
+          );
+          toast(why, "error");
+          this.stop();
+        });
+    }, SETTLE);
+  }
+
+  /** Go to the end of the round shown (its results), or from there to the next round's end. */
+  nextRound() {
+    const next = this.places.findIndex((p, i) => i > this.step && p.kind === "end");
+    this.go(next < 0 ? this.total : next);
+  }
+
+  /**
+   * Mark the table as waiting for a step (dimmed, aria-busy), or not.
+   * @param {boolean} on
+   */
+  busy(on) {
+    for (const host of [this.tableHost, this.resultsHost]) {
+      host.classList.toggle("replay-loading", on);
+      host.setAttribute("aria-busy", String(on));
+    }
+  }
+
+  /**
+   * The events of one step, in words from the viewer's side, its round's end and the next
+   * deal left out.
+   * @param {Step} step
+   * @param {View} view the view drawn for it
+   * @returns {string[]}
+   */
+  moveWords(step, view) {
+    const first = step.first_event ?? 0;
+    /** @type {ViewEvent[]} */
+    const events = view.events ?? [];
+    const lines = events
+      .filter((e) => e.seq >= first && !NOT_THE_MOVE.has(e.type))
+      .map((e) => describeEvent(e, this.names, this.viewer))
+      .filter((t) => typeof t === "string" && t !== "");
+    return /** @type {string[]} */ (lines);
+  }
+
+  /**
+   * The words for the end of a round: who won it and the match's totals, or who won the game.
+   * @param {View} view
+   * @param {number} round
+   * @param {boolean} last
+   */
+  endWords(view, round, last) {
+    /** @type {ViewEvent[]} */
+    const events = view.events ?? [];
+    const said = (/** @type {string} */ type) => {
+      const e = events.find(
+        (x) => x.type === type && (type !== "round_end" || ("round" in x && x.round === round)),
+      );
+      return e ? describeEvent(e, this.names, this.viewer) : null;
+    };
+    const lines = [];
+    if (last && view.result) {
+      lines.push(
+        said("game_over") ?? `Game over — won by ${view.result.winners.map(this.names).join(", ")}`,
+      );
+    } else {
+      const result = view.round_results.find((r) => r.round === round);
+      lines.push(
+        said("round_end") ??
+          `Round ${round} over — won by ${(result?.winners ?? []).map(this.names).join(", ")}`,
+      );
+      const totals = result?.totals ?? view.totals;
+      if (view.target !== null && totals.length) {
+        lines.push(`Totals: ${totals.map((t, s) => `${this.names(s)} ${t}`).join(", ")}`);
+      }
+    }
+    return lines;
+  }
+
+  /** Draw the position asked for (loaded), then fetch around it. */
+  render() {
+    const d = this.data;
+    this.busy(false);
+    const place = this.places[this.step];
+    const step = place.kind === "start" ? undefined : this.cur.steps.get(place.index);
+    const initial = /** @type {View} */ (this.cur.initial);
+    // a move that ended a round shows the table at that round's end (its view: the next deal)
+    const view = step ? (step.end_view ?? step.view) : initial;
+    this.shown = this.step;
+    document.body.dataset.step = String(this.step);
+    document.body.dataset.replayView = this.mode;
+    document.body.dataset.replayPlace = place.kind;
+    /** @type {string} */
+    let where;
+    /** @type {string[]} */
+    let words;
+    if (place.kind === "start") {
+      const first = this.places.find((p) => p.kind === "move");
+      const moves = first && first.kind === "move" ? first.moves : 0;
+      where = "Start";
+      words = [`the deal of round ${view.round} — ${moves} moves in this round`];
+    } else if (place.kind === "move" && step) {
+      where = `Round ${place.round} · move ${place.move} of ${place.moves}`;
+      words = this.moveWords(step, view);
+      if (!words.length) words = [`${this.names(step.seat)}: ${step.action}`];
+    } else {
+      const end = /** @type {{round: number, last: boolean}} */ (place);
+      where = end.last ? "Game over" : `Round ${end.round} over`;
+      // "Round 2 over — Ann wins the round" under the heading "Round 2 over": said once
+      words = this.endWords(view, end.round, end.last).map((w) =>
+        w.startsWith(`${where} — `) ? w.slice(where.length + 3) : w,
+      );
+    }
+    this.caption.replaceChildren(
+      el("span", { class: "replay-where" }, where),
+      el(
+        "span",
+        { class: "replay-words" },
+        words.map((w) => el("span", { class: "replay-line" }, w)),
+      ),
+      el("span", { class: "replay-count" }, `Step ${this.step} of ${this.total}`),
+    );
+    this.tableHost.replaceChildren(
+      renderTable(view, {
+        viewer: this.viewer,
+        seats: d.seats,
+        names: this.names,
+        interactive: false,
+        lastActor: step && place.kind === "move" ? step.seat : null,
+      }),
+    );
+    this.resultsHost.replaceChildren(
+      place.kind === "end"
+        ? el(
+            "section",
+            {
+              class: "end-panel replay-round-end",
+              dataset: { ui: "round-end", round: String(place.round) },
+              "aria-label": place.last ? "game over" : `round ${place.round} over`,
+            },
+            el("h2", {}, place.last ? "Game over" : `Round ${place.round} over`),
+            renderResults(view, this.names),
+            place.last
+              ? null
+              : el(
+                  "p",
+                  { class: "muted replay-next-deal" },
+                  `Next: the deal of round ${place.round + 1}.`,
+                ),
+          )
+        : "",
+    );
+    const lines = (view.events ?? [])
+      .map((e) => describeEvent(e, this.names, this.viewer))
+      .filter(Boolean);
+    this.logList.replaceChildren(
+      ...lines
+        .slice(-10)
+        .reverse()
+        .map((t) => el("li", {}, t)),
+    );
+    if (this.step >= this.total) this.stop();
+    this.prefetch();
+    this.schedule();
+  }
+
+  /** While playing, show the next position after a while (longer at the end of a round). */
+  schedule() {
+    clearTimeout(this.timer);
+    if (!this.playing || this.shown !== this.step) return;
+    const hold = this.places[this.step].kind === "end" ? END_HOLD : 1;
+    this.timer = setTimeout(
+      () => {
+        if (this.step >= this.total) this.stop();
+        else this.go(this.step + 1);
+      },
+      (MOVE_MS * hold) / this.speed,
+    );
+  }
+
+  /**
+   * Play at `speed` times the normal pace, and remember it.
+   * @param {number} speed
+   */
+  setSpeed(speed) {
+    if (!REPLAY_SPEEDS.includes(speed)) return;
+    this.speed = speed;
+    setPref("replaySpeed", speed);
+    this.schedule();
+  }
+
+  togglePlay() {
+    if (this.playing) {
+      this.stop();
+      return;
+    }
+    this.playing = true;
+    this.playBtn.dataset.playing = "1";
+    this.playBtn.setAttribute("aria-label", "pause");
+    this.playBtn.title = "pause (space)";
+    this.playBtn.replaceChildren(
+      el("span", { class: "replay-icon", "aria-hidden": "true" }, "❚❚"),
+      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, "Pause"),
+    );
+    if (this.step >= this.total) this.go(0);
+    else this.schedule();
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    if (!this.playing) return;
+    this.playing = false;
+    delete this.playBtn.dataset.playing;
+    this.playBtn.setAttribute("aria-label", "play");
+    this.playBtn.title = "play (space)";
+    this.playBtn.replaceChildren(
+      el("span", { class: "replay-icon", "aria-hidden": "true" }, "▶"),
+      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, "Play"),
+    );
+  }
+
+  /**
+   * The replay's keys: space plays or pauses, ← and → step, Home and End go to the ends, N to
+   * the next round's end. Keys typed into a field, on a focused button (space), with a
+   * modifier or under a dialog are left alone.
+   * @param {KeyboardEvent} ev
+   */
+  key(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || isModalOpen()) return;
+    const target = ev.target instanceof Element ? ev.target : null;
+    const tag = target?.tagName ?? "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (ev.key === " " && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;
+    /** @type {Record<string, () => void>} */
+    const keys = {
+      " ": () => this.togglePlay(),
+      ArrowLeft: () => this.go(this.step - 1),
+      ArrowRight: () => this.go(this.step + 1),
+      Home: () => this.go(0),
+      End: () => this.go(this.total),
+      n: () => this.nextRound(),
+      N: () => this.nextRound(),
+    };
+    const fn = keys[ev.key];
+    if (!fn) return;
+    ev.preventDefault();
+    fn();
+  }
+}
