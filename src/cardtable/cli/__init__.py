@@ -4,6 +4,7 @@ The package's modules:
 
 - :mod:`~cardtable.cli.app`: the Typer app that wires the commands, and :func:`main`;
 - :mod:`~cardtable.cli.play`: the play loop (:func:`play_loop`) and the ``play`` command;
+- :mod:`~cardtable.cli.sights`: the cards a memory-less seat just saw, shown until its next move;
 - :mod:`~cardtable.cli.render`: what every game's drawing shares (cards, results, :class:`Front`);
 - :mod:`~cardtable.cli.family` and :mod:`~cardtable.cli.qute`: one renderer per kind of game;
 - :mod:`~cardtable.cli.fronts`: which renderer draws which variant, read from the registries,

@@ -36,7 +36,6 @@ from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, variants
 from ..tui import resume_callback, run_table, table_available
-from ..views import FamilySlot
 from .fronts import FRONTS, PLAYABLE, front
 from .render import (
     Choice,
@@ -49,6 +48,7 @@ from .render import (
     step_choices,
 )
 from .rules import complete_variant, parse_option, resolve_variant, rules_markdown
+from .sights import note_sights, table_view
 
 __all__ = ["PROMPT", "InputFn", "play_command", "play_loop"]
 
@@ -109,70 +109,6 @@ def _reader(source: Iterable[str] | InputFn, console: Console) -> InputFn:
         return line
 
     return read
-
-
-def _sights(ev: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The face-down cards event ``ev`` (as the seat sees it) showed: ``(address, code)`` pairs.
-
-    A peek, spy or look shows its looker the cards (another seat's carries no code); a failed
-    claim (``cabo``) or a failed drop (``cabo-german``) shows everyone cards that go back face
-    down.
-    """
-    kind = ev.get("type")
-    at = ev.get("at")
-    addrs = [at] if isinstance(at, str) else [str(a) for a in at or []]
-    if kind in ("peek", "spy") or (kind == "drop" and ev.get("ok") is False):
-        return [(addrs[0], str(ev["card"]))] if addrs and "card" in ev else []
-    if kind == "look" or (kind == "claim" and ev.get("ok") is False):
-        codes = ev.get("cards" if kind == "look" else "shown") or []
-        return list(zip(addrs, [str(c) for c in codes], strict=False))
-    return []
-
-
-def _note_sights(events: Iterable[Mapping[str, Any]], sights: dict[str, str]) -> None:
-    """Add to ``sights`` (address → code: what the seat has seen since the last table) the
-    cards ``events`` showed; a new deal forgets them."""
-    for ev in events:
-        if ev.get("type") == "round_start":
-            sights.clear()
-        sights.update(_sights(ev))
-
-
-def _table_view(
-    game: Game, me: int, memory_aid: bool, sights: dict[str, str], shown: Front
-) -> Mapping[str, Any]:
-    """The view a table is drawn from, with the terminal's own keys ``memory_aid`` and
-    ``seen_now``.
-
-    With the memory aid it is ``view(me)``: every card the seat has ever known. Without it, it
-    is ``view(me, memory=False)`` plus the face-down cards in ``sights`` — those the seat has
-    just seen — each only where ``view(me)`` still knows that card: a card moved since (a
-    replace, a blind exchange, a drop …) is not shown at its old place (unless, in the Cabo
-    deck, whose values repeat, a known card of the same value took it), and the table never
-    names a card the seat does not know. A game with nothing to remember (``shown``, its
-    front, has no ``memory``) gets its view as it is.
-    """
-    if memory_aid:
-        return {**game.view(me), "memory_aid": True}
-    view = {**game.view(me, memory=False), "memory_aid": False}
-    if not sights or shown.memory is None:
-        return view
-    # Only a memory game gets here: a Cabo-family one, whose hands are rows of FamilySlot.
-    known: list[list[FamilySlot | None]] = game.view(me)["hands"]
-    view_hands: list[list[FamilySlot | None]] = view["hands"]
-    hands = [list(hand) for hand in view_hands]
-    seen_now: dict[str, str] = {}
-    for addr, code in sights.items():
-        seat, _, pos = addr.partition(".")
-        s, p = int(seat), int(pos)
-        if not (0 <= s < len(hands) and 0 <= p < len(hands[s])):
-            continue
-        cell, memo = hands[s][p], known[s][p]
-        if cell is None or memo is None or memo["card"] != code or cell["card"] is not None:
-            continue  # gone, moved, or already shown (gabo's initial peek)
-        hands[s][p] = {**cell, "card": code}
-        seen_now[addr] = code
-    return {**view, "hands": hands, "seen_now": seen_now}
 
 
 def _print_events(
@@ -361,7 +297,7 @@ def play_loop(
     sights: dict[str, str] = {}  # face-down cards seen since the last table: address → code
     seen = [ev.for_seat(seat) for ev in game.opening_events]
     _print_events(seen, seat, console, shown)
-    _note_sights(seen, sights)
+    note_sights(seen, sights)
     last_table = ""
     bots_moved = False
 
@@ -371,7 +307,7 @@ def play_loop(
         elif word == "rules":
             console.print(Markdown(rules_markdown(game.variant)))
         elif word == "table":
-            again = _table_view(game, seat, memory_aid, {}, shown)
+            again = table_view(game, seat, memory_aid, {}, shown)
             console.print(shown.table(again, seat, title))
         else:
             return False
@@ -379,7 +315,7 @@ def play_loop(
 
     while not game.over:
         if seat in game.actors:
-            view = _table_view(game, seat, memory_aid, sights, shown)
+            view = table_view(game, seat, memory_aid, sights, shown)
             sights.clear()  # shown once: later tables hide them again
             legal: list[str] = view["legal"]
             snap = game.timed_window() == "snap"
@@ -428,7 +364,7 @@ def play_loop(
                 events = [ev for ev in events if ev.type != "pass"]
         seen = [ev.for_seat(seat) for ev in events]
         _print_events(seen, seat, console, shown)
-        _note_sights(seen, sights)
+        note_sights(seen, sights)
     console.print(render_result(game.view(seat, memory=memory_aid), seat))
     return True
 

@@ -2,7 +2,7 @@
 
 It talks to the engine only through the public game contract and draws from the person's
 ``view`` alone: ``view(seat, memory=False)`` by default, with the cards the person has just
-seen added until their next move (the play loop's :func:`~cardtable.cli.play._table_view`);
+seen added until their next move (:func:`~cardtable.cli.sights.table_view`, as in line mode);
 ``view(seat)`` with the memory aid. Events are told in the line mode's words (the variant's
 :class:`~cardtable.cli.render.Front`); without the memory aid their public part only, so the
 event panel keeps no card the person should have to remember.
@@ -27,9 +27,9 @@ from textual.widgets import RichLog, Static
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
 from ..cli.fronts import front
-from ..cli.play import _note_sights, _sights, _table_view
 from ..cli.render import Front, is_position, render_result
 from ..cli.rules import rules_markdown
+from ..cli.sights import note_sights, sights_in, table_view
 from ..games.family.rulesets import RULESETS
 from . import saves
 from .steps import choice_keys, event_places, next_words, verb_words
@@ -72,7 +72,7 @@ def _public(ev: Any, me: int) -> dict[str, Any]:
     except the face-down cards it saw for a moment (a peek, spy or look, a drawn card), which
     only the table shows, and only until the person's next move."""
     mine: dict[str, Any] = ev.for_seat(me)
-    if mine.get("type") == "draw" or _sights(mine):
+    if mine.get("type") == "draw" or sights_in(mine):
         public: dict[str, Any] = ev.visible(0)
         return public
     return mine
@@ -242,7 +242,7 @@ class CardtableApp(App[None]):
         return not self.game.over and self.me in self.game.actors and self.thinking is None
 
     def _view(self) -> Mapping[str, Any]:
-        return _table_view(self.game, self.me, self.memory_aid, self._sights, self.front)
+        return table_view(self.game, self.me, self.memory_aid, self._sights, self.front)
 
     @property
     def qute(self) -> bool:
@@ -578,7 +578,7 @@ class CardtableApp(App[None]):
     def _tell(self, events_: list[Any]) -> None:
         """Write ``events_`` in words to the event panel and flash the cards they involve."""
         seen = [ev.for_seat(self.me) for ev in events_]
-        _note_sights(seen, self._sights)
+        note_sights(seen, self._sights)
         told = seen if self.memory_aid else [_public(ev, self.me) for ev in events_]
         log = self.query_one("#log", RichLog) if self._table_up else None
         flash: set[str] = set()
