@@ -10,14 +10,17 @@ from typing import Any
 from textual.pilot import Pilot
 
 from cardtable import agents, new_game
-from cardtable.tui.app import CardtableApp
+from cardtable.tui.app import CardtableApp, RoundScreen
 
 KEY_NAMES = {".": "full_stop"}
 
 
-def make_app(variant: str, seed: int = 1, **kwargs: Any) -> CardtableApp:
-    """A single round (where the variant allows it) against the cheapest bots, no clocks."""
-    options: dict[str, Any] = {"target": None}
+def make_app(
+    variant: str, seed: int = 1, options: dict[str, Any] | None = None, **kwargs: Any
+) -> CardtableApp:
+    """A single round (where the variant allows it; ``options`` may ask for a match) against
+    the cheapest bots, no clocks."""
+    options = {"target": None} if options is None else options
     settings: dict[str, Any] = {
         "opponents": "random",
         "bot_pause": 0.0,
@@ -31,10 +34,14 @@ def make_app(variant: str, seed: int = 1, **kwargs: Any) -> CardtableApp:
 
 
 async def settle(app: CardtableApp, pilot: Pilot[Any]) -> None:
-    """Wait until it is the person's turn or the game is over (the bots think in threads)."""
+    """Wait until it is the person's turn or the game is over (the bots think in threads); a
+    round's results are read and closed with Enter."""
     for _ in range(2000):
         await app.workers.wait_for_complete()
         await pilot.pause()
+        if isinstance(app.screen, RoundScreen):
+            await pilot.press("enter")
+            continue
         if app.game.over or app.mine:
             return
     raise AssertionError("the bots never gave the turn back")

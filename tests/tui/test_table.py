@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 
+from cardtable import agents
 from cardtable.cli.fronts import PLAYABLE
 from cardtable.tui import saves
-from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen
+from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
 
 from .helpers import enter, make_app, play_out, settle, sync
 
@@ -30,8 +31,49 @@ async def test_a_whole_game_by_keys(variant: str) -> None:
         assert played > 0
         assert app.game.over
         assert isinstance(app.screen, ResultScreen)
+        # the result is drawn, not an empty frame: every part has room
+        assert all(part.size.area > 0 for part in app.screen.query(Static))
         log = app.query_one("#log", RichLog)
         assert len(log.lines) > played
+
+
+@pytest.mark.parametrize("variant", ["cabo", "qute"])
+@sync
+async def test_a_rounds_results_hold_the_next_round_until_closed(variant: str) -> None:
+    app = make_app(variant, options={}, peek_window=30.0, snap_window=5.0)
+    player = agents.get("heuristic", seed=0)
+    async with app.run_test(size=(100, 35)) as pilot:
+        for _ in range(600):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, RoundScreen) or app.game.over:
+                break
+            if app.mine:
+                await enter(app, pilot, str(player.act(app.game, app.me)))
+        assert isinstance(app.screen, RoundScreen), "the match ended in one round"
+        assert not app.game.over and app.between is not None
+        screen = app.screen
+        shown = str(screen.title_text)
+        assert shown == f"Round {app.between['round']} is over."
+        assert all(part.size.area > 0 for part in screen.query(Static))
+        # Nothing runs behind the results: no clock, no bot, no input taken.
+        moves = len(app.game.log["actions"])
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        assert app.deadline is None and app.thinking is None and not app.mine
+        assert len(app.game.log["actions"]) == moves
+        picture = app.export_screenshot().replace("&#160;", " ")
+        assert shown in picture and "Enter: next round" in picture
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, RoundScreen) and app.between is None
+        if variant == "cabo":  # the next round opens with its peeks: their clock starts now
+            assert app.game.timed_window() == "peek" and app.mine
+            assert app.deadline is not None
+        else:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.mine or len(app.game.log["actions"]) > moves
 
 
 @sync

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -33,9 +34,17 @@ from ..cli.sights import note_sights, sights_in, table_view
 from ..games.family.rulesets import RULESETS
 from . import saves
 from .steps import choice_keys, event_places, next_words, verb_words
-from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, SeatPanel
+from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, RoundScreen, SeatPanel
 
-__all__ = ["PEEK_WINDOW", "SNAP_WINDOW", "CardBox", "CardtableApp", "HelpScreen", "ResultScreen"]
+__all__ = [
+    "PEEK_WINDOW",
+    "SNAP_WINDOW",
+    "CardBox",
+    "CardtableApp",
+    "HelpScreen",
+    "ResultScreen",
+    "RoundScreen",
+]
 
 PEEK_WINDOW = 30.0
 """Seconds the person has for the initial peek before it is done for them (as on the server)."""
@@ -138,10 +147,11 @@ class CardtableApp(App[None]):
     #choices { height: 1; padding: 0 1; background: $boost; }
     ChoiceBox { width: auto; margin-right: 1; }
     #keys { height: 1; padding: 0 1; color: $text-muted; }
-    HelpScreen, ResultScreen { align: center middle; }
+    HelpScreen, ResultScreen, RoundScreen { align: center middle; }
     #help { width: 90%; height: 90%; border: round $accent; background: $surface; }
-    #result { width: auto; max-width: 90%; height: auto; border: round $accent;
-              background: $surface; padding: 1 2; }
+    #result, #round { width: 96%; max-width: 80; height: auto; max-height: 95%;
+                      border: round $accent; background: $surface; padding: 0 1; }
+    #result Static, #round Static { width: 100%; height: auto; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -197,6 +207,11 @@ class CardtableApp(App[None]):
         """When the person's timed window runs out (``time.monotonic``), if one is open."""
         self.flash: set[str] = set()
         """Ids of the table widgets an event just involved."""
+        self.last_round: Mapping[str, Any] | None = None
+        """The ``round_end`` event of the last round that ended (shown with the game's end)."""
+        self.between: Mapping[str, Any] | None = None
+        """The ``round_end`` event of a round of a match just over, while its results are shown:
+        the next round's clocks and bots wait until the person closes them."""
         self.table: Mapping[str, Any] = {}
         """The view the table is drawn from (see the module's text)."""
         self._sights: dict[str, str] = {}
@@ -232,6 +247,7 @@ class CardtableApp(App[None]):
         ]
         self.prefix, self.typed, self.cursor = [], "", -1
         self.deadline, self.thinking = None, None
+        self.between = self.last_round = None
         self._sights = {}
         self._generation += 1
         self.table = self._view()
@@ -239,7 +255,12 @@ class CardtableApp(App[None]):
     @property
     def mine(self) -> bool:
         """Whether the person may act now (input is ignored otherwise)."""
-        return not self.game.over and self.me in self.game.actors and self.thinking is None
+        return (
+            not self.game.over
+            and self.me in self.game.actors
+            and self.thinking is None
+            and self.between is None
+        )
 
     def _view(self) -> Mapping[str, Any]:
         return table_view(self.game, self.me, self.memory_aid, self._sights, self.front)
@@ -485,6 +506,8 @@ class CardtableApp(App[None]):
     def _prompt(self) -> Text:
         if self.game.over:
             return Text("The game is over — n: play again · q: quit", style="bold")
+        if self.between is not None:
+            return Text("The round is over — Enter: next round", style="bold")
         if not self.mine:
             who = self.thinking if self.thinking is not None else self.game.actors[0]
             return Text(f"Waiting for seat {who}…", style="dim")
@@ -526,11 +549,19 @@ class CardtableApp(App[None]):
         """After any change: finish, wait for the person, or let a bot think."""
         self.table = self._view()
         if self.game.over:
-            self.deadline, self.thinking = None, None
+            self.deadline, self.thinking, self.between = None, None, None
             self._redraw()
             if self.save:
                 saves.clear_save()
             self._show_result()
+            return
+        if self.between is not None:
+            self.deadline = None
+            self._redraw()
+            if not isinstance(self.screen, RoundScreen):
+                title = f"Round {self.between.get('round')} is over."
+                shown = RoundScreen(title, self.front.round_end(self.between, self.me))
+                self.push_screen(shown, self._next_round)
             return
         if self.me in self.game.actors:
             window = self.game.timed_window()
@@ -550,6 +581,11 @@ class CardtableApp(App[None]):
         self.run_worker(
             lambda: self._think(bot, generation), thread=True, group="bots", exit_on_error=True
         )
+
+    def _next_round(self, _: None = None) -> None:
+        """The person closed a round's results: the next round goes on."""
+        self.between = None
+        self._advance()
 
     def _think(self, bot: int, generation: int) -> None:
         """A bot decides (in a worker thread), then its move is played on the app's thread."""
@@ -579,13 +615,21 @@ class CardtableApp(App[None]):
         """Write ``events_`` in words to the event panel and flash the cards they involve."""
         seen = [ev.for_seat(self.me) for ev in events_]
         note_sights(seen, self._sights)
+        ends = [ev for ev in seen if ev.get("type") == "round_end"]
+        if ends:
+            self.last_round = ends[-1]
+            if not self.game.over:
+                self.between = ends[-1]
         told = seen if self.memory_aid else [_public(ev, self.me) for ev in events_]
         log = self.query_one("#log", RichLog) if self._table_up else None
         flash: set[str] = set()
         for ev in told:
             flash.update(event_places(ev))
             if log is not None:
-                for part in self.front.event(ev, self.me):
+                parts = self.front.event(ev, self.me)
+                if ev.get("type") == "round_end":
+                    parts = parts[:1]  # the results have their own screen
+                for part in parts:
                     log.write(part)
         if self.flash_seconds <= 0:
             return
@@ -627,7 +671,12 @@ class CardtableApp(App[None]):
         }
 
     def _show_result(self) -> None:
-        result = render_result(self.game.view(self.me, memory=self.memory_aid), self.me)
+        result: RenderableType = render_result(
+            self.game.view(self.me, memory=self.memory_aid), self.me
+        )
+        if self.last_round is not None:  # the last round's hands, then the match
+            last = self.front.round_end(self.last_round, self.me)
+            result = Group(last, Text(""), result)
 
         def done(choice: str | None) -> None:
             if choice == "again":

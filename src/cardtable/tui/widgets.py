@@ -119,13 +119,40 @@ class ResultScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         """The result and the keys."""
-        with Vertical(id="result"):
+        with VerticalScroll(id="result"):
             yield Static(self.result)
             yield Static(Text("n: play again · q: quit · Esc: look at the table", style="bold"))
 
     def action_choose(self, what: str) -> None:
         """Close with ``what`` (``again``, ``quit`` or ``table``)."""
         self.dismiss(what)
+
+
+class RoundScreen(ModalScreen[None]):
+    """The results of a round of a match; the next round (its clocks, its bots) waits until
+    the person closes them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "next_round", "next round"),
+    ]
+
+    def __init__(self, title: str, result: RenderableType) -> None:
+        self.title_text = title
+        """What the screen says first ("Round 2 is over.")."""
+        self.result = result
+        """The round's results (the line mode's round table)."""
+        super().__init__()
+
+    def compose(self) -> ComposeResult:
+        """The title, the results and the key."""
+        with VerticalScroll(id="round"):
+            yield Static(Text(self.title_text, style="bold"))
+            yield Static(self.result)
+            yield Static(Text("Enter: next round", style="bold"))
+
+    def action_next_round(self) -> None:
+        """Close: the next round begins."""
+        self.dismiss(None)
 
 
 class SeatPanel(Vertical):
