@@ -602,9 +602,13 @@ class CardtableApp(App[None]):
 
     def _apply(self, seat: int, action: str) -> None:
         """Play ``action`` for ``seat`` and tell what happened."""
+        initial_peek = self.table.get("phase") == "peek"
         events_ = self.game.play(seat, action)
         if seat == self.me:
-            self._sights.clear()  # a card just seen is shown until the person's next move
+            if not initial_peek:
+                # a card just seen is shown until the person's next move; the initial peeks
+                # are seen together, until the first move after them
+                self._sights.clear()
             self.prefix, self.typed, self.cursor = [], "", -1
         self._tell(events_)
         if self.save:
