@@ -218,3 +218,17 @@ async def test_resume_continues_the_saved_game(
         await settle(again, pilot)
         assert again.mine
         assert again.game.log["actions"][: len(actions)] == actions
+
+
+@sync
+async def test_the_prompt_says_how_to_choose_a_pile_and_a_card() -> None:
+    app = make_app("cabo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        assert "(number, arrows or click)" in app._prompt().plain  # a card to peek at
+        await enter(app, pilot, "peek 0")
+        await enter(app, pilot, "peek 1")
+        await settle(app, pilot)
+        await pilot.press(app.choices()["draw"])
+        prompt = app._prompt().plain
+        assert "choose deck, discard (letter, arrows or click)" in prompt  # piles have no number

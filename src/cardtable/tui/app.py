@@ -518,7 +518,9 @@ class CardtableApp(App[None]):
         targets = self.targets()
         if targets:
             labels = ", ".join(t[1] for t in targets[:12]) + (" …" if len(targets) > 12 else "")
-            out.append(f"choose {labels} (number, arrows or click)")
+            numbered = any(t[0].startswith("card-") for t in targets)
+            how = "number, arrows or click" if numbered else "letter, arrows or click"
+            out.append(f"choose {labels} ({how})")
         return out
 
     def choice_boxes(self) -> list[ChoiceBox]:
