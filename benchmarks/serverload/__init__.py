@@ -55,7 +55,9 @@ do not end during the run). They are not measured: they are the load beside whic
 tables are measured — with a search level, the server's search workers (``--ai-workers``, passed
 to the server: default one per CPU; ``0`` searches in a thread of the server, as before the
 worker pool). The report gives the AI moves stored during the measured window and the CPU the
-workers used. For example, 100 expert tables beside 20 people's tables:
+workers used. Nobody is connected to the AI tables, so the server runs with an idle time of a
+day: with its default (120 s) it pauses such a room two minutes after it was made. For example,
+100 expert tables beside 20 people's tables:
 
     .venv/bin/python benchmarks/server_load.py --tables 20 --duration 20 --ai-tables 100
 

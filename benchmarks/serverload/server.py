@@ -30,8 +30,15 @@ def http_json(method: str, url: str, body: Any = None) -> tuple[int, Any]:
 
 
 # -- the server under test -------------------------------------------------------------------
+IDLE_TIME = 86_400.0
+"""The server's ``--idle-time`` in a run: a day. A room nobody is connected to is paused after
+the idle time (120 s by default), and the AI tables have nobody connected: with the default,
+they stopped two minutes after they were made, and a long run measured no AI moves."""
+
+
 class ServerProcess(Server):
-    """``python -m cardtable serve`` in a subprocess (the tests' runner), AI delay 0."""
+    """``python -m cardtable serve`` in a subprocess (the tests' runner), AI delay 0, rooms
+    never paused during a run (:data:`IDLE_TIME`)."""
 
     def __init__(
         self,
@@ -41,6 +48,7 @@ class ServerProcess(Server):
         peek_window: float,
         snap_window: float,
         ai_workers: int | None = None,
+        idle_time: float = IDLE_TIME,
     ) -> None:
         super().__init__(
             workdir,
@@ -49,6 +57,7 @@ class ServerProcess(Server):
             peek_window=peek_window,
             snap_window=snap_window,
             ai_workers=ai_workers,
+            extra_args=["--idle-time", str(idle_time)],
         )
 
     @property
