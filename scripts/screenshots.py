@@ -4,9 +4,12 @@ A real ``cardtable serve`` runs on 127.0.0.1 with a throwaway SQLite store; Debi
 driven by Playwright, plays one person against AI opponents in every game until an
 interesting moment (cards peeked, a drawn card in hand, moves in the log; in qute a few cards
 played) and photographs it on a desktop and a phone screen, light and dark. The lobby and the
-end of one game are photographed too, and a Markdown page lists every picture.
+end of one game are photographed too, and a Markdown page lists every picture. The full-screen
+terminal table (``cardtable play``) is drawn too, as an SVG (``terminal.svg``, shown in the
+README), by Textual's own screenshot of a game played by keys.
 
-Usage: ``scripts/screenshots [--out docs/screenshots] [--games cabo,qute] [--end-game kaboo]``.
+Usage: ``scripts/screenshots [--out docs/screenshots] [--games cabo,qute] [--end-game kaboo]
+[--no-lobby] [--no-terminal]``.
 """
 
 from __future__ import annotations
@@ -362,11 +365,53 @@ def shoot_lobby(browser: Browser, base: str, out: Path) -> list[str]:
         ctx.close()
 
 
+# -- the terminal --------------------------------------------------------------------------------
+
+TERMINAL = "terminal.svg"
+"""The full-screen terminal table's picture."""
+
+
+def shoot_terminal(out: Path, *, size: tuple[int, int] = (120, 34)) -> str:
+    """Draw the full-screen terminal table (gabo, three players against casual AI, after the
+    opening peeks, which gabo keeps in sight until the first draw) into ``out/terminal.svg``;
+    returns its name."""
+    import asyncio
+
+    from cardtable import new_game
+    from cardtable.tui.app import CardtableApp
+
+    async def draw() -> str:
+        game = new_game("gabo", players=3, seed=4, options={"target": None})
+        app = CardtableApp(
+            game,
+            opponents="casual",
+            bot_pause=0.0,
+            peek_window=0.0,
+            snap_window=0.0,
+            flash=0.0,
+            save=False,
+        )
+        async with app.run_test(size=size) as pilot:
+            for key in ("0", "1"):  # the two opening peeks
+                for _ in range(200):  # until the AI players give the turn back
+                    await app.workers.wait_for_complete()
+                    await pilot.pause()
+                    if app.mine:
+                        break
+                await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            return app.export_screenshot(title="cardtable play gabo")
+
+    (out / TERMINAL).write_text(asyncio.run(draw()), encoding="utf-8")
+    return TERMINAL
+
+
 # -- the gallery page ---------------------------------------------------------------------------
 
 
 def _thumb(name: str, width: int) -> str:
-    alt = name.removesuffix(".png").replace("-", " ")
+    alt = name.removesuffix(".png").removesuffix(".svg").replace("-", " ")
     return f'[<img src="{name}" width="{width}" alt="{alt}">]({name})'
 
 
@@ -377,13 +422,15 @@ def gallery(sections: Sequence[tuple[str, list[str]]]) -> str:
         "# Screenshots",
         "",
         "The browser table on a desktop (1366×900) and a phone (390×844) screen, light and dark,",
-        "for every game. Click a picture for its full size.",
+        "for every game, and the full-screen terminal table. Click a picture for its full size.",
         "[`scripts/screenshots`](../../scripts/screenshots) regenerates these pictures and this",
         "page (`--games` picks some games, `--out` another folder).",
         "",
     ]
     for title, names in sections:
         lines += [f"## {title}", ""]
+        if names == [TERMINAL]:
+            lines += [_thumb(TERMINAL, 600), ""]
         for screen, width in ((DESKTOP, 400), (PHONE, 180)):
             row = [_thumb(n, width) for n in names if f"-{screen.name}-" in n]
             if row:
@@ -411,6 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the game also photographed at its end (default: the first game photographed)",
     )
     parser.add_argument("--no-lobby", action="store_true", help="leave the lobby out")
+    parser.add_argument("--no-terminal", action="store_true", help="leave the terminal table out")
     args = parser.parse_args(argv)
     if not CHROMIUM.is_file():
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -454,6 +502,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sections.insert(0, ("The lobby", shoot_lobby(browser, base, out)))
         finally:
             browser.close()
+    if not args.no_terminal:
+        terminal = shoot_terminal(out)
+        sections.append(("The full-screen terminal table — `cardtable play`", [terminal]))
     (out / "README.md").write_text(gallery(sections) + "\n", "utf-8")
     total = sum(f.stat().st_size for f in out.glob("*.png"))
     print(

@@ -92,5 +92,15 @@ def test_gallery_of_one_game(tmp_path: Path, browser: Browser) -> None:
     linked = {link for link in links if link.endswith(".png")}
     shown = set(re.findall(r'<img src="([^"]+)"', page))
     assert linked == pngs, sorted(linked ^ pngs)
-    assert shown == pngs, sorted(shown ^ pngs)
+    assert shown == pngs | {"terminal.svg"}, sorted(shown ^ pngs)
     assert f"`{GAME}`" in page
+
+    # The full-screen terminal table, drawn by Textual as an SVG: the seats by name and level,
+    # the person's two peeked cards in sight (gabo keeps them until the first draw).
+    assert "terminal.svg" in links
+    svg = (out / "terminal.svg").read_text("utf-8")
+    assert svg.lstrip().startswith("<svg")
+    text = " ".join(re.findall(r">([^<]*)</text>", svg)).replace("&#160;", " ")
+    assert "Seat 1 · casual AI" in text and "You (seat 0)" in text, text[:400]
+    assert "you peeked at your card 1" in text
+    assert len(re.findall(r"\[(?:10|[2-9AJQK])[SHDC]\]", text)) >= 3  # two peeked, the pile

@@ -364,7 +364,7 @@ class CardtableApp(App[None]):
             word = str(code) if me and self.qute and code else label
             box_id = f"card-{seat}-{i}"
             cells.append(CardBox(label, code, word, id=box_id, classes=self._marks_of(box_id)))
-        name = f"You (seat {seat})" if me else f"Seat {seat}"
+        name = f"You (seat {seat})" if me else f"Seat {seat} · {self.opponents} AI"
         tags = [f"total {view['totals'][seat]}"]
         if self.thinking == seat:
             tags.append(f"{SPINNER[self._spin % len(SPINNER)]} thinking…")
