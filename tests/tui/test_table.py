@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import RichLog, Static
 
-from cardtable import agents
+from cardtable import agents, new_game
 from cardtable.cli.fronts import PLAYABLE
-from cardtable.tui import saves
+from cardtable.tui import farewell, run_table, saves
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
 
 from .helpers import enter, make_app, play_out, settle, sync
@@ -232,3 +232,26 @@ async def test_the_prompt_says_how_to_choose_a_pile_and_a_card() -> None:
         await pilot.press(app.choices()["draw"])
         prompt = app._prompt().plain
         assert "choose deck, discard (letter, arrows or click)" in prompt  # piles have no number
+
+
+def test_closing_the_table_prints_the_seed_and_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(saves.DATA_DIR_ENV, str(tmp_path))
+    played: list[CardtableApp] = []
+
+    def run(app: CardtableApp) -> None:  # the person makes one move, then quits
+        played.append(app)
+        app.game.play(app.me, "peek 0")
+
+    monkeypatch.setattr(CardtableApp, "run", run)
+    text = run_table(new_game("gabo", players=3, seed=4321), opponents="random")
+    assert text.splitlines() == [
+        "seed 4321: replay this deal with --seed 4321",
+        "The game is saved: `cardtable play --resume` continues it.",
+    ]
+    # left before the first move: nothing of this game is saved, so nothing is promised
+    monkeypatch.setattr(CardtableApp, "run", lambda app: None)
+    text = run_table(new_game("gabo", players=3, seed=7), opponents="random")
+    assert text == "seed 7: replay this deal with --seed 7"
+    assert farewell(7, over=True, saved=True) == "seed 7: replay this deal with --seed 7"

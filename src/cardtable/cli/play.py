@@ -496,7 +496,7 @@ def play_command(
     if not 0 <= seat < game.players:
         _fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
     if not plain and sys.stdin.isatty() and sys.stdout.isatty() and table_available():
-        run_table(
+        farewell = run_table(
             game,
             seat,
             opponents=opponents,
@@ -505,6 +505,7 @@ def play_command(
             peek_window=peek_window,
             snap_window=snap_window,
         )
+        Console().print(Text(farewell, style="dim"))
         return
     console = Console()
     replay = f"seed {seed}: replay this deal with --seed {seed}"

@@ -14,7 +14,7 @@ import typer
 
 from .. import Game
 
-__all__ = ["resume_callback", "run_table", "table_available"]
+__all__ = ["farewell", "resume_callback", "run_table", "table_available"]
 
 
 def table_available() -> bool:
@@ -32,9 +32,10 @@ def resume_callback(value: bool) -> None:
     if not table_available():
         fail("--resume needs the full-screen table: install the 'tui' extra (textual)")
     try:
-        run_table(None, resume=True)
+        farewell = run_table(None, resume=True)
     except ValueError as err:
         fail(str(err))
+    typer.echo(farewell)
     raise typer.Exit()
 
 
@@ -47,8 +48,10 @@ def run_table(
     memory_aid: bool = False,
     resume: bool = False,
     **kwargs: Any,
-) -> None:
-    """Run the full-screen table on ``game`` (``None`` with ``resume``: the saved game).
+) -> str:
+    """Run the full-screen table on ``game`` (``None`` with ``resume``: the saved game); returns
+    what to print once the screen is given back: the seed of the last deal and, for a game left
+    unfinished, how to continue it.
 
     ``ValueError`` when there is nothing to resume.
     """
@@ -70,3 +73,14 @@ def run_table(
             game, seat, opponents=opponents, bot_seed=bot_seed, memory_aid=memory_aid, **kwargs
         )
     app.run()
+    # the save is written after each move: a game left before its first move has none
+    saved = app.save and bool(app.game.log["actions"])
+    return farewell(app.game.seed, over=app.game.over, saved=saved)
+
+
+def farewell(seed: int, *, over: bool, saved: bool) -> str:
+    """The lines printed when the full-screen table closes (its screen is gone by then)."""
+    lines = [f"seed {seed}: replay this deal with --seed {seed}"]
+    if not over and saved:
+        lines.append("The game is saved: `cardtable play --resume` continues it.")
+    return "\n".join(lines)
