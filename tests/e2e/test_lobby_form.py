@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import BrowserContext, expect
 
 from ..webserver import Server, http
+from .driver import create_room
 
 
 def test_a_player_count_beyond_the_game_is_brought_into_range(
@@ -41,3 +42,19 @@ def test_an_unknown_address_leads_back_to_the_lobby(
     page.click("text=To the lobby")
     page.wait_for_url(server.url + "/")
     expect(page.locator("select[name=game]")).to_be_visible()
+
+
+def test_open_tables_name_ai_players_as_the_table_does(
+    context: BrowserContext, server: Server
+) -> None:
+    page = context.new_page()
+    room = create_room(
+        page, server.url, "gabo", ["human", "ai:casual", "ai:casual", "ai:expert"], name="Mia"
+    )
+    lobby = context.new_page()
+    lobby.goto(server.url + "/")
+    item = lobby.locator(f'.room-item[data-room="{room}"]')
+    expect(item).to_contain_text("Mia, Casual AI 1, Casual AI 2, Expert AI")
+    # the table's own seat names are the same
+    for name in ("Casual AI 1", "Casual AI 2", "Expert AI"):
+        expect(page.locator(".seat-name", has_text=name)).to_have_count(1)

@@ -5,7 +5,7 @@
 import { api, errorMessage, loadSeat, saveSeat } from "./net.js";
 import { getName, getPref, guestName, setName, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
-import { AID_TEXT, matchFormat } from "./table.js";
+import { AID_TEXT, matchFormat, seatName } from "./table.js";
 import { byId, el, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 
@@ -571,8 +571,8 @@ export class LobbyPage {
     const free = room.seats.some((s) => s.type === "human" && !s.taken);
     const held = loadSeat(room.room);
     const who = room.seats
-      .map((s) => {
-        if (s.type === "ai") return `AI ${s.level}`;
+      .map((s, i) => {
+        if (s.type === "ai") return seatName(room.seats, i); // as the table names it
         const person = s.taken ? s.name || "player" : "free seat";
         return s.memory_aid ? `${person} (memory aid)` : person;
       })
