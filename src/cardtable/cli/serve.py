@@ -172,11 +172,15 @@ def serve_command(
     try:
         import uvicorn
 
+        from ..store.db import in_memory, url_problem
         from ..web.app import create_app
         from ..web.connections import guarded_http_protocol, paced_websocket_protocol
         from ..web.guard import MAX_HEAD_BYTES, Limits, Rate
     except ImportError as err:  # pragma: no cover - depends on the install
         fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})", FAILURE)
+    problem = url_problem(db)
+    if problem is not None:
+        _fail(f"--db: {problem}")
     if min(ai_delay, peek_window, snap_window) < 0:
         _fail("delays and windows cannot be negative")
     if ai_workers is not None and ai_workers < 0:
@@ -252,4 +256,6 @@ def serve_command(
     Console().print(
         f"cardtable is running at [bold]http://{shown}:{bound}/[/bold]  (Ctrl+C stops it)"
     )
+    if in_memory(db):
+        Console().print("the store is a throwaway one: its rooms and games go when it stops")
     server.run(sockets=[sock])

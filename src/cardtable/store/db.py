@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import tempfile
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -42,17 +44,58 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from ..views import GameResult
 from . import migrations
 
-__all__ = ["ActionRow", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]
+__all__ = [
+    "ActionRow",
+    "GameRow",
+    "RoomRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "in_memory",
+    "url_problem",
+]
 
 DEFAULT_URL = "sqlite+aiosqlite:///cardtable.db"
 """The store used when no URL is given: a SQLite file in the working folder."""
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` asks for an in-memory SQLite database (``sqlite+aiosqlite://``,
+    ``…:///:memory:``)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:  # not a URL: opening the store says so
+        return False
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
+DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+"""The databases a store can be kept in, each with the async driver it is reached through."""
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot name a store, in words (``None``: it can): not a SQLAlchemy URL, a
+    database other than SQLite and PostgreSQL, or a driver that is not their async one."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return f"{url!r} is not a database URL (e.g. {DEFAULT_URL})"
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    wanted = DRIVERS.get(backend)
+    if wanted is None:
+        return f"the store is kept in SQLite or PostgreSQL, not {backend}"
+    if driver != wanted:
+        return f"{backend} is reached through {wanted}: use a URL beginning {backend}+{wanted}://"
+    return None
+
 
 metadata = MetaData()
 
@@ -381,11 +424,21 @@ def _run_sync(conn: Connection, plan: list[_Step]) -> None:
 
 
 class Store:
-    """Async access to the event store at a SQLAlchemy URL."""
+    """Async access to the event store at a SQLAlchemy URL.
+
+    An in-memory SQLite URL (:func:`in_memory`) gets a throwaway file instead, in a temporary
+    folder removed when the store closes: the writer, the readers and the migrations each hold
+    their own connection, and every connection to ``:memory:`` would open a database of its
+    own."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
+        self._scratch: str | None = None
+        if in_memory(url):
+            self._scratch = tempfile.mkdtemp(prefix="cardtable-store-")
+            scratch = make_url(url).set(database=f"{self._scratch}/store.db")
+            url = scratch.render_as_string(hide_password=False)
         self.url = url
-        """The SQLAlchemy URL."""
+        """The SQLAlchemy URL (for an in-memory URL, that of its throwaway file)."""
         self._engine: AsyncEngine | None = None
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -433,6 +486,8 @@ class Store:
                 await self._writer
         if self._engine is not None:
             await self._engine.dispose()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     # -- writes ----------------------------------------------------------------------------
     async def _submit(self, kind: str, params: Any) -> None:
