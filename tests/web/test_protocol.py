@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -377,3 +378,29 @@ def test_serve_refuses_a_busy_port_plainly(server: Server, tmp_path: Path) -> No
     assert busy.returncode == 2
     assert f"cannot listen on 127.0.0.1:{server.port}" in busy.stderr + busy.stdout
     assert "running at" not in busy.stdout  # no URL is printed for a server that is not there
+
+
+def test_serve_refuses_a_store_out_of_reach_plainly(tmp_path: Path) -> None:
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))  # a port nothing listens on
+    closed = port.getsockname()[1]
+    port.close()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "serve",
+            "--db",
+            f"postgresql+asyncpg://ann:secret@127.0.0.1:{closed}/cardtable",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 1, said
+    assert f"cannot open the store at postgresql+asyncpg://ann:***@127.0.0.1:{closed}" in said
+    assert "secret" not in said and "Traceback" not in said
+    assert "running at" not in said  # no URL for a server that cannot start

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from .render import FAILURE, _fail, fail
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 __all__ = ["serve_command"]
 
@@ -171,8 +175,9 @@ def serve_command(
     """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
     try:
         import uvicorn
+        from sqlalchemy import make_url
 
-        from ..store.db import in_memory, url_problem
+        from ..store.db import Store, in_memory, url_problem
         from ..web.app import create_app
         from ..web.connections import guarded_http_protocol, paced_websocket_protocol
         from ..web.guard import MAX_HEAD_BYTES, Limits, Rate
@@ -230,6 +235,12 @@ def serve_command(
         )
     except ValueError as err:  # an --allow-origin that is not an origin
         _fail(str(err))
+    # open the store once first, so that one out of reach is said plainly, before any URL
+    try:
+        asyncio.run(_open_and_close(Store(db)))
+    except Exception as err:
+        shown_db = make_url(db).render_as_string(hide_password=True)
+        fail(f"cannot open the store at {shown_db}: {err}", FAILURE)
     # bind first, so the URL printed is one that really answers (and a busy port says so)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -259,3 +270,9 @@ def serve_command(
     if in_memory(db):
         Console().print("the store is a throwaway one: its rooms and games go when it stops")
     server.run(sockets=[sock])
+
+
+async def _open_and_close(store: Store) -> None:
+    """Open ``store`` (bringing its schema up to date) and close it again."""
+    await store.open()
+    await store.close()
