@@ -62,12 +62,15 @@ class Reader(threading.Thread):
         return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw)
 
 
-@pytest.mark.parametrize("presses", [1, 2])
+@pytest.mark.parametrize(
+    ("backend", "presses"),
+    [("process", 1), ("process", 2), pytest.param("ray", 1, marks=pytest.mark.ray)],
+)
 def test_ctrl_c_stops_the_run_and_prints_the_games_that_finished(
-    tmp_path: Path, presses: int
+    tmp_path: Path, backend: str, presses: int
 ) -> None:
     out = tmp_path / "never.json"
-    args = ["arena", "kaboo", "-a", "random,random", "-n", "200000", "-w", "2"]
+    args = ["arena", "kaboo", "-a", "random,random", "-n", "200000", "-w", "2", "-b", backend]
     proc = subprocess.Popen(
         [*COMMAND, *args, "--json", str(out)],
         stdout=subprocess.PIPE,
@@ -103,6 +106,7 @@ def test_ctrl_c_stops_the_run_and_prints_the_games_that_finished(
     assert found, printed
     assert 0 < int(found.group(1)) < 200000
     assert "win rate" in printed and "random#1" in printed
+    assert f"2 {backend} workers" in text(printed)
     assert not out.exists()
 
 

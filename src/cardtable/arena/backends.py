@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from .errors import ArenaError
-from .play import Chunk, GameRecord, iter_chunk, play_chunk
+from .play import Chunk, GameRecord, iter_chunk
 
 __all__ = [
     "BACKENDS",
@@ -50,9 +50,12 @@ class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a runner: its workers are gone and ``records`` holds the games that
     finished before it (in no particular order)."""
 
-    def __init__(self, records: list[GameRecord]) -> None:
+    def __init__(self, records: list[GameRecord], workers: int | None = None) -> None:
         super().__init__("interrupted")
         self.records = records
+        """The games that finished."""
+        self.workers = workers
+        """How many workers played them, when the runner knows it (Ray: the cluster's CPUs)."""
 
 
 @contextlib.contextmanager
@@ -207,41 +210,52 @@ def run_ray(
 ) -> tuple[list[GameRecord], int]:
     """Play ``chunks`` as Ray tasks: on the cluster at ``address``, on an already initialized
     Ray, or on a new local instance with ``workers`` CPUs (shut down afterwards). Returns the
-    records (in no particular order) and the cluster's CPU count. Progress is reported as
-    chunks finish; Ctrl-C cancels the tasks and raises :class:`Interrupted`."""
+    records (in no particular order) and the cluster's CPU count. Each task streams its records
+    as its games end (a Ray generator task), so ``progress(done, total)`` is called per game;
+    Ctrl-C cancels the tasks and raises :class:`Interrupted`."""
     try:
         ray: Any = importlib.import_module("ray")
     except ImportError as err:
         raise ArenaError(RAY_HINT) from err
     started = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-        else:
-            ray.init(
-                num_cpus=workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.WARNING,
-            )
+        # Ray's own processes (started now) ignore the terminal's Ctrl-C, as the pool's workers
+        # do: it is the driver's to handle, and a Ray that lost them hangs the driver's wait.
+        with _sigint_ignored():
+            if address:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+            else:
+                ray.init(
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.WARNING,
+                )
         started = True
     records: list[GameRecord] = []
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        remote = ray.remote(num_cpus=1)(play_chunk)
+        remote = ray.remote(num_cpus=1, num_returns="streaming")(iter_chunk)
         pending = [remote.remote(chunk) for chunk in chunks]
         try:
             while pending:
-                ready, pending = ray.wait(pending, num_returns=1)
-                for part in ray.get(ready):
-                    records.extend(part)
-                if progress is not None:
-                    progress(len(records), total)
+                # a task's stream is ready when its next record is, or when it has ended; the
+                # wait is short so that Ctrl-C is seen (a wait in Ray's core does not see it)
+                ready, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+                for stream in ready:
+                    try:
+                        ref = next(stream)
+                    except StopIteration:
+                        continue  # the chunk is played out
+                    records.append(ray.get(ref))
+                    pending.append(stream)
+                    if progress is not None:
+                        progress(len(records), total)
         except KeyboardInterrupt:
             with _sigint_ignored():
                 for ref in pending:
                     ray.cancel(ref, force=True)
-            raise Interrupted(records) from None
+            raise Interrupted(records, cpus) from None
         return records, cpus
     finally:
         if started:

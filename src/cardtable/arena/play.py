@@ -1,8 +1,9 @@
 """Playing games: one game through the checked path, and a chunk of games for a worker.
 
-A worker process (or Ray task) receives a pickled :class:`Chunk` and calls :func:`play_chunk`
-by its qualified name (``cardtable.arena.play.play_chunk``): both must stay importable at
-module level here.
+A worker process (or a Ray task) receives a pickled :class:`Chunk` and plays it with
+:func:`iter_chunk`, reached by its qualified name (``cardtable.arena.play.iter_chunk``), which
+yields each game's record as it ends; :func:`play_chunk` is the same as a list. They must stay
+importable at module level here.
 """
 
 from __future__ import annotations

@@ -168,6 +168,7 @@ def run_arena(
                 records, used = run_ray(chunks, workers, address, progress, games)
         except Interrupted as stop:
             records = stop.records
+            used = stop.workers or used
             interrupted = True
         result = aggregate(
             name,
