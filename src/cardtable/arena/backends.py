@@ -154,6 +154,38 @@ def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C back for the duration (main thread, when SIGINT has a Python handler): a
+    press is only noted, and the function yielded delivers it, at a point of the caller's
+    choosing, to the handler that was there before (which raises ``KeyboardInterrupt``).
+
+    A ``KeyboardInterrupt`` raised anywhere could land inside the pool's own locks (a future's
+    condition, taken by ``concurrent.futures.wait``) and leave one held: the pool's manager
+    thread then waits on it forever, and so does the interpreter's exit.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield lambda: None
+        return
+    pressed = threading.Event()
+
+    def note(signum: int, frame: object) -> None:
+        pressed.set()
+
+    def deliver() -> None:
+        if pressed.is_set() and signal.getsignal(signal.SIGINT) is note:
+            signal.signal(signal.SIGINT, previous)
+            previous(signal.SIGINT, None)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield deliver
+    finally:
+        if signal.getsignal(signal.SIGINT) is note:
+            signal.signal(signal.SIGINT, previous)
+
+
 def run_process(
     chunks: Sequence[Chunk], workers: int, progress: ProgressFn | None, total: int
 ) -> list[GameRecord]:
@@ -161,7 +193,8 @@ def run_process(
     order. ``progress(done, total)`` is called as each game ends, whichever worker played it.
 
     Workers ignore Ctrl-C; in the parent it cancels the chunks not started, terminates the
-    workers and raises :class:`Interrupted` with the games received so far.
+    workers and raises :class:`Interrupted` with the games received so far. The press is acted
+    on between two waits for the workers, never inside the pool's own code.
     """
     context = multiprocessing.get_context("spawn")  # safe beside threads (Ray, test runners)
     reports = context.SimpleQueue()
@@ -177,20 +210,22 @@ def run_process(
         max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(reports,)
     )
     try:
-        with _sigint_ignored():  # the workers start during submit
-            pending = {pool.submit(_play_and_report, chunk) for chunk in chunks}
-        while pending:
-            done, pending = concurrent.futures.wait(
-                pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
-            )
-            drain()
-            for future in done:
-                future.result()  # a worker's own error (not an agent's: those are records)
-        drain()  # every worker put its records before its chunk completed
+        with _sigint_deferred() as deliver:
+            with _sigint_ignored():  # the workers start during submit
+                pending = {pool.submit(_play_and_report, chunk) for chunk in chunks}
+            while pending:
+                deliver()  # a Ctrl-C pressed meanwhile is raised here
+                done, pending = concurrent.futures.wait(
+                    pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                drain()
+                for future in done:
+                    future.result()  # a worker's own error (not an agent's: those are records)
+            drain()  # every worker put its records before its chunk completed
+            deliver()
     except KeyboardInterrupt:
         with _sigint_ignored():  # a second Ctrl-C must not cut the clean-up short
             _stop_pool(pool)
-        # The queue is not read again: a record half read when Ctrl-C came would garble it.
         raise Interrupted(records) from None
     except BaseException:
         with _sigint_ignored():
@@ -220,7 +255,7 @@ def run_ray(
     started = False
     if not ray.is_initialized():
         # Ray's own processes (started now) ignore the terminal's Ctrl-C, as the pool's workers
-        # do: it is the driver's to handle, and a Ray that lost them hangs the driver's wait.
+        # do: it is the driver's to handle, by cancelling the tasks and shutting Ray down.
         with _sigint_ignored():
             if address:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
@@ -238,19 +273,22 @@ def run_ray(
         remote = ray.remote(num_cpus=1, num_returns="streaming")(iter_chunk)
         pending = [remote.remote(chunk) for chunk in chunks]
         try:
-            while pending:
-                # a task's stream is ready when its next record is, or when it has ended; the
-                # wait is short so that Ctrl-C is seen (a wait in Ray's core does not see it)
-                ready, pending = ray.wait(pending, num_returns=1, timeout=0.2)
-                for stream in ready:
-                    try:
-                        ref = next(stream)
-                    except StopIteration:
-                        continue  # the chunk is played out
-                    records.append(ray.get(ref))
-                    pending.append(stream)
-                    if progress is not None:
-                        progress(len(records), total)
+            with _sigint_deferred() as deliver:
+                while pending:
+                    deliver()  # a Ctrl-C pressed meanwhile is raised here, not inside Ray
+                    # a task's stream is ready when its next record is, or when it has ended;
+                    # the wait is short, so a Ctrl-C is acted on within a fraction of a second
+                    ready, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+                    for stream in ready:
+                        try:
+                            ref = next(stream)
+                        except StopIteration:
+                            continue  # the chunk is played out
+                        records.append(ray.get(ref))
+                        pending.append(stream)
+                        if progress is not None:
+                            progress(len(records), total)
+                deliver()
         except KeyboardInterrupt:
             with _sigint_ignored():
                 for ref in pending:

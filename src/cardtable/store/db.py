@@ -72,7 +72,7 @@ def in_memory(url: str) -> bool:
     ``…:///:memory:``)."""
     try:
         parsed = make_url(url)
-    except ArgumentError:  # not a URL: opening the store says so
+    except ArgumentError:  # not a URL at all (url_problem says so)
         return False
     return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
 
