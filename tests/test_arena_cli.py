@@ -294,3 +294,22 @@ def test_a_whole_period_gives_no_warning() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output
+
+
+def test_a_ctrl_c_in_the_pool_loop_is_held_back_until_delivered() -> None:
+    from cardtable.arena.backends import _sigint_deferred
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with _sigint_deferred() as deliver:
+            deliver()  # nothing pressed: nothing happens
+            os.kill(os.getpid(), signal.SIGINT)  # pressed while the pool's code might run
+            time.sleep(0.05)  # the handler runs here: it only notes the press
+            with pytest.raises(KeyboardInterrupt):
+                deliver()  # raised where the loop chooses, by the handler that was there
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with _sigint_deferred() as deliver:
+            pass  # not pressed: the handler is given back as it was
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
