@@ -173,3 +173,30 @@ def test_the_debug_dump_lists_every_hidden_card(variant: str) -> None:
         for cid in hand:
             if cid >= 0:
                 assert g.codes[cid] in line
+
+
+def test_every_file_the_package_reads_ships_in_the_wheel() -> None:
+    """Every file of the package that is not a module is matched by a package-data pattern of
+    pyproject.toml (the rules texts, the belief models, the browser client, the terminal
+    table's stylesheet …), so a built wheel runs as the checkout does. The browser client's
+    ``.d.ts`` declarations are for the type check only and stay out."""
+    import subprocess
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["cardtable"]
+    listed = subprocess.run(
+        ["git", "ls-files", "src/cardtable"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    files = [f.removeprefix("src/cardtable/") for f in listed if not f.endswith(".py")]
+    assert "tui/table.tcss" in files and "rules/gabo.md" in files
+    left_out = [
+        name
+        for name in files
+        if not name.startswith("web/static/types/")
+        and not any(fnmatch(name, pattern) for pattern in patterns)
+    ]
+    assert left_out == []

@@ -30,10 +30,18 @@ from .. import Game, IllegalAction, agents, new_game, replay, variants
 from ..cli.fronts import front
 from ..cli.render import Front, is_position, render_result
 from ..cli.rules import rules_markdown
-from ..cli.sights import note_sights, sights_in, table_view
+from ..cli.sights import note_sights, table_view
 from ..games.family.rulesets import RULESETS
 from . import saves
-from .steps import choice_keys, event_places, next_words, verb_words
+from .steps import (
+    PHASE_NAMES,
+    choice_keys,
+    event_places,
+    next_words,
+    public_event,
+    seat_word,
+    verb_words,
+)
 from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, RoundScreen, SeatPanel
 
 __all__ = [
@@ -56,35 +64,6 @@ FLASH = 1.5
 """Seconds the cards an event involved stay highlighted."""
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-
-_PHASES = {
-    "peek": "initial peek",
-    "turn": "start of a turn",
-    "drawn": "card drawn",
-    "power": "power",
-    "look": "after a look",
-    "give": "give a card",
-    "snap": "snap window",
-    "play": "playing",
-    "cover": "cover the 6",
-    "decide": "decision",
-    "over": "game over",
-}
-
-
-def _who(seat: int, me: int) -> str:
-    return "you" if seat == me else f"seat {seat}"
-
-
-def _public(ev: Any, me: int) -> dict[str, Any]:
-    """Event ``ev`` as the event panel keeps it without the memory aid: what seat ``me`` saw,
-    except the face-down cards it saw for a moment (a peek, spy or look, a drawn card), which
-    only the table shows, and only until the person's next move."""
-    mine: dict[str, Any] = ev.for_seat(me)
-    if mine.get("type") == "draw" or sights_in(mine):
-        public: dict[str, Any] = ev.visible(0)
-        return public
-    return mine
 
 
 class TableArea(VerticalScroll):
@@ -117,42 +96,7 @@ class CardtableApp(App[None]):
     every move (:mod:`cardtable.tui.saves`).
     """
 
-    CSS = """
-    Screen { layout: vertical; }
-    #status { height: auto; max-height: 3; padding: 0 1;
-              background: $primary-background; color: $text; }
-    #body { height: 1fr; }
-    #table { width: 1fr; height: 1fr; padding: 0 1; }
-    #log { width: 36; height: 1fr; border: round $secondary; }
-    CardtableApp.-narrow #body { layout: vertical; }
-    CardtableApp.-narrow #log { width: 1fr; height: 8; }
-    #opponents { layout: grid; grid-size: 2; grid-gutter: 0 1; height: auto; grid-rows: auto; }
-    SeatPanel { height: auto; border: round $panel-lighten-2; padding: 0 1; }
-    SeatPanel.-actor { border: round $warning; }
-    SeatPanel.-mine { border: round $success; }
-    SeatPanel.-mine.-actor { border: double $warning; }
-    .hand { layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; grid-rows: 2;
-            grid-columns: 5; }
-    .tags { height: 1; color: $text-muted; }
-    #piles { height: auto; padding: 0 0; }
-    #piles CardBox { margin-right: 2; }
-    #piles .note { width: 1fr; height: auto; color: $text-muted; }
-    CardBox { width: 5; height: 2; }
-    #piles CardBox { width: auto; min-width: 5; }
-    CardBox.-target { background: $primary-darken-2; }
-    CardBox.-flash { background: $warning-darken-2; }
-    CardBox.-chosen { background: $success-darken-1; }
-    CardBox.-cursor { background: $accent; text-style: bold; }
-    #prompt { height: auto; padding: 0 1; background: $boost; }
-    #choices { height: 1; padding: 0 1; background: $boost; }
-    ChoiceBox { width: auto; margin-right: 1; }
-    #keys { height: 1; padding: 0 1; color: $text-muted; }
-    HelpScreen, ResultScreen, RoundScreen { align: center middle; }
-    #help { width: 90%; height: 90%; border: round $accent; background: $surface; }
-    #result, #round { width: 96%; max-width: 80; height: auto; max-height: 95%;
-                      border: round $accent; background: $surface; padding: 0 1; }
-    #result Static, #round Static { width: 100%; height: auto; }
-    """
+    CSS_PATH = "table.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "help"),
@@ -403,7 +347,7 @@ class CardtableApp(App[None]):
                 self._pile(f"discard {len(pile)}", top, "discard", "pile-discard", not pile)
             )
             if view.get("drawer") is not None:
-                who = _who(int(view["drawer"]), self.me)
+                who = seat_word(int(view["drawer"]), self.me)
                 boxes.append(self._pile(f"held by {who}", view.get("drawn"), "", "pile-drawn"))
         boxes.append(Static(self._note(), classes="note"))
         return Horizontal(*boxes, id="piles")
@@ -421,7 +365,7 @@ class CardtableApp(App[None]):
         pending = view.get("pending")
         if isinstance(pending, dict):
             if "give" in pending:
-                parts.append(f"{_who(int(view['turn']), me)} may give a card or pass")
+                parts.append(f"{seat_word(int(view['turn']), me)} may give a card or pass")
             elif pending.get("power"):
                 parts.append(f"power: {pending['power']}")
         elif isinstance(pending, str):
@@ -483,7 +427,7 @@ class CardtableApp(App[None]):
         view, me = self.table, self.me
         parts = [f"{self.title} · round {view['round']}"]
         phase = str(view["phase"])
-        parts.append(_PHASES.get(phase, phase))
+        parts.append(PHASE_NAMES.get(phase, phase))
         # what cannot wait comes first: the clock and a bot at work
         if self.deadline is not None:
             parts.append(f"⏱ {max(0, round(self.deadline - time.monotonic()))} s")
@@ -491,12 +435,12 @@ class CardtableApp(App[None]):
             parts.append(f"{SPINNER[self._spin % len(SPINNER)]} seat {self.thinking} thinking…")
         if not view["over"]:
             if phase in ("peek", "snap"):
-                parts.append("to act: " + ", ".join(_who(s, me) for s in view["actors"]))
+                parts.append("to act: " + ", ".join(seat_word(s, me) for s in view["actors"]))
             else:
-                parts.append(f"turn: {_who(int(view['turn']), me)}")
+                parts.append(f"turn: {seat_word(int(view['turn']), me)}")
         left = view.get("final_turns_left")
         if view.get("caller") is not None:
-            who = _who(int(view["caller"]), me)
+            who = seat_word(int(view["caller"]), me)
             parts.append(f"{who} called {view.get('call')}; final turns left: {left or 0}")
         if not self.qute:
             parts.append("memory aid" if self.memory_aid else "no memory aid")
@@ -626,7 +570,7 @@ class CardtableApp(App[None]):
             self.last_round = ends[-1]
             if not self.game.over:
                 self.between = ends[-1]
-        told = seen if self.memory_aid else [_public(ev, self.me) for ev in events_]
+        told = seen if self.memory_aid else [public_event(ev, self.me) for ev in events_]
         log = self.query_one("#log", RichLog) if self._table_up else None
         flash: set[str] = set()
         for ev in told:

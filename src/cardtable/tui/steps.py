@@ -1,5 +1,5 @@
-"""The pure parts of the full-screen table: building a move word by word, keys for words, and
-the cards an event involves.
+"""The pure parts of the full-screen table: building a move word by word, keys for words, the
+cards an event involves, what the event panel keeps of an event, and the status bar's words.
 
 A move is built as a list of words (its *prefix*); :func:`cardtable.cli.render.continuations`
 says which words may follow, read from the legal actions only, so the table never offers a
@@ -12,8 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cli.render import LETTERS, continuations, is_position
+from ..cli.sights import sights_in
 
-__all__ = ["PILE_WORDS", "choice_keys", "event_places", "next_words", "verb_words"]
+__all__ = [
+    "PHASE_NAMES",
+    "PILE_WORDS",
+    "choice_keys",
+    "event_places",
+    "next_words",
+    "public_event",
+    "seat_word",
+    "verb_words",
+]
 
 PILE_WORDS = frozenset({"deck", "discard", "draw"})
 """Words a pile on the table stands for: ``draw deck``, ``draw discard`` (the piles of the
@@ -72,3 +82,35 @@ def event_places(ev: Mapping[str, Any]) -> list[str]:
     if kind == "play":
         places.append("pile-stack")
     return places
+
+
+PHASE_NAMES: dict[str, str] = {
+    "peek": "initial peek",
+    "turn": "start of a turn",
+    "drawn": "card drawn",
+    "power": "power",
+    "look": "after a look",
+    "give": "give a card",
+    "snap": "snap window",
+    "play": "playing",
+    "cover": "cover the 6",
+    "decide": "decision",
+    "over": "game over",
+}
+"""How the status bar names each phase of a game."""
+
+
+def seat_word(seat: int, me: int) -> str:
+    """Seat ``seat`` as the person at ``me`` reads it: "you" or "seat N"."""
+    return "you" if seat == me else f"seat {seat}"
+
+
+def public_event(ev: Any, me: int) -> dict[str, Any]:
+    """Event ``ev`` as the event panel keeps it without the memory aid: what seat ``me`` saw,
+    except the face-down cards it saw for a moment (a peek, spy or look, a drawn card), which
+    only the table shows, and only until the person's next move."""
+    mine: dict[str, Any] = ev.for_seat(me)
+    if mine.get("type") == "draw" or sights_in(mine):
+        public: dict[str, Any] = ev.visible(0)
+        return public
+    return mine
