@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -35,22 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 """The repository."""
 
 sys.path.insert(0, str(ROOT))  # the root: the server runner the tests use
+from tests.e2e.driver import CALLS, CHROMIUM, play_action, wait_actionable  # noqa: E402
+from tests.e2e.driver import CHROMIUM_ARGS as BROWSER_ARGS  # noqa: E402
 from tests.webserver import running_server as test_server  # noqa: E402
 
-CHROMIUM = Path(os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium"))
-"""The browser binary (Debian's package; Playwright's own downloads are never used)."""
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--font-render-hinting=none",
-]
+CHROMIUM_ARGS = [*BROWSER_ARGS, "--hide-scrollbars", "--font-render-hinting=none"]
+"""The tests' Chromium flags, and steadier pictures: no scroll bars, no font hinting."""
 
 
 @dataclass(frozen=True)
@@ -84,19 +73,6 @@ OWN_MOVES = {"qute": 1}
 """Moves the person makes before the table is photographed, by game (peeks included)."""
 
 DEFAULT_OWN_MOVES = 5
-
-CALLS = frozenset({"knock", "cabo", "gabo"})
-"""Words that call the end of a Cabo-family round."""
-
-# The page may act for its seat (or the game is over): there is a view, no action of ours is
-# waiting for its answer, and the view is over or has legal actions.
-_ACTIONABLE = """() => {
-    const s = window.cardtable && window.cardtable.state();
-    if (!s || !s.view || document.body.dataset.busy === "1") return false;
-    return s.view.over || s.view.legal.length > 0;
-}"""
-
-_MARKS = "() => [document.body.dataset.version ?? '', document.body.dataset.errors ?? '']"
 
 
 # -- the server ---------------------------------------------------------------------------------
@@ -161,33 +137,6 @@ def _browser_storage(room: dict[str, Any] | None) -> str:
     return f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v);"
 
 
-def state(page: Page) -> dict[str, Any]:
-    """The last state the page received."""
-    result: dict[str, Any] = page.evaluate("() => window.cardtable.state()")
-    return result
-
-
-def wait_actionable(page: Page, timeout: float = 30_000) -> dict[str, Any]:
-    """Wait until this seat may act or the game is over; return that state."""
-    page.wait_for_function(_ACTIONABLE, timeout=timeout)
-    return state(page)
-
-
-def play(page: Page, action: str) -> None:
-    """Play ``action`` through the clicks the page names for it; wait for the answer (a new
-    state, or an error such as a move that crossed another seat's)."""
-    before = page.evaluate(_MARKS)
-    clicks: list[str] = page.evaluate("a => window.cardtable.clicksFor(a)", action) or []
-    if not clicks:
-        raise RuntimeError(f"the page offers no clicks for {action!r}")
-    for selector in clicks:
-        page.click(selector)
-    page.wait_for_function(
-        f"([v, e]) => {{ const [v2, e2] = ({_MARKS})(); return v2 !== v || e2 !== e; }}",
-        arg=before,
-    )
-
-
 def _targets(action: str) -> int:
     return len(action.split()) - 1
 
@@ -245,22 +194,22 @@ def _moment(view: dict[str, Any], moves: int) -> bool:
 def play_to_moment(page: Page, *, limit: int = 60) -> bool:
     """Play until :func:`_moment`; False if the game ended first."""
     for moves in range(limit):
-        view = wait_actionable(page)["view"]
+        view = wait_actionable(page, timeout=30_000)["view"]
         if view["over"]:
             return False
         if _moment(view, moves):
             return True
-        play(page, choose(view, moves, call=False))
+        play_action(page, choose(view, moves, call=False))
     return False
 
 
 def play_to_end(page: Page, *, limit: int = 400) -> None:
     """Play until the game is over, calling the end as soon as a few turns have passed."""
     for moves in range(limit):
-        view = wait_actionable(page)["view"]
+        view = wait_actionable(page, timeout=30_000)["view"]
         if view["over"]:
             return
-        play(page, choose(view, moves, call=moves >= 4))
+        play_action(page, choose(view, moves, call=moves >= 4))
     raise RuntimeError(f"the game did not end within {limit} moves")
 
 

@@ -14,19 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 from ..webserver import Server, running_server
-
-CHROMIUM = Path(os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium"))
-"""The browser binary (Debian's package)."""
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from .driver import CHROMIUM, CHROMIUM_ARGS
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 """Where the tests save what the tables looked like (repo-root ``artifacts/``, git-ignored)."""

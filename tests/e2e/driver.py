@@ -6,7 +6,9 @@ Everything happens through real clicks on the selectors the page's
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -14,6 +16,8 @@ from playwright.sync_api import Page
 
 __all__ = [
     "CALLS",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
     "choose_action",
     "create_room",
     "describe",
@@ -24,6 +28,21 @@ __all__ = [
     "wait_actionable",
     "wait_version",
 ]
+
+CHROMIUM = Path(os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium"))
+"""The browser binary (Debian's package; Playwright's own downloads are never used)."""
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Chromium's flags for the tests and the screenshots: no sandbox (root in a container), no
+GPU, nothing fetched in the background."""
 
 CALLS = frozenset({"knock", "cabo", "gabo"})
 """Words that call the end of a Cabo-family round."""
@@ -124,7 +143,8 @@ def play_action(page: Page, action: str) -> None:
     marks = "() => [document.body.dataset.version ?? '', document.body.dataset.errors ?? '']"
     before = page.evaluate(marks)
     clicks: list[str] | None = page.evaluate("a => window.cardtable.clicksFor(a)", action)
-    assert clicks, f"the page offers no clicks for {action!r}"
+    if not clicks:
+        raise RuntimeError(f"the page offers no clicks for {action!r}")
     for selector in clicks:
         page.click(selector)
     page.wait_for_function(
