@@ -34,6 +34,40 @@ export interface SeatInfo {
   away: boolean;
   /** The AI level playing for a person who missed several turns in a row, until they are back. */
   stand_in: string | null;
+  /** How many actions of this seat in the current game were not chosen by its own player:
+   * played by the turn clock (or a timed window closing), or by an AI standing in. */
+  played_for: PlayedFor;
+}
+
+/** Counts of a seat's actions in the current game chosen by someone else than its player. */
+export interface PlayedFor {
+  clock: number;
+  stand_in: number;
+}
+
+/**
+ * Who chose an action when it was not the seat's own player: `clock` — the time ran out (the
+ * turn clock, or a timed window closing) and the server played the engine's timeout move
+ * (`name`: the seat's display name); `stand_in` — an AI played for a person who is away
+ * (`name`: the AI's label, e.g. "Casual AI"). A person's own move, and an AI seat's own move,
+ * have no `By` (`null`).
+ */
+export interface By {
+  seat: number;
+  kind: "clock" | "stand_in";
+  name: string;
+}
+
+/**
+ * A rematch offered once the game is over: who offered it, which seats accepted (the offerer
+ * and every AI seat at once) and which declined. The next game starts when every person's seat
+ * accepted; a decline ends the offer (it stays, with `declined` not empty, until a new offer or
+ * the next game), so everyone can be told who declined.
+ */
+export interface RematchOffer {
+  by: number;
+  accepted: number[];
+  declined: number[];
 }
 
 /** A room's status: seats still free (or waiting for `start`), in play, its game over, or
@@ -62,6 +96,14 @@ export interface RoomSummary {
   chat: boolean;
   /** Whether spectators may write in the chat (they always read it). */
   spectator_chat: boolean;
+  /** Seconds each person has per turn or decision (0: no clock). */
+  turn_time?: number;
+  /** Whether quick play opened the room. */
+  quickplay?: boolean;
+  /** A quick-play room waiting for people: seconds until AI players take its open seats. */
+  ai_fill_in?: number;
+  /** The rematch offered in the room, if any (see RematchOffer). */
+  rematch: RematchOffer | null;
 }
 
 /** `GET /api/rooms`: the lobby. */
@@ -178,7 +220,13 @@ export interface GameList {
 export interface ReplayStep {
   seat: number;
   action: string;
+  /** Who chose the action, when not the seat's own player (`null`: its player did). */
+  by: By | null;
   view: View;
+  /** The `seq` of the first event the step caused. */
+  first_event?: number;
+  /** A step that ended a round of a match: the table at that round's end. */
+  end_view?: View;
 }
 
 /**
@@ -212,15 +260,34 @@ export type MessageId = number | string;
 /** The turn clock: the people's seats to act and the seconds before their move is played. */
 export interface TurnClock {
   seats: number[];
-  /** Seconds left. */
+  /** Seconds left (frozen while `paused`). */
   closes_in: number;
+  /** Held by the only person at the table (a `hold`): the time does not run. The server
+   * always sends it (`false` when running); optional only for frames the client builds. */
+  paused?: boolean;
 }
 
 /** A timed window open now (a snap window, the initial peeks). */
 export interface TimedWindow {
   phase: string;
-  /** Seconds left. */
+  /** Seconds left (frozen while `paused`). */
   closes_in: number;
+  /** Held by the only person at the table (a `hold`): the time does not run. The server
+   * always sends it (`false` when running); optional only for frames the client builds. */
+  paused?: boolean;
+}
+
+/**
+ * One accepted action of the current game in the `log` of the `state` answering a `join`:
+ * its events as this connection may read them now (a seat without memory aid and a spectator:
+ * the public parts; a seat with memory aid: everything it saw). The game's deal is the entry
+ * with `seat` `null` (its `version` is the game's first).
+ */
+export interface LogEntry {
+  version: number;
+  seat: number | null;
+  by: By | null;
+  events: ViewEvent[];
 }
 
 /** The `state` frame: the room and the game as this connection's seat sees them. */
@@ -240,8 +307,22 @@ export interface StateMessage {
   window: TimedWindow | null;
   /** The turn clock, while people are to act outside a timed window. */
   clock: TurnClock | null;
+  /** Who chose the action this frame reports, when not the seat's own player; `null` for a
+   * person's own move, an AI seat's own move, and frames that report no action. */
+  by: By | null;
+  /** The rematch offered in the room, if any. */
+  rematch: RematchOffer | null;
+  /** A quick-play room waiting for people: seconds until AI players take its open seats. */
+  ai_fill_in?: number;
   /** On the frame answering a `join` at a room with a chat only: its last lines. */
   chat_log?: ChatLog;
+  /** On the frame answering a `join` only: the current game's moves so far, oldest first (at
+   * most the last 300 entries; a first entry with `seat` `null` is the deal, so the log is
+   * whole). */
+  log?: LogEntry[];
+  /** On the frame answering a `hold` only: whether the room's clocks and AI players are held
+   * now (`false`: other people sit at the table, so the clocks go on, or no hold is left). */
+  held?: boolean;
   id?: MessageId;
 }
 
@@ -294,7 +375,11 @@ export type ServerMessage =
 export type ClientMessage =
   | { type: "join"; room: string; token?: string }
   | { type: "act"; room?: string; token?: string; action: string; version: number; id?: MessageId }
-  | { type: "start" | "rematch"; room?: string; token?: string; id?: MessageId }
+  | { type: "start"; room?: string; token?: string; id?: MessageId }
+  /** Without `accept`: offer a rematch (or accept the open offer); with it: answer the offer. */
+  | { type: "rematch"; room?: string; token?: string; accept?: boolean; id?: MessageId }
+  /** Hold the clocks while the person reads something (the results, help, the rules). */
+  | { type: "hold"; room?: string; token?: string; on: boolean; id?: MessageId }
   | {
       type: "chat";
       room?: string;
