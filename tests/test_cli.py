@@ -228,7 +228,8 @@ def test_play_command_shows_the_table_and_quits() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "You (seat 0)" in result.output
-    assert "peek › card 0 1 2 3" in result.output  # the only verb is chosen: which card?
+    # no step is taken for the person: the word, or the card alone where one word leads to it
+    assert "Your move: p) peek  ·  or the card alone: 0 1 2 3" in result.output
     assert "single round" in result.output
     assert "You left the game." in result.output
 
@@ -351,7 +352,7 @@ def test_help_rules_table_and_quit() -> None:
     assert not finished
     assert "What to type" in text
     assert "Snapping" in text  # from the rules
-    assert text.count("peek › card 0 1 2 3") == 4  # the menu, again after each command
+    assert text.count("Your move: p) peek") == 4  # the menu, again after each command
     assert "You left the game." in text
 
 

@@ -80,11 +80,41 @@ def test_a_bare_number_at_the_verb_step_is_not_a_menu_number() -> None:
 def test_letters_pick_entries_and_back_undoes_a_step() -> None:
     game = cabo()
     out, buf = console()
-    # at the start of a turn: a) draw b) cabo; after draw: a) deck b) discard
-    script = ["peek 0", "peek 1", "a", "back", "a", "a", "quit", "y"]
+    # every word keeps its letter: d) draw, c) cabo; after draw: e) deck, i) discard
+    script = ["peek 0", "peek 1", "d", "back", "d", "d", "e", "quit", "y"]
     assert not play_loop(game, 0, out, script)
     assert [0, "draw deck"] in game.log["actions"]
-    assert "Your move: a) draw  b) cabo" in buf.getvalue()
+    text = buf.getvalue()
+    assert "Your move: d) draw  c) cabo" in text
+    assert "draw › e) deck  i) discard" in text
+    # a key typed out of habit is refused with a word, never taken for another entry
+    assert "d is 'draw', which is not possible now" in text
+
+
+def test_a_card_alone_is_enough_where_one_word_leads_to_it() -> None:
+    game = cabo()
+    out, buf = console()
+    assert not play_loop(game, 0, out, ["0", "p 1", "quit", "y"])
+    assert [a for s, a in game.log["actions"] if s == 0] == ["peek 0", "peek 1"]
+    assert "Your move: p) peek" in buf.getvalue()  # no step is taken for the person
+
+
+@pytest.mark.parametrize(("name", "players"), [("gabo", 4), ("cabo-german", 3), ("kaboo", 3)])
+def test_every_word_has_one_key_in_every_menu(name: str, players: int) -> None:
+    from cardtable.cli.keys import RESERVED, word_keys
+
+    keys = word_keys(name)
+    seen: dict[str, str] = {}
+    for legal in _walk_legal(name, players, range(3)):
+        for choices in steps(legal):
+            for c in choices:
+                if c.group or not c.word or c.key == c.word:
+                    continue
+                assert c.key not in RESERVED
+                assert seen.setdefault(c.word, c.key) == c.key, c.word
+                assert keys[c.word] == c.key
+    assert {"draw", "deck", "discard", "replace", "pass"} <= set(seen)
+    assert len(set(seen.values())) == len(seen)  # and one word for each key
 
 
 def test_the_help_says_how_to_type_moves() -> None:
@@ -328,3 +358,82 @@ def test_one_error_style_and_exit_codes() -> None:
         assert result.exit_code == 2, args
         assert result.stderr.startswith("error: "), args
         assert "error:" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "gabo", "--foo"], "no such option: --foo"),
+        (["play", "gabo", "-p", "x"], "--players takes a whole number"),
+        (["play", "gabo", "--peek-window", "nan"], "--peek-window must be from 0 to 3600"),
+        (["play", "gabo", "--snap-window", "inf"], "--snap-window must be from 0 to 3600"),
+        (["play", "gabo", "--peek-window", "-1"], "--peek-window must be from 0 to 3600"),
+        (["play", "gabo", "--reveal", "0"], "--reveal must be from 0.5 to 30"),
+        (["play", "gabo", "--seed", "-5"], "--seed must be from 0"),
+        (["arena", "gabo"], "missing option '--agents'"),
+        (["arena", "gabo", "-a", "random", "--seed", "-1"], "--seed must be from 0"),
+        (["serve", "--port", "99999"], "--port must be from 0 to 65535, got 99999"),
+        (["serve", "--ai-delay", "nan"], "--ai-delay must be 0 seconds or more, got nan"),
+        (["serve", "--turn-time", "inf"], "--turn-time must be 0 seconds or more"),
+        (["serve", "--idle-time", "-1"], "--idle-time must be 0 seconds or more"),
+        (["nosuch"], "no such command 'nosuch'"),
+        (["play"], "which game?"),
+    ],
+)
+def test_every_usage_error_is_one_line(args: list[str], said: str) -> None:
+    result = runner.invoke(app, args, terminal_width=80)
+    assert result.exit_code == 2, (args, result.output)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr  # no boxed panel, no traceback
+    assert lines[0].startswith("error: ") and said in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("command", ["", "play", "rules", "variants", "arena", "serve"])
+def test_help_names_what_each_option_takes(command: str) -> None:
+    result = runner.invoke(app, [*command.split(), "-h"], terminal_width=100)
+    assert result.exit_code == 0
+    # a word for what an option takes (N, SECONDS, PATH), never a Python type or a flag's bool
+    assert not re.search(r"<(int|str|float|bool|path|list\[str\])>", result.output), result.output
+    if command == "play":
+        assert re.search(r"--peek-window\s+SECONDS", result.output)
+        assert "GAME" in result.output
+
+
+def test_the_pager_renders_colour_or_gets_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.cli import rules
+
+    monkeypatch.delenv("PAGER", raising=False)
+    monkeypatch.delenv("LESS", raising=False)
+    monkeypatch.setattr(rules.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert rules._pager() == (["less", "-R"], True)  # colours only through less -R
+    monkeypatch.setenv("PAGER", "more")
+    assert rules._pager() == (["more"], False)  # any other pager: plain text
+    monkeypatch.setenv("PAGER", "less")
+    assert rules._pager() == (["less"], False)
+    monkeypatch.setenv("LESS", "-FRX")
+    assert rules._pager() == (["less"], True)
+    monkeypatch.setattr(rules.shutil, "which", lambda name: None)
+    assert rules._pager() is None
+
+
+def test_rules_through_a_pager_that_shows_no_colour_get_no_escape_codes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from cardtable.cli import rules
+
+    shown = tmp_path / "paged.txt"
+    monkeypatch.setenv("PAGER", f"tee {shown}")
+    monkeypatch.setattr(rules.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(rules.subprocess, "run", _capture_into(shown))
+    rules._page(rules.rules_markdown("gabo"))
+    text = shown.read_text(encoding="utf-8")
+    assert "Snapping" in text
+    assert "\x1b[" not in text
+
+
+def _capture_into(path: Any) -> Any:
+    def run(command: list[str], input: str, **_: Any) -> None:
+        path.write_text(input, encoding="utf-8")
+
+    return run

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from .arena import arena_command
+from .checks import CardtableCommand, CardtableGroup
 from .play import play_command
 from .rules import list_variants, rules_command
 from .serve import serve_command
@@ -21,6 +22,7 @@ from .serve import serve_command
 __all__ = ["app", "main"]
 
 app = typer.Typer(
+    cls=CardtableGroup,
     help="Play the Cabo family of games and Qute in the terminal ('cardtable variants' lists "
     "them).\n\nErrors are printed as 'error: ...' on stderr; the exit code is 2 for a wrong "
     "argument or option, 1 for any other failure.",
@@ -62,11 +64,11 @@ def _root(
     """The options every command shares (``--version``, ``-h``)."""
 
 
-app.command("play")(play_command)
-app.command("rules")(rules_command)
-app.command("variants")(list_variants)
-app.command("arena")(arena_command)
-app.command("serve")(serve_command)
+app.command("play", cls=CardtableCommand)(play_command)
+app.command("rules", cls=CardtableCommand)(rules_command)
+app.command("variants", cls=CardtableCommand)(list_variants)
+app.command("arena", cls=CardtableCommand)(arena_command)
+app.command("serve", cls=CardtableCommand)(serve_command)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    SpinnerColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -34,6 +35,7 @@ from ..arena import (
     interrupt_once,
     run_arena,
 )
+from .checks import number_in
 from .render import _fail, _s
 from .rules import parse_option, resolve_variant
 
@@ -113,57 +115,88 @@ def head_to_head_table(result: ArenaResult) -> Table | None:
 
 def arena_command(
     variant: Annotated[
-        str, typer.Argument(help="the game to play ('cardtable variants' lists them)")
+        str,
+        typer.Argument(metavar="GAME", help="the game to play ('cardtable variants' lists them)"),
     ],
     agent_list: Annotated[
         str,
         typer.Option(
             "--agents",
             "-a",
+            metavar="NAMES",
             help="comma-separated agent names or levels, e.g. expert,heuristic (repeat a name "
             "to play an agent against itself)",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", help="games to play")] = 200,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="games to play (1 or more)")
+    ] = 200,
     players: Annotated[
         int | None,
         typer.Option(
             "--players",
             "-p",
+            metavar="N",
             help="seats per game (default: one per agent if the game allows, else the game's)",
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the whole run")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            "-s",
+            metavar="N",
+            help="seed of the whole run (0 or more)",
+            callback=number_in(0, 2**63 - 1),
+        ),
+    ] = 0,
     backend: Annotated[
-        str, typer.Option("--backend", "-b", help="process (default), ray or serial")
+        str,
+        typer.Option("--backend", "-b", metavar="NAME", help="process (default), ray or serial"),
     ] = "process",
     workers: Annotated[
         int | None,
-        typer.Option("--workers", "-w", help="worker processes or Ray CPUs (default: all CPUs)"),
+        typer.Option(
+            "--workers",
+            "-w",
+            metavar="N",
+            help="worker processes or Ray CPUs (default: all CPUs)",
+        ),
     ] = None,
     address: Annotated[
-        str | None, typer.Option("--address", help="address of a running Ray cluster")
+        str | None,
+        typer.Option("--address", metavar="HOST:PORT", help="address of a running Ray cluster"),
     ] = None,
     json_path: Annotated[
-        Path | None, typer.Option("--json", help="write every result and game as JSON")
+        Path | None,
+        typer.Option("--json", metavar="PATH", help="write every result and game as JSON"),
     ] = None,
     csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="write one row per agent as CSV")
+        Path | None,
+        typer.Option("--csv", metavar="PATH", help="write one row per agent as CSV"),
     ] = None,
     chart_path: Annotated[
         Path | None,
         typer.Option(
-            "--chart", help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf"
+            "--chart",
+            metavar="PATH",
+            help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf",
         ),
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="any rule option as NAME=VALUE (repeatable)"),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="NAME=VALUE",
+            help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
+        ),
     ] = None,
     duplicate: Annotated[
         bool,
         typer.Option(
             "--duplicate/--no-duplicate",
+            metavar="",
             help="replay each deal once per seat rotation (less luck in the comparison)",
         ),
     ] = True,
@@ -202,7 +235,8 @@ def arena_command(
                 style="yellow",
             )
         )
-    columns = (
+    columns = (  # the spinner turns while a game is played, however long an agent thinks
+        SpinnerColumn(),
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),

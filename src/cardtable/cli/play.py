@@ -34,14 +34,17 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from .. import Game, IllegalAction, agents, new_game, variants
-from ..tui import resume_callback, run_table, table_available
+from .. import Game, IllegalAction, agents, new_game, replay, variants
+from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
+from .checks import number_in
 from .fronts import FRONTS, PLAYABLE, front
+from .keys import FAMILY_KEYS, key_words, word_keys
 from .render import (
+    MENU_MAX,
     Choice,
     Front,
-    _fail,
     continuations,
+    fail,
     is_position,
     render_choices,
     render_result,
@@ -62,10 +65,12 @@ CONFIRM_QUIT = "quit? y/N "
 """The question asked before leaving a game."""
 
 _KEYS = (
-    "Moves are built step by step: the menu offers only what may come next. Type a letter for "
-    "an entry; a card is always typed as its position — N for your card N, P.N for seat P's "
-    "card N, counted from 0 as on the table (numbers are never menu numbers). A whole move in "
-    "one line works too (replace 3, draw deck), and so does the start of a word (dr for draw)."
+    "Moves are built step by step: the menu offers only what may come next. Type a word's "
+    "letter (each word has the same letter in every menu) or the word itself; a card is always "
+    "typed as its position — N for your card N, P.N for seat P's card N, counted from 0 as on "
+    "the table (numbers are never menu numbers). Where one word is the only way on to a card "
+    "(peek in the initial peek), the card alone is enough. A whole move in one line works too "
+    "(replace 3, draw deck), and so does the start of a word (dr for draw)."
 )
 
 
@@ -77,7 +82,9 @@ def _help(game: str, memory_aid: bool = False) -> RenderableType:
     table = Table(title="What to type", title_style="bold", show_lines=False)
     table.add_column("input", style="bold", no_wrap=True)
     table.add_column("meaning")
-    table.add_row("a letter", "the menu entry with that letter")
+    keys = word_keys(game)
+    letters = " · ".join(f"{key} {word}" for word, key in keys.items() if word in _words(game))
+    table.add_row("a letter", f"the word with that letter: {letters}")
     table.add_row("N or P.N", "the card at that position (your card N; seat P's card N)")
     for word, meaning in shown.notation:
         table.add_row(word, meaning)
@@ -90,8 +97,20 @@ def _help(game: str, memory_aid: bool = False) -> RenderableType:
         "table",
         "draw the table again" + (" (no card you saw earlier: no memory aid)" if hidden else ""),
     )
+    if shown.memory is None:
+        table.add_row("sort", "sort your hand the other way (by suit, by rank); remembered")
     table.add_row("quit", "leave the game (asks first)")
     return Group(Text(_KEYS), table, Text(note, style="dim"))
+
+
+def _words(game: str) -> set[str]:
+    """The words of ``game``'s notation (its help rows' first words and their options)."""
+    out: set[str] = set()
+    for text, _ in front(game).notation:
+        out.update(text.replace("/", " ").replace("|", " ").split())
+    if "suit" in out:
+        out.update(("C", "D", "H", "S"))
+    return out
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -127,15 +146,15 @@ _YES = ("y", "yes")
 
 
 def _resolve(token: str, words: list[str], choices: list[Choice]) -> Choice | None:
-    """The menu entry ``token`` picks at one step: a continuation's own word (any case), a
-    letter, a seat group's key (``1.``), or the start (two letters or more) of exactly one
+    """The menu entry ``token`` picks at one step: a continuation's own word (any case), its
+    key, a seat group's key (``1.``, ``y``), or the start (two letters or more) of exactly one
     word that is not a position; ``None`` if it picks nothing."""
     low = token.lower()
     for w in words:
         if w.lower() == low:
             return Choice(w, w, w)
     for c in choices:
-        if c.key == low or (c.group and c.word == low):
+        if c.key in (token, low) or (c.group and c.word == low):
             return c
     if len(low) >= 2 and not is_position(low):
         starts = [w for w in words if not is_position(w) and w.lower().startswith(low)]
@@ -144,8 +163,27 @@ def _resolve(token: str, words: list[str], choices: list[Choice]) -> Choice | No
     return None
 
 
+def _card_first(token: str, legal: list[str], prefix: list[str], strict: bool = True) -> str | None:
+    """The word a card typed before it stands for: where ``token`` is a position that cannot
+    come next but one word alone may, and that word is followed by cards (``0`` in the initial
+    peek is ``peek 0``). ``strict``: only if that word may be followed by this very card."""
+    if not is_position(token):
+        return None
+    words = [w for w in continuations(legal, prefix) if w]
+    if len(words) != 1 or is_position(words[0]):
+        return None
+    after = continuations(legal, [*prefix, words[0]])
+    if token in after or (not strict and any(is_position(w) for w in after)):
+        return words[0]
+    return None
+
+
 def _walk_line(
-    tokens: list[str], legal: list[str], prefix: list[str], group: str
+    tokens: list[str],
+    legal: list[str],
+    prefix: list[str],
+    group: str,
+    keys: Mapping[str, str] | None = None,
 ) -> tuple[list[str], str, bool] | None:
     """Follow the words of one line from the step ``prefix`` (inside seat ``group``).
 
@@ -157,7 +195,10 @@ def _walk_line(
         if done:
             return None
         words = [w for w in continuations(legal, prefix) if w]
-        pick = _resolve(tok, words, step_choices(legal, prefix, group))
+        pick = _resolve(tok, words, step_choices(legal, prefix, group, keys))
+        if pick is None and (implied := _card_first(tok, legal, prefix)) is not None:
+            prefix.append(implied)
+            pick = Choice(tok, tok, tok)
         if pick is None:
             return None
         if pick.group:
@@ -173,6 +214,16 @@ def _walk_line(
     return prefix, group, done
 
 
+def _not_now(token: str, keys: Mapping[str, str]) -> str | None:
+    """What to say of a key that means a word of the game which cannot come next (``x`` when
+    nothing can be exchanged); ``None`` for any other text."""
+    by_key = key_words(keys)
+    word = by_key.get(token) or by_key.get(token.lower())
+    if word is None or len(token) != 1:
+        return None
+    return f"{token} is '{word}', which is not possible now"
+
+
 def _ask(
     legal: list[str],
     read: InputFn,
@@ -181,30 +232,27 @@ def _ask(
     snap: bool,
     start: list[str],
     extra: Callable[[str], bool],
+    keys: Mapping[str, str] | None = None,
 ) -> tuple[str, list[str]] | None:
     """Ask for one move, step by step; ``None`` if the person quits.
 
-    Returns the move's text and the step the last line started from (to go back to if the
-    game refuses the move). A line that picks nothing is returned as typed after the step
-    (the game then says what is wrong with it). ``extra`` handles ``help``, ``rules`` and
-    ``table`` (it returns whether it did).
+    No step is ever taken for the person: the menu shows what may come next, each word with
+    its fixed key (``keys``). Returns the move's text and the step the last line started from
+    (to go back to if the game refuses the move). A line that picks nothing is returned as
+    typed after the step (the game then says what is wrong with it), except a key of a word
+    that cannot come next, which is answered at once. ``extra`` handles ``help``, ``rules``,
+    ``table`` and ``sort`` (it returns whether it did).
     """
     prefix, group = list(start), ""
     while True:
-        choices = step_choices(legal, prefix, group)
-        one = [c for c in choices if not c.group]
-        if len(choices) == 1 and one and one[0].word:
-            after = continuations(legal, [*prefix, one[0].word])
-            if prefix or "" not in after:  # one way on (never a whole move unasked): take it
-                prefix.append(one[0].word)
-                if after == [""]:
-                    return " ".join(prefix), start
-                continue
+        choices = step_choices(legal, prefix, group, keys)
         menu = render_choices(prefix + ([group] if group else []), choices)
+        lone = [c.word for c in choices if not c.group and c.word and not is_position(c.word)]
+        cards = [w for w in continuations(legal, [*prefix, *lone]) if is_position(w)]
+        if len(choices) == 1 and len(lone) == 1 and cards and len(cards) <= MENU_MAX:
+            menu.append(f"  ·  or the card alone: {' '.join(cards)}", style="dim")
         if snap and not prefix and "pass" in legal:
             menu.append("  ·  Enter) pass", style="dim")
-        elif prefix and choices and choices[0].word == "" and not choices[0].group:
-            menu.append("  ·  Enter) play it", style="dim")
         if prefix:
             menu.append("  ·  back", style="dim")
         console.print(menu)
@@ -236,12 +284,18 @@ def _ask(
             continue
         if extra(word):
             continue
-        walked = _walk_line(text.split(), legal, prefix, group)
-        if walked is None and prefix:  # a whole move typed in the middle of one
-            walked = _walk_line(text.split(), legal, [], "")
+        walked = _walk_line(text.split(), legal, prefix, group, keys)
+        if walked is None and prefix and len(text) > 1:  # a move typed in the middle of one
+            walked = _walk_line(text.split(), legal, [], "", keys)
+        if walked is None and (said := _not_now(text, keys or FAMILY_KEYS)) is not None:
+            console.print(Text(said, style="red"))
+            continue
         if walked is None:  # the game says what is wrong with it
             tokens = text.split()
-            here = is_position(tokens[0]) or _walk_line(tokens[:1], legal, prefix, group)
+            implied = _card_first(tokens[0], legal, prefix, strict=False)
+            if implied is not None:  # "99" in the initial peek: "peek 99"
+                return " ".join([*prefix, implied, text]), list(prefix)
+            here = is_position(tokens[0]) or _walk_line(tokens[:1], legal, prefix, group, keys)
             return " ".join([*prefix, text] if prefix and here else [text]), list(prefix)
         before = list(prefix)
         prefix, group, done = walked
@@ -268,22 +322,31 @@ def play_loop(
     opponents: str = "casual",
     memory_aid: bool = False,
     after_bots: Callable[[], None] | None = None,
+    resumed: bool = False,
+    after_move: Callable[[Game], None] | None = None,
+    hand_order: str = "suit",
+    on_sort: Callable[[str], None] | None = None,
 ) -> bool:
     """Play ``game`` to its end in the terminal: ``seat`` is the human, the others are bots.
 
     ``game`` is a new game: the loop starts by printing its ``opening_events``, then the events
-    each move returns. ``source`` gives the human's lines (an iterable, or a callable taking
-    the prompt); running out of input counts as ``quit``. Bots are ``opponents`` agents (a name
-    or level from :mod:`cardtable.agents`) seeded from ``bot_seed``; whenever the human seat is
-    among the actors (also in simultaneous phases) the human acts first.
+    each move returns (``resumed``: a game rebuilt from a save, whose round so far is told
+    again first, as the seat may read it again: without memory aid, the public parts, with
+    every card shown to the whole table). ``source`` gives the human's lines (an iterable, or
+    a callable taking the prompt); running out of input counts as ``quit``. Bots are
+    ``opponents`` agents (a name or level from :mod:`cardtable.agents`) seeded from
+    ``bot_seed``; whenever the human seat is among the actors (also in simultaneous phases) the
+    human acts first. ``after_move`` runs after every move (the save).
 
     A move is built step by step (:func:`~cardtable.cli.render.step_choices`): the menu offers
-    only continuations of legal actions, a card is typed as its position, other entries by
-    letter. The table is printed again only when it changed; ``quit`` asks first; a snap window
-    is passed with a bare Enter (and one the seat cannot snap in is passed without asking),
-    and the bots' passes in it are not printed. ``after_bots`` runs before the human is asked
-    again after bots moved (the terminal drops the keys typed meanwhile). While a bot decides,
-    a terminal console shows that it is thinking.
+    only continuations of legal actions, a card is typed as its position, every word by its
+    fixed key (:mod:`cardtable.cli.keys`). The table is printed again only when it changed;
+    ``quit`` asks first; a snap window is passed with a bare Enter (and one the seat cannot
+    snap in is passed without asking), and the bots' passes in it are not printed.
+    ``after_bots`` runs before the human is asked again after bots moved (the terminal drops
+    the keys typed meanwhile). While a bot decides, a terminal console shows that it is
+    thinking. A Qute hand is sorted by ``hand_order`` (``suit`` or ``rank``); ``sort`` turns
+    it the other way and tells ``on_sort``.
 
     Without ``memory_aid`` (the default) the human plays as a person without memory aid: a
     face-down card is shown in the event line that reports its sight and in the next table
@@ -291,31 +354,48 @@ def play_loop(
     played to its end, ``False`` if the human quit.
     """
     shown = front(game.variant)
+    keys = word_keys(game.variant)
     read = _reader(source, console)
     bots = [agents.get(opponents, seed=bot_seed * 16 + s) for s in range(game.players)]
     title = variants.get(game.variant).title
     sights: dict[str, str] = {}  # face-down cards seen since the last table: address → code
-    seen = [ev.for_seat(seat) for ev in game.opening_events]
-    _print_events(seen, seat, console, shown)
-    note_sights(seen, sights)
+    order = hand_order
+    if resumed:
+        moves = len(game.log["actions"])
+        console.print(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
+        again = game.history(seat, memory=memory_aid)
+        _print_events([ev for ev in again if ev.get("type") != "round_end"], seat, console, shown)
+    else:
+        seen = [ev.for_seat(seat) for ev in game.opening_events]
+        _print_events(seen, seat, console, shown)
+        note_sights(seen, sights)
     last_table = ""
     bots_moved = False
 
+    def view_now(sights_now: dict[str, str]) -> Mapping[str, Any]:
+        return {**table_view(game, seat, memory_aid, sights_now, shown), "hand_order": order}
+
     def extra(word: str) -> bool:
+        nonlocal order
         if word in _HELP:
             console.print(_help(game.variant, memory_aid))
         elif word == "rules":
             console.print(Markdown(rules_markdown(game.variant)))
         elif word == "table":
-            again = table_view(game, seat, memory_aid, {}, shown)
-            console.print(shown.table(again, seat, title))
+            console.print(shown.table(view_now({}), seat, title))
+        elif word == "sort" and shown.memory is None:
+            order = "rank" if order == "suit" else "suit"
+            if on_sort is not None:
+                on_sort(order)
+            console.print(Text(f"Your hand is sorted by {order} now.", style="dim"))
+            console.print(shown.table(view_now({}), seat, title))
         else:
             return False
         return True
 
     while not game.over:
         if seat in game.actors:
-            view = table_view(game, seat, memory_aid, sights, shown)
+            view = view_now(sights)
             sights.clear()  # shown once: later tables hide them again
             legal: list[str] = view["legal"]
             snap = game.timed_window() == "snap"
@@ -327,8 +407,8 @@ def play_loop(
                 if snap:  # only the pile changed: one line, not the whole table
                     console.print(
                         Text(
-                            "Snap window: drop N to throw your card N of the top card's rank, "
-                            "Enter to pass ('table' shows the table)",
+                            f"Snap window: drop N ({keys['drop']} N) throws your card N of the "
+                            "top card's rank; Enter passes ('table' shows the table)",
                             style="yellow",
                         )
                     )
@@ -340,7 +420,9 @@ def play_loop(
                 bots_moved = False
                 start: list[str] = []
                 while True:
-                    answer = _ask(legal, read, console, snap=snap, start=start, extra=extra)
+                    answer = _ask(
+                        legal, read, console, snap=snap, start=start, extra=extra, keys=keys
+                    )
                     if answer is None:
                         console.print(Text("You left the game.", style="bold"))
                         return False
@@ -362,6 +444,8 @@ def play_loop(
             bots_moved = True
             if quiet:  # a bot's pass in a snap window is not news
                 events = [ev for ev in events if ev.type != "pass"]
+        if after_move is not None:
+            after_move(game)
         seen = [ev.for_seat(seat) for ev in events]
         _print_events(seen, seat, console, shown)
         note_sights(seen, sights)
@@ -391,125 +475,49 @@ def _drop_typeahead() -> None:
 
 
 # ---------------------------------------------------------------------------- the command
-def play_command(
-    variant: Annotated[
-        str,
-        typer.Argument(
-            help="the game to play, in any case ('cardtable variants' lists them)",
-            autocompletion=complete_variant,
-            show_default=False,
-        ),
-    ],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of seats (default: the game's)")
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            "-s",
-            help="seed for the deal and the bots (default: a fresh one, printed to replay)",
-        ),
-    ] = None,
-    seat: Annotated[int, typer.Option("--seat", help="your seat (0 is the first)")] = 0,
-    target: Annotated[
-        str | None,
-        typer.Option("--target", "-t", help="points that end the match, or 'none' for one round"),
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="any rule option as NAME=VALUE (repeatable)"),
-    ] = None,
-    opponents: Annotated[
-        str,
-        typer.Option(
-            "--opponents",
-            "-a",
-            help="the bots' level (beginner, casual, expert, master) or agent (random, …)",
-        ),
-    ] = "casual",
-    memory_aid: Annotated[
-        bool,
-        typer.Option(
-            "--memory-aid",
-            help="keep every card you have seen shown (default: a face-down card is shown only "
-            "when you see it — a peek, spy or look — and then hidden again)",
-        ),
-    ] = False,
-    plain: Annotated[
-        bool,
-        typer.Option(
-            "--plain",
-            help="line mode even on a terminal (for pipes, scripts and screen readers); "
-            "otherwise a terminal gets the full-screen table",
-        ),
-    ] = False,
-    peek_window: Annotated[
-        float,
-        typer.Option(
-            "--peek-window", help="full-screen table: seconds for the initial peek (0: no clock)"
-        ),
-    ] = 30.0,
-    snap_window: Annotated[
-        float,
-        typer.Option(
-            "--snap-window", help="full-screen table: seconds of a snap window (0: no clock)"
-        ),
-    ] = 5.0,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            is_eager=True,
-            expose_value=False,
-            callback=resume_callback,
-            help="continue the last game of the full-screen table (it is saved after every move)",
-        ),
-    ] = False,
-) -> None:
-    """Play one game against AI opponents (casual by default).
+def _settings() -> Any:
+    """The module keeping the terminal's save and settings (``None`` without the ``tui``
+    extra, whose ``platformdirs`` finds the user's data directory)."""
+    try:
+        from ..tui import saves
+    except ImportError:  # pragma: no cover - depends on the install
+        return None
+    return saves
 
-    A memory game: without --memory-aid, a card you look at is shown only once — remember it.
-    """
-    try:
-        name = resolve_variant(variant)
-    except ValueError as err:
-        _fail(str(err))
-    if seed is None:
-        seed = random.SystemRandom().randrange(100_000)
-    try:
-        agents.get(opponents)
-    except ValueError as err:
-        _fail(str(err))
-    if name not in FRONTS:
-        _fail(f"the terminal cannot draw {name} yet; playable here: {', '.join(PLAYABLE)}")
-    options: dict[str, Any] = {}
-    try:
-        for text in option or []:
-            key, value = parse_option(text, name)
-            options[key] = value
-        if target is not None:
-            options["target"] = parse_option(f"target={target}", name)[1]
-        game = new_game(name, players=players, seed=seed, options=options)
-    except ValueError as err:
-        _fail(str(err))
-    if not 0 <= seat < game.players:
-        _fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
-    if not plain and sys.stdin.isatty() and sys.stdout.isatty() and table_available():
-        farewell = run_table(
-            game,
-            seat,
-            opponents=opponents,
-            bot_seed=seed,
-            memory_aid=memory_aid,
-            peek_window=peek_window,
-            snap_window=snap_window,
-        )
-        Console().print(Text(farewell, style="dim"))
-        return
+
+def _remember_order(order: str) -> None:
+    saves = _settings()
+    if saves is not None:
+        saves.write_settings({"qute_sort": order})
+
+
+def _hand_order() -> str:
+    saves = _settings()
+    order = saves.load_settings().get("qute_sort") if saves is not None else None
+    return order if order in ("suit", "rank") else "suit"
+
+
+def _use_table(plain: bool) -> bool:
+    """Whether to open the full-screen table: a terminal on both ends, no ``--plain``, and
+    the ``tui`` extra."""
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and table_available()
+
+
+def _line_mode(
+    game: Game,
+    seat: int,
+    *,
+    seed: int,
+    opponents: str,
+    memory_aid: bool,
+    resumed: bool = False,
+    save: Callable[[Game], None] | None = None,
+) -> None:
+    """Play ``game`` in line mode on this terminal (or pipe), saying the seed before and
+    after."""
     console = Console()
-    replay = f"seed {seed}: replay this deal with --seed {seed}"
-    console.print(Text(replay, style="dim"))
+    replay_line = f"seed {seed}: replay this deal with --seed {seed}"
+    console.print(Text(replay_line, style="dim"))
     try:
         play_loop(
             game,
@@ -520,8 +528,227 @@ def play_command(
             opponents=opponents,
             memory_aid=memory_aid,
             after_bots=_drop_typeahead if sys.stdin.isatty() else None,
+            resumed=resumed,
+            after_move=save,
+            hand_order=_hand_order(),
+            on_sort=_remember_order,
         )
-        console.print(Text(replay, style="dim"))
+        console.print(Text(replay_line, style="dim"))
     except KeyboardInterrupt:
         console.print("\nInterrupted.")
         raise typer.Exit(code=130) from None
+
+
+def _resume(plain: bool, windows: Mapping[str, float]) -> None:
+    """``play --resume``: the saved game, on the full-screen table or (``--plain``, a pipe)
+    in line mode, which keeps saving it after every move."""
+    saves = _settings()
+    if saves is None:
+        fail("--resume needs the 'tui' extra (it keeps the save): pip install 'cardtable[tui]'")
+    record = saves.load_save()
+    if record is None:
+        fail(f"no saved game to resume (looked in {saves.save_path()})")
+    if _use_table(plain):
+        given: dict[str, float | None] = {  # else the saved ones
+            k: (v if v != _DEFAULTS[k] else None) for k, v in windows.items()
+        }
+        try:
+            farewell = run_table(None, resume=True, clocks=given)
+        except ValueError as err:
+            fail(str(err))
+        Console().print(Text(farewell, style="dim"))
+        return
+    try:
+        game = replay(record["log"])
+    except (ValueError, KeyError, TypeError, IllegalAction) as err:
+        fail(f"the saved game cannot be read again ({err}); it is in {saves.save_path()}")
+    settings = {**record, "log": None}
+
+    def save(g: Game) -> None:
+        if g.over:
+            saves.clear_save()
+        else:
+            saves.write_save({**settings, "log": g.log})
+
+    _line_mode(
+        game,
+        int(record.get("seat", 0)),
+        seed=game.seed,
+        opponents=str(record.get("opponents", "casual")),
+        memory_aid=bool(record.get("memory_aid", False)),
+        resumed=True,
+        save=save,
+    )
+
+
+_DEFAULTS = {"peek_window": 30.0, "snap_window": 5.0, "reveal": REVEAL_SECONDS}
+"""The clocks' defaults (a resumed game keeps its own unless others are given)."""
+
+_WINDOW = number_in(0.0, 3600.0, "seconds")
+_REVEAL = number_in(REVEAL_RANGE[0], REVEAL_RANGE[1], "seconds")
+
+
+def play_command(
+    variant: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="GAME",
+            help="the game to play, in any case ('cardtable variants' lists them); not with "
+            "--resume",
+            autocompletion=complete_variant,
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", metavar="N", help="number of seats (default: the game's)"),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            metavar="N",
+            help="seed for the deal and the bots, 0 or more (default: a fresh one, printed to "
+            "replay)",
+            callback=number_in(0, 2**63 - 1, optional=True),
+        ),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option("--seat", metavar="N", help="your seat (0 is the first)")
+    ] = 0,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            "-t",
+            metavar="POINTS",
+            help="points that end the match, or 'none' for one round",
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="NAME=VALUE",
+            help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
+        ),
+    ] = None,
+    opponents: Annotated[
+        str,
+        typer.Option(
+            "--opponents",
+            "-a",
+            metavar="LEVEL",
+            help="the bots' level (beginner, casual, expert, master) or agent (random, …)",
+        ),
+    ] = "casual",
+    memory_aid: Annotated[
+        bool,
+        typer.Option(
+            "--memory-aid",
+            metavar="",
+            help="keep every card you have seen shown (default: a face-down card is shown only "
+            "when you see it — a peek, spy or look — and then hidden again)",
+        ),
+    ] = False,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain",
+            metavar="",
+            help="line mode even on a terminal (for pipes, scripts and screen readers); "
+            "otherwise a terminal gets the full-screen table",
+        ),
+    ] = False,
+    peek_window: Annotated[
+        float,
+        typer.Option(
+            "--peek-window",
+            metavar="SECONDS",
+            help="full-screen table: seconds for the initial peek, 0 to 3600 (0: no clock)",
+            callback=_WINDOW,
+        ),
+    ] = _DEFAULTS["peek_window"],
+    snap_window: Annotated[
+        float,
+        typer.Option(
+            "--snap-window",
+            metavar="SECONDS",
+            help="full-screen table: seconds of a snap window, 0 to 3600 (0: no clock)",
+            callback=_WINDOW,
+        ),
+    ] = _DEFAULTS["snap_window"],
+    reveal: Annotated[
+        float,
+        typer.Option(
+            "--reveal",
+            metavar="SECONDS",
+            help="full-screen table, no memory aid: seconds a card you see stays face up "
+            f"({REVEAL_RANGE[0]:g} to {REVEAL_RANGE[1]:g}; it also turns down at your next move)",
+            callback=_REVEAL,
+        ),
+    ] = REVEAL_SECONDS,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            metavar="",
+            help="continue the last game of the full-screen table (it is saved after every "
+            "move); with --plain or a pipe, in line mode",
+        ),
+    ] = False,
+) -> None:
+    """Play one game against AI opponents (casual by default).
+
+    A memory game: without --memory-aid, a card you look at is shown only once — remember it.
+    """
+    windows: dict[str, float] = {
+        "peek_window": peek_window,
+        "snap_window": snap_window,
+        "reveal": reveal,
+    }
+    if resume:
+        if variant is not None:
+            fail("--resume continues the saved game: give no game name with it")
+        _resume(plain, windows)
+        return
+    if variant is None:
+        fail("which game? name one (cardtable variants lists them), or give --resume")
+    try:
+        name = resolve_variant(variant)
+    except ValueError as err:
+        fail(str(err))
+    if seed is None:
+        seed = random.SystemRandom().randrange(100_000)
+    try:
+        agents.get(opponents)
+    except ValueError as err:
+        fail(str(err))
+    if name not in FRONTS:
+        fail(f"the terminal cannot draw {name} yet; playable here: {', '.join(PLAYABLE)}")
+    options: dict[str, Any] = {}
+    try:
+        for text in option or []:
+            key, value = parse_option(text, name)
+            options[key] = value
+        if target is not None:
+            options["target"] = parse_option(f"target={target}", name)[1]
+        game = new_game(name, players=players, seed=seed, options=options)
+    except ValueError as err:
+        fail(str(err))
+    if not 0 <= seat < game.players:
+        fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
+    if _use_table(plain):
+        farewell = run_table(
+            game,
+            seat,
+            opponents=opponents,
+            bot_seed=seed,
+            memory_aid=memory_aid,
+            clocks=dict(windows),
+        )
+        Console().print(Text(farewell, style="dim"))
+        return
+    _line_mode(game, seat, seed=seed, opponents=opponents, memory_aid=memory_aid)

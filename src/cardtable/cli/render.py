@@ -24,6 +24,7 @@ from ..views import GameResult
 
 __all__ = [
     "DISCARD_SHOWN",
+    "ENTER",
     "FACE_DOWN",
     "LETTERS",
     "MENU_MAX",
@@ -31,6 +32,8 @@ __all__ = [
     "Front",
     "card_text",
     "continuations",
+    "error_line",
+    "fail",
     "is_position",
     "number_word",
     "render_choices",
@@ -167,6 +170,9 @@ LETTERS = "abcdefgijklmnoprstuvwxyz"
 """The keys of menu entries that are not card positions, in order (no ``h`` or ``q``: those
 are help and quit)."""
 
+ENTER = "Enter"
+"""The key of the menu entry that plays the move as built so far."""
+
 _POSITION = re.compile(r"\d+(\.\d+)?")
 
 
@@ -213,20 +219,29 @@ class Choice:
     """Whether the entry opens a group of positions (one seat's cards) instead of a word."""
 
 
-def step_choices(legal: Sequence[str], prefix: Sequence[str], group: str = "") -> list[Choice]:
+def step_choices(
+    legal: Sequence[str],
+    prefix: Sequence[str],
+    group: str = "",
+    keys: Mapping[str, str] | None = None,
+) -> list[Choice]:
     """The entries of the menu after the words ``prefix`` (inside the seat ``group`` if any).
 
     Only continuations of legal actions are offered. A card position is typed as itself (its
-    key is the position); every other entry gets a letter of :data:`LETTERS`. More than
-    :data:`MENU_MAX` positions of several seats are offered seat by seat first.
+    key is the position); every other word has its fixed key (``keys``, the game's map of
+    :func:`cardtable.cli.keys.word_keys`; the Cabo family's by default), the same in every
+    menu; playing the move as built so far is Enter's. More than :data:`MENU_MAX` positions of
+    several seats are offered seat by seat first (typed ``P.``, your own ``y``).
     """
+    from .keys import FAMILY_KEYS, RESERVED, SEAT_GROUP_KEY
+
+    fixed = FAMILY_KEYS if keys is None else keys
     words = continuations(legal, prefix)
     end = bool(words) and words[0] == ""
     nexts = [w for w in words if w and (not group or _group(w) == group)]
-    letters = iter(LETTERS)
     choices: list[Choice] = []
     if end:
-        choices.append(Choice(next(letters), "", f"play '{' '.join(prefix)}' as it is"))
+        choices.append(Choice(ENTER, "", f"play '{' '.join(prefix)}' as it is"))
     groups: list[str] = []
     if not group and len(nexts) > MENU_MAX and all(is_position(w) for w in nexts):
         groups = list(dict.fromkeys(_group(w) for w in nexts))
@@ -235,13 +250,19 @@ def step_choices(legal: Sequence[str], prefix: Sequence[str], group: str = "") -
             cells = [w for w in nexts if _group(w) == g]
             span = f"{cells[0]}–{cells[-1]}" if len(cells) > 1 else cells[0]
             name = "your cards" if g == "you" else f"seat {g[:-1]}"
-            choices.append(Choice(next(letters, "?"), g, f"{name} ({span})", group=True))
+            key = SEAT_GROUP_KEY if g == "you" else g
+            choices.append(Choice(key, g, f"{name} ({span})", group=True))
         return choices
+    taken = set(fixed.values()) | set(RESERVED)
     for w in nexts:
         if is_position(w):
             choices.append(Choice(w, w, w))
-        else:
-            choices.append(Choice(next(letters, "?"), w, w))
+        elif w in fixed:
+            choices.append(Choice(fixed[w], w, w))
+        else:  # a word no map knows: a free letter, for this menu only
+            free = next((c for c in w.lower() + LETTERS if c in LETTERS and c not in taken), "?")
+            taken.add(free)
+            choices.append(Choice(free, w, w))
     return choices
 
 
@@ -329,10 +350,17 @@ FAILURE = 1
 """Exit code of a command that was used rightly but could not do its work."""
 
 
+def error_line(message: str) -> None:
+    """Print ``error: message`` on stderr as one line (never wrapped, never boxed)."""
+    text = Text(f"error: {' '.join(message.split())}", style="bold red")
+    Console(stderr=True, highlight=False, soft_wrap=True).print(text)
+
+
 def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
-    """The one error style of every command: ``error: message`` on stderr, then exit ``code``
-    (:data:`USAGE_ERROR`, 2, for a wrong argument or option; :data:`FAILURE`, 1, otherwise)."""
-    Console(stderr=True, highlight=False).print(Text(f"error: {message}", style="bold red"))
+    """The one error style of every command: ``error: message`` on stderr, one line, then exit
+    ``code`` (:data:`USAGE_ERROR`, 2, for a wrong argument or option; :data:`FAILURE`, 1,
+    otherwise)."""
+    error_line(message)
     raise typer.Exit(code=code)
 
 

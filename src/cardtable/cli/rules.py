@@ -7,6 +7,12 @@ rules, the option table, the list of games.
 from __future__ import annotations
 
 import difflib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
 import sys
 from typing import Annotated, Any
 
@@ -16,7 +22,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from .. import variants
-from .render import _fail
+from .render import fail
 
 __all__ = [
     "complete_variant",
@@ -114,10 +120,47 @@ def parse_option(text: str, variant: str) -> tuple[str, Any]:
     raise ValueError(f"option {name!r} must be {want}, got {raw!r}")
 
 
+def _pager() -> tuple[list[str], bool] | None:
+    """The pager to show the rules in, and whether it renders colours: ``$PAGER`` if set (with
+    colours only when it is ``less`` and ``-R`` or ``-r`` is in its options or in ``$LESS``),
+    else ``less -R``; ``None`` when there is none to run."""
+    chosen = os.environ.get("PAGER", "").strip()
+    if not chosen:
+        return (["less", "-R"], True) if shutil.which("less") else None
+    try:
+        command = shlex.split(chosen)
+    except ValueError:
+        return None
+    if not command or shutil.which(command[0]) is None:
+        return None
+    flags = " ".join([*command[1:], os.environ.get("LESS", "")])
+    colour = os.path.basename(command[0]) == "less" and re.search(r"-\w*[rR]", flags) is not None
+    return command, colour
+
+
+def _page(markdown: str) -> None:
+    """Show ``markdown`` in a pager on this terminal; printed plain if no pager runs."""
+    pager = _pager()
+    width = shutil.get_terminal_size().columns
+    styled = pager is not None and pager[1]
+    buf = io.StringIO()
+    Console(
+        file=buf, width=width, force_terminal=styled, color_system="standard" if styled else None
+    ).print(Markdown(markdown))
+    if pager is not None:
+        try:
+            subprocess.run(pager[0], input=buf.getvalue(), text=True, check=False)
+            return
+        except OSError:
+            pass
+    sys.stdout.write(buf.getvalue())
+
+
 def rules_command(
     variant: Annotated[
         str,
         typer.Argument(
+            metavar="GAME",
             help="the game whose rules to print (any case; 'cardtable variants' lists them)",
             autocompletion=complete_variant,
             show_default=False,
@@ -126,19 +169,18 @@ def rules_command(
 ) -> None:
     """Print the rules of a game, with its notation and options.
 
-    On a terminal the rules open in a pager (the PAGER variable, else less); piped, they are
-    printed plain.
+    On a terminal the rules open in a pager: $PAGER, else less -R (colours only where the
+    pager shows them: less with -R; any other pager gets plain text); piped, they are printed
+    plain.
     """
     try:
         text = rules_markdown(resolve_variant(variant))
     except ValueError as err:
-        _fail(str(err))
-    console = Console()
+        fail(str(err))
     if sys.stdout.isatty():
-        with console.pager(styles=True):
-            console.print(Markdown(text))
+        _page(text)
     else:
-        console.print(Markdown(text))
+        Console().print(Markdown(text))
 
 
 def list_variants() -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import socket
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
+from .checks import number_in
 from .render import FAILURE, _fail, fail
 
 if TYPE_CHECKING:
@@ -27,10 +29,20 @@ KEEP_ALIVE_SECONDS = 5
 
 _RATE_HELP = "N, or N/S for N per S seconds; 0: no limit"
 
+_SECONDS = number_in(0.0, math.inf, "seconds")
+"""A duration: a finite number of seconds, not negative (each option may bound it further)."""
+
 
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            help="port to listen on (0 to 65535; 0: any free one)",
+            callback=number_in(0, 65535),
+        ),
+    ] = 8000,
     db: Annotated[
         str,
         typer.Option(
@@ -40,13 +52,22 @@ def serve_command(
         ),
     ] = "sqlite+aiosqlite:///cardtable.db",
     ai_delay: Annotated[
-        float, typer.Option("--ai-delay", help="seconds an AI seat waits before it acts")
+        float,
+        typer.Option(
+            "--ai-delay", help="seconds an AI seat waits before it acts", callback=_SECONDS
+        ),
     ] = 0.8,
     peek_window: Annotated[
-        float, typer.Option("--peek-window", help="seconds the initial-peek phase stays open")
+        float,
+        typer.Option(
+            "--peek-window", help="seconds the initial-peek phase stays open", callback=_SECONDS
+        ),
     ] = 30.0,
     snap_window: Annotated[
-        float, typer.Option("--snap-window", help="seconds a gabo snap window stays open")
+        float,
+        typer.Option(
+            "--snap-window", help="seconds a gabo snap window stays open", callback=_SECONDS
+        ),
     ] = 5.0,
     ai_workers: Annotated[
         int | None,
@@ -62,6 +83,7 @@ def serve_command(
         float,
         typer.Option(
             "--turn-time",
+            callback=_SECONDS,
             help="seconds a person has for each turn or decision before the server plays the "
             "timeout move for them; 0 turns the clock off",
         ),
@@ -70,6 +92,7 @@ def serve_command(
         float,
         typer.Option(
             "--idle-time",
+            callback=_SECONDS,
             help="seconds a room with nobody connected (and nobody asking about it) stays in "
             "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
         ),
@@ -78,6 +101,7 @@ def serve_command(
         float,
         typer.Option(
             "--quickplay-wait",
+            callback=_SECONDS,
             help="seconds a table opened by Play now waits for people before computer players "
             "(casual) take its open seats and the game starts; 0: at once",
         ),
@@ -133,6 +157,7 @@ def serve_command(
         float,
         typer.Option(
             "--tarpit",
+            callback=_SECONDS,
             help="seconds a request or handshake over a limit is held before its 429 is sent "
             "(so a flood waits instead of being answered as fast as it asks); 0: at once",
         ),
@@ -156,6 +181,7 @@ def serve_command(
         float,
         typer.Option(
             "--header-timeout",
+            callback=_SECONDS,
             help="seconds a client has to send a whole request (head and body) once it starts "
             "one, or once it connects; a connection still sending is closed; 0: no limit",
         ),

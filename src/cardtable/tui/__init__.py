@@ -10,33 +10,22 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-import typer
-
 from .. import Game
 
-__all__ = ["farewell", "resume_callback", "run_table", "table_available"]
+__all__ = ["REVEAL_RANGE", "REVEAL_SECONDS", "farewell", "run_table", "table_available"]
+
+REVEAL_SECONDS = 5.0
+"""Seconds a face-down card the person sees (a peek, spy or look, a card a failed claim or
+drop shows) stays face up on the table without the memory aid, unless their next move comes
+first."""
+
+REVEAL_RANGE = (0.5, 30.0)
+"""The bounds of ``cardtable play --reveal`` (the browser's reveal time has the same)."""
 
 
 def table_available() -> bool:
     """Whether the full-screen table can run here (the ``tui`` extra, Textual, is installed)."""
     return importlib.util.find_spec("textual") is not None
-
-
-def resume_callback(value: bool) -> None:
-    """``cardtable play --resume``: continue the saved game on the full-screen table, then
-    exit (no game name needed, so the option is eager)."""
-    if not value:
-        return
-    from ..cli.render import fail
-
-    if not table_available():
-        fail("--resume needs the full-screen table: install the 'tui' extra (textual)")
-    try:
-        farewell = run_table(None, resume=True)
-    except ValueError as err:
-        fail(str(err))
-    typer.echo(farewell)
-    raise typer.Exit()
 
 
 def run_table(
@@ -47,23 +36,27 @@ def run_table(
     bot_seed: int = 0,
     memory_aid: bool = False,
     resume: bool = False,
+    clocks: dict[str, float | None] | None = None,
     **kwargs: Any,
 ) -> str:
     """Run the full-screen table on ``game`` (``None`` with ``resume``: the saved game); returns
     what to print once the screen is given back: the seed of the last deal and, for a game left
-    unfinished, how to continue it.
+    unfinished, how to continue it. ``clocks`` (``peek_window``, ``snap_window``, ``reveal``:
+    seconds, ``None`` for the default) and ``kwargs`` go to the app; a resumed game keeps its
+    saved clocks unless others are given.
 
     ``ValueError`` when there is nothing to resume.
     """
     from . import saves
     from .app import CardtableApp
 
+    kwargs.update({k: v for k, v in (clocks or {}).items() if v is not None})
     if resume:
         record = saves.load_save()
         if record is None:
             raise ValueError(f"no saved game to resume (looked in {saves.save_path()})")
         settings: dict[str, Any] = {
-            k: record[k] for k in ("peek_window", "snap_window") if k in record
+            k: record[k] for k in ("peek_window", "snap_window", "reveal") if k in record
         }
         app = CardtableApp.from_save(record, **{**settings, **kwargs})
     else:

@@ -32,7 +32,7 @@ from ..cli.render import Front, is_position, render_result
 from ..cli.rules import rules_markdown
 from ..cli.sights import note_sights, table_view
 from ..games.family.rulesets import RULESETS
-from . import saves
+from . import REVEAL_SECONDS, saves
 from .steps import (
     PHASE_NAMES,
     choice_keys,
@@ -113,6 +113,7 @@ class CardtableApp(App[None]):
         memory_aid: bool = False,
         peek_window: float = PEEK_WINDOW,
         snap_window: float = SNAP_WINDOW,
+        reveal: float = REVEAL_SECONDS,
         bot_pause: float = 0.6,
         flash: float = FLASH,
         save: bool = True,
@@ -133,6 +134,8 @@ class CardtableApp(App[None]):
         """Seconds of the initial-peek window (0: no clock)."""
         self.snap_window = snap_window
         """Seconds of a snap window (0: no clock)."""
+        self.reveal = reveal
+        """Seconds a card the person sees stays face up without the memory aid."""
         self.bot_pause = bot_pause
         """Seconds before each bot move."""
         self.flash_seconds = flash
@@ -618,6 +621,7 @@ class CardtableApp(App[None]):
             "memory_aid": self.memory_aid,
             "peek_window": self.peek_window,
             "snap_window": self.snap_window,
+            "reveal": self.reveal,
         }
 
     def _show_result(self) -> None:

@@ -1,5 +1,5 @@
-"""Where the full-screen table keeps the game in progress, so ``cardtable play --resume`` can
-continue it.
+"""Where the terminal keeps the game in progress, so ``cardtable play --resume`` can continue
+it, and the person's settings (how a Qute hand is sorted).
 
 The save is the game's log (:attr:`cardtable.Game.log`: variant, players, seed, options and
 every action) plus the table's own settings (the person's seat, the opponents, the memory
@@ -17,7 +17,17 @@ from typing import Any
 
 import platformdirs
 
-__all__ = ["DATA_DIR_ENV", "clear_save", "data_dir", "load_save", "save_path", "write_save"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "clear_save",
+    "data_dir",
+    "load_save",
+    "load_settings",
+    "save_path",
+    "settings_path",
+    "write_save",
+    "write_settings",
+]
 
 DATA_DIR_ENV = "CARDTABLE_DATA_DIR"
 """Names a directory to use instead of the user's data directory."""
@@ -59,3 +69,31 @@ def load_save() -> dict[str, Any] | None:
 def clear_save() -> None:
     """Forget the saved game (a finished game is not resumed)."""
     save_path().unlink(missing_ok=True)
+
+
+def settings_path() -> Path:
+    """The file of the person's settings: ``settings.json`` in :func:`data_dir`."""
+    return data_dir() / "settings.json"
+
+
+def load_settings() -> dict[str, Any]:
+    """The person's settings (``qute_sort``: ``suit`` or ``rank``); empty when there are none
+    or the file cannot be read."""
+    try:
+        settings = json.loads(settings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+def write_settings(changes: dict[str, Any]) -> None:
+    """Remember ``changes`` among the settings (atomically); a directory that cannot be
+    written to only means they are not remembered."""
+    path = settings_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({**load_settings(), **changes}, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
