@@ -53,6 +53,7 @@ from ..views import GameResult
 from . import migrations
 
 __all__ = [
+    "CHOSEN_BY",
     "ActionRow",
     "GameRow",
     "RoomRow",
@@ -151,6 +152,8 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", String(64), nullable=False),
     Column("at", Float, nullable=False),
+    Column("chosen_by", String(8)),
+    Column("stand_in", String(32)),
     ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
 )
 
@@ -228,6 +231,12 @@ class GameRow:
     :func:`cardtable.variants.rules_version`); ``None`` for games stored before it was kept."""
 
 
+CHOSEN_BY = ("clock", "stand_in")
+"""Who may have chosen an action instead of its seat's own player (``ActionRow.chosen_by``):
+the clock (the time ran out and the engine's timeout move was played), or an AI standing in
+for a person who is away."""
+
+
 @dataclass(frozen=True)
 class ActionRow:
     """One accepted action."""
@@ -240,6 +249,12 @@ class ActionRow:
     """Seat that played it."""
     action: str
     """Canonical notation."""
+    chosen_by: str | None = None
+    """Who chose it when not the seat's own player: ``"clock"`` or ``"stand_in"``
+    (:data:`CHOSEN_BY`); ``None``: the seat's player (a person, or an AI seat's own agent).
+    Actions stored before this was kept read ``None``."""
+    stand_in: str | None = None
+    """The AI level that chose it, for ``chosen_by == "stand_in"``."""
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -332,7 +347,7 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
             rows = []
             ends: list[_Step] = []
             while i < len(batch) and batch[i][0] == "action":
-                room, game_no, seq, seat, action, result = batch[i][1]
+                room, game_no, seq, seat, action, result, chosen_by, stand_in = batch[i][1]
                 rows.append(
                     {
                         "room_id": room,
@@ -341,6 +356,8 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
                         "seat": seat,
                         "action": action,
                         "at": now,
+                        "chosen_by": chosen_by,
+                        "stand_in": stand_in,
                     }
                 )
                 if result is not None:
@@ -518,15 +535,25 @@ class Store:
         action: str,
         *,
         result: GameResult | None = None,
+        chosen_by: str | None = None,
+        stand_in: str | None = None,
     ) -> None:
         """Append an accepted action; returns once it is committed.
 
         With ``result`` (the action ended the game), the action and the game's end (finished
         time and result) are committed in one transaction: both are written or neither is
         (:class:`StoreError`), so a stored game is never over without its last move, nor its
-        last move stored without the game being over.
+        last move stored without the game being over. ``chosen_by`` (one of
+        :data:`CHOSEN_BY`, with the AI's level as ``stand_in`` for a stand-in) says who chose
+        the action when its seat's own player did not; ``ValueError`` for anything else.
         """
-        await self._submit("action", (room, game_no, seq, seat, action, result))
+        if chosen_by is not None and chosen_by not in CHOSEN_BY:
+            raise ValueError(f"chosen_by is one of {', '.join(CHOSEN_BY)}, or None")
+        if (chosen_by == "stand_in") != (stand_in is not None):
+            raise ValueError("stand_in gives the level of a stand-in's move, and only then")
+        await self._submit(
+            "action", (room, game_no, seq, seat, action, result, chosen_by, stand_in)
+        )
 
     async def finish_game(self, room: str, game_no: int, result: GameResult) -> None:
         """Mark a game as over with its result (for repairs: a game's last action marks it
@@ -669,13 +696,22 @@ class Store:
     async def actions(self, room_id: str, game_no: int) -> list[ActionRow]:
         """The actions of one game, in order."""
         stmt = (
-            select(actions.c.game_no, actions.c.seq, actions.c.seat, actions.c.action)
+            select(
+                actions.c.game_no,
+                actions.c.seq,
+                actions.c.seat,
+                actions.c.action,
+                actions.c.chosen_by,
+                actions.c.stand_in,
+            )
             .where(actions.c.room_id == room_id, actions.c.game_no == game_no)
             .order_by(actions.c.seq)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
-        return [ActionRow(r.game_no, r.seq, r.seat, r.action) for r in rows]
+        return [
+            ActionRow(r.game_no, r.seq, r.seat, r.action, r.chosen_by, r.stand_in) for r in rows
+        ]
 
     async def unfinished_rooms(self) -> list[str]:
         """Ids of rooms whose latest game is not over, or that have not started yet."""
