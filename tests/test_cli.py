@@ -368,7 +368,7 @@ def test_bots_moves_are_announced() -> None:
     console, buf = plain_console()
     play_loop(game, 0, console, ["quit"])
     text = buf.getvalue()
-    assert "seat 1 drew from the deck" in text or "seat 1 called knock" in text
+    assert "seat 1 drew a card from the deck" in text or "seat 1 called knock" in text
     assert "you peeked at your card 2" in text  # kaboo's automatic look at the bottom row
 
 
@@ -655,8 +655,13 @@ def test_qute_event_wording() -> None:
     )
     assert words({"type": "draw", "seat": 1, "card": True}) == "seat 1 draws a card from the blind"
     assert "7S" not in words({"type": "draw", "seat": 1, "card": True}, me=0)
+    # who is skipped is the skip line's to say (after 'eights all' a seat that drew may play)
     assert words({"type": "penalty", "seat": 1, "count": 2, "for": "8"}) == (
-        "seat 1 draws 2 cards for the 8 and is skipped"
+        "seat 1 draws 2 cards for the 8"
+    )
+    assert words({"type": "skip", "seats": [1], "for": "8"}) == "the 8 skips seat 1"
+    assert words({"type": "eights", "seat": 0, "mode": "next"}) == (
+        "you choose eights next: the next seat draws two per 8 and is skipped"
     )
     assert words({"type": "penalty", "seat": 0, "count": 1, "for": "7", "cards": ["KS"]}) == (
         "you draw 1 card for the 7: [KS]"
@@ -940,7 +945,7 @@ def test_a_seen_card_that_moved_is_not_shown_at_its_old_place() -> None:
     assert not play_loop(game, 0, console, ["draw deck", "discard", "spy 1.0", "quit"], bot_seed=4)
     text = out.getvalue()
     assert "you spied on 1.0: [KH]" in text
-    assert "seat 1 put the card in hand at 1.0 and discarded [KH]" in text
+    assert "seat 1 put the drawn card at 1.0 and threw away the [KH]" in text
     last = tables(text)[-1]
     assert "[KH] ← top" in last  # on the discard pile, where it is now
     assert card_tokens(hand_panels(last)) == []  # not in seat 1's hand any more

@@ -66,7 +66,7 @@ def test_a_number_is_the_card_position_step_by_step() -> None:
     assert mine == ["peek 0", "peek 1", "draw deck", "replace 3"]
     text = buf.getvalue()
     assert "replace › card 0 1 2 3" in text
-    assert "you put the card in hand at your card 3" in text
+    assert "you put the drawn card at your card 3 and threw away the [5]" in text
 
 
 def test_a_bare_number_at_the_verb_step_is_not_a_menu_number() -> None:
@@ -259,8 +259,10 @@ def test_qute_skips_name_their_cause() -> None:
     found = {"8": 0, "A": 0}
     for ev in _skips(range(40)):
         words = _words(ev)
-        if ev["for"] == "8":
-            assert words.startswith(("the 8 skips", "the 8s skip")), words
+        if ev["for"] == "8" and len(set(ev["seats"])) > 1:  # eights all
+            assert words.startswith("after the 8s ("), words
+        elif ev["for"] == "8":
+            assert words.startswith("the 8 skips"), words
         else:
             assert words.startswith(("the ace skips", "the aces skip")), words
         found[ev["for"]] += 1
@@ -269,22 +271,82 @@ def test_qute_skips_name_their_cause() -> None:
     assert _words({"type": "skip", "seats": [1], "for": "A"}) == "the ace skips seat 1"
 
 
-def test_round_scores_explain_the_caller_penalty_and_the_star() -> None:
+def test_eights_all_never_calls_a_seat_skipped_that_then_plays() -> None:
+    """With more 8s than other seats, 'eights all' makes a seat draw twice and play goes on
+    after the last to draw: a seat that drew may play next (RULES.md, Qute). The words say
+    so instead of calling it skipped."""
+    game = cardtable.new_game("qute", players=3, seed=19, options={"target": None})
+    rng = random.Random(19)
+    while not game.over:
+        seat = game.actors[0]
+        legal = game.view(seat)["legal"]
+        action = "eights all" if "eights all" in legal else rng.choice(legal)
+        events = [ev.for_seat(0) for ev in game.play(seat, action)]
+        draws = [ev["seat"] for ev in events if ev["type"] == "penalty" and ev["for"] == "8"]
+        if action == "eights all" and len(draws) > 2:
+            break
+    else:
+        raise AssertionError("no 'eights all' with more 8s than other seats")
+    turn = next(ev["seat"] for ev in events if ev["type"] == "turn")
+    assert turn in draws  # the engine's behaviour the words must match
+    text = " / ".join(_words(ev) for ev in events)
+    assert "skipped" not in text and "skip" not in text.split("turn")[0], text
+    assert "play goes on after the last seat to draw" in text
+    assert "chooses eights all: the other seats draw two each per 8, in turn" in text
+
+
+def _results(game: str, adjustments: list[list[dict[str, Any]]], **extra: Any) -> str:
+    sums = [5, 4, 50]
+    scores = [n + sum(a["points"] for a in adj) for n, adj in zip(sums, adjustments, strict=True)]
     info = {
         "round": 1,
-        "scores": [15, 4],
-        "sums": [5, 4],
-        "winners": [1],
+        "sums": sums,
+        "scores": scores,
+        "adjustments": adjustments,
+        "winners": [scores.index(min(scores))],
         "caller": 0,
-        "hands": [["1", "4"], ["2", "2"]],
-        "totals": [15, 4],
+        "hands": [["1", "4"], ["2", "2"], ["12", "12", "13", "13"]],
+        "totals": scores,
+        "reset": [],
+        **extra,
     }
     out, buf = console()
-    out.print(render_round_end(info, 0, "cabo"))
-    text = flat(buf.getvalue())
-    assert "+10 caller penalty: the call failed" in text
+    out.print(render_round_end(info, 0, game))
+    return flat(buf.getvalue())
+
+
+def test_round_results_say_each_step_from_the_sum_to_the_score() -> None:
+    text = _results("cabo", [[{"reason": "caller_penalty", "points": 10}], [], []])
+    assert "the call failed: caller penalty +10" in text
     assert "★ won the round" in text
-    assert "adds the caller penalty" in text
+    assert "a caller with the lowest sum (ties too) scores 0" in text  # cabo's rule, for cabo
+    text = _results(
+        "cabo",
+        [
+            [{"reason": "kamikaze_victim", "points": 45}],
+            [{"reason": "kamikaze_victim", "points": 46}],
+            [{"reason": "kamikaze", "points": -50}],
+        ],
+    )
+    assert "another hand's Kamikaze: scores 50" in text
+    assert "Kamikaze (12, 12, 13, 13): scores 0" in text
+    text = _results("cabo", [[{"reason": "caller_lowest", "points": -5}], [], []])
+    assert "called with the lowest sum: scores 0" in text
+
+
+def test_round_results_explain_only_the_game_played() -> None:
+    gabo = _results("gabo", [[{"reason": "caller_penalty", "points": 20}], [], []])
+    assert "Gabo: a caller whose sum is above 5" in gabo
+    assert "Kamikaze" not in gabo and "Cabo:" not in gabo
+    german = _results("cabo-german", [[], [], []])
+    assert "Cabo:" not in german and "Gabo:" not in german
+    assert "no call bonus or penalty" in german
+
+
+def test_a_total_halved_at_exactly_the_target_says_so() -> None:
+    text = _results("cabo", [[], [], []], totals=[50, 4, 50], reset=[0])
+    assert "50 (halved: exactly the target)" in text
+    assert "A total of exactly the target is halved" in text
 
 
 # ---------------------------------------------------------------------------- the commands

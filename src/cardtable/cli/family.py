@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
+from ..games.family.scoring import CABO, GABO, SUM
 from ..views import FamilySlot, FamilyView, is_family_view
 from .render import (
     FACE_DOWN,
@@ -67,6 +68,14 @@ _PHASES = {
     "snap": "snap window: drop cards of the same rank, or pass",
     "over": "the game is over",
 }
+
+_POWER_NAMES = {
+    "peek": "peek at an own card",
+    "spy": "spy on another seat's card",
+    "exchange": "swap two cards unseen",
+    "look": "look at two cards, then swap them or not",
+}
+"""A power in a few words, as the event that triggers it says it."""
 
 _POWER_WORDS = {
     "peek": "peek at one of your own cards (peek N)",
@@ -162,12 +171,27 @@ def _memory_note(rs: RuleSet, memory_aid: bool) -> str:
 
 def family_front(rs: RuleSet) -> Front:
     """The :class:`~cardtable.cli.render.Front` of the Cabo-family variant played by ``rs``."""
+    note = _NOTE
+    if rs.face_up_in_hand:
+        note += (
+            f" '{FACE_UP_WORD}' under a card: it lies face up (taken from the discard pile, or "
+            "shown by a wrong claim), for everyone to see."
+        )
+
+    def event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
+        if ev.get("type") == "round_end":
+            return [
+                Text(f"Round {ev.get('round')} is over.", style="bold"),
+                _family_round_end(ev, me, rs),
+            ]
+        return _family_event(ev, me)
+
     return Front(
         _family_table,
-        _family_event,
-        _family_round_end,
+        event,
+        lambda info, me: _family_round_end(info, me, rs),
         notation(rs),
-        _NOTE,
+        note,
         memory=lambda memory_aid: _memory_note(rs, memory_aid),
     )
 
@@ -183,6 +207,9 @@ def _seen(seen: Sequence[int], me: int, players: int) -> str:
 
 _ROW_LABELS = ("pos", "card", "seen")
 """The labels of a hand's three lines: the positions, the cards, and who has seen each."""
+
+FACE_UP_WORD = "up"
+"""What the ``seen`` line says under a card that lies face up in a hand (cabo)."""
 
 
 def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
@@ -207,6 +234,14 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
             label = str(i) if seat == me else f"{seat}.{i}"
             if cell is None:
                 cells.append((Text(label, style="dim strike"), Text("·", style="dim"), Text("")))
+            elif cell.get("face_up"):  # lies face up: everyone sees it, nothing to remember
+                cells.append(
+                    (
+                        Text(label, style="bold"),
+                        card_text(cell["card"], pad=True),
+                        Text(FACE_UP_WORD, style="bold yellow"),
+                    )
+                )
             else:
                 cells.append(
                     (
@@ -314,7 +349,10 @@ def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
     kept = {
         f"{me}.{i}": str(cell["card"])
         for i, cell in enumerate(view["hands"][me])
-        if cell is not None and cell["card"] is not None and f"{me}.{i}" not in seen
+        if cell is not None
+        and cell["card"] is not None
+        and not cell.get("face_up")
+        and f"{me}.{i}" not in seen
     }
     if kept:
         note = " — your initial peek, shown until your first draw"
@@ -398,56 +436,121 @@ def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> Renderab
     return _family_view(view, me, title)
 
 
-def _family_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
-    """The results of a finished Cabo-family round: every hand, sums, scores and totals."""
+_REASONS = {
+    "caller_lowest": "called with the lowest sum: scores 0",
+    "caller_penalty": "the call failed: caller penalty +{points}",
+    "kamikaze": "Kamikaze (12, 12, 13, 13): scores 0",
+    "kamikaze_victim": "another hand's Kamikaze: scores 50",
+    "rule": "a scoring rule: {signed}",
+}
+"""Each reason of a round's score adjustment in words (``{points}``: what it adds)."""
+
+
+def _adjustment_words(steps: Sequence[Mapping[str, Any]]) -> str:
+    """A seat's steps from its hand's sum to its score, in words (empty: the score is the
+    sum)."""
+    words: list[str] = []
+    for step in steps:
+        points = int(step.get("points", 0))
+        signed = f"+{points}" if points >= 0 else str(points)
+        text = _REASONS.get(str(step.get("reason")), "{signed}")
+        words.append(text.format(points=points, signed=signed))
+    return "; ".join(words)
+
+
+def _legend(rs: RuleSet | None, info: Mapping[str, Any]) -> str:
+    """What the results table needs explained, for this game only: ★, the scoring rule of the
+    game (its caller rule, Kamikaze) and the exact-target reset when it happened."""
+    parts = ["★ won the round (lowest score). Score = the hand's sum + the steps beside it."]
+    scoring = rs.scoring if rs is not None else SUM
+    if scoring is CABO:
+        parts.append(
+            "Cabo: a caller with the lowest sum (ties too) scores 0, else the sum + the caller "
+            "penalty; a hand of exactly 12, 12, 13, 13 (Kamikaze) scores 0 and every other 50."
+        )
+    elif scoring is GABO:
+        parts.append(
+            "Gabo: a caller whose sum is above 5, or who is beaten by another hand, adds the "
+            "caller penalty; a caller tied for lowest wins the round alone."
+        )
+    elif info.get("caller") is not None:
+        parts.append("This game has no call bonus or penalty: every hand scores its sum.")
+    if info.get("reset"):
+        parts.append("A total of exactly the target is halved (once per player).")
+    return " ".join(parts)
+
+
+def _family_round_end(
+    info: Mapping[str, Any], me: int, rs: RuleSet | None = None
+) -> RenderableType:
+    """The results of a finished Cabo-family round: every hand, its sum, each step from the
+    sum to the score with its reason (``adjustments``), the score and the total (a total
+    halved at exactly the target says so)."""
     table = Table(title=f"Round {info['round']} results", title_style="bold")
     table.add_column("Seat", no_wrap=True)
     table.add_column("Hand")
     table.add_column("Sum", justify="right")
+    table.add_column("Why the score differs", style="dim")
     table.add_column("Score", justify="right")
     table.add_column("Total", justify="right")
-    table.add_column("Why the score", style="dim")
     winners = info.get("winners", [])
     caller = info.get("caller")
+    steps: list[list[Mapping[str, Any]]] = info.get("adjustments") or []
+    reset = [int(r) for r in info.get("reset") or []]
     for s, hand in enumerate(info["hands"]):
         name = _who(s, me)
         if s == caller:
             name += " (caller)"
         if s in winners:
             name += " ★"
+        total = str(info["totals"][s])
+        if s in reset:
+            total += " (halved: exactly the target)"
+        why = (
+            _adjustment_words(steps[s])
+            if s < len(steps)
+            else _score_words(int(info["sums"][s]), int(info["scores"][s]), s == caller)
+        )
         table.add_row(
             Text(name, style="bold green" if s in winners else ""),
             _cards([c for c in hand if c is not None]),
             str(info["sums"][s]),
+            why,
             str(info["scores"][s]),
-            str(info["totals"][s]),
-            _score_words(int(info["sums"][s]), int(info["scores"][s]), s == caller),
+            total,
         )
-    legend = "★ won the round (lowest score). Score = the hand's sum unless a note says why not."
-    if caller is not None:
-        legend += (
-            " A caller who is beaten (gabo: or above 5) adds the caller penalty; cabo's caller "
-            "who is lowest scores 0."
-        )
-    return Group(table, Text(legend, style="dim"))
+    return Group(table, Text(_legend(rs, info), style="dim"))
 
 
 def _score_words(total: int, score: int, caller: bool) -> str:
-    """Why a round score differs from the hand's sum (the call, or cabo's Kamikaze)."""
+    """Why a round score differs from the hand's sum, for results that carry no adjustments."""
     if score == total:
         return ""
     if caller and score > total:
-        return f"+{score - total} caller penalty: the call failed"
-    if caller:
-        return "called and lowest: scores 0" if score == 0 else f"caller: {score}"
-    if score == 0:
-        return "Kamikaze (12, 12, 13, 13): scores 0"
-    return "another hand's Kamikaze: 50" if score == 50 else f"{score} by a special rule"
+        return f"the call failed: caller penalty +{score - total}"
+    if caller and score == 0:
+        return "called with the lowest sum: scores 0"
+    return f"a scoring rule: {score - total:+d}"
 
 
 # ---------------------------------------------------------------------------- events
+def _the(codes: Sequence[str]) -> Text:
+    """Cards named with their article: ``the [7H]``, ``the [5] and [5]``."""
+    out = Text("the ")
+    for i, code in enumerate(codes):
+        if i:
+            out.append(" and " if i == len(codes) - 1 else ", ")
+        out.append_text(card_text(code))
+    return out
+
+
 def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
+    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it.
+
+    Every card the event shows is named (``seat 1 took the [7H] from the discard pile``): an
+    event as a seat without memory aid reads it again holds only the cards the whole table
+    saw, so what it names stays true for everyone.
+    """
     kind = ev.get("type")
     seat = ev.get("seat")
     who = _who(int(seat), me) if isinstance(seat, int) else ""
@@ -459,7 +562,7 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
                 + ("" if ev["first"] == me else "s")
                 + " first",
                 ("; the discard pile starts with " if pile else None),
-                (_cards(pile) if pile else None),
+                (_the(pile) if pile else None),
                 ".",
                 style="bold",
             )
@@ -471,38 +574,44 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
             return [_line(f"{who} peeked at {_addr(ev['at'], me)}: ", card_text(ev["card"]))]
         return [_line(f"{who} peeked at {_addr(ev['at'], me)}")]
     if kind == "draw":
-        source = "the deck" if ev.get("from") == "deck" else "the discard pile"
+        if ev.get("from") != "deck":
+            if "card" in ev:
+                return [_line(f"{who} took ", _the([ev["card"]]), " from the discard pile")]
+            return [_line(f"{who} took the top card of the discard pile")]
         if "card" in ev:
-            return [_line(f"{who} drew ", card_text(ev["card"]), f" from {source}")]
-        return [_line(f"{who} drew from {source}")]
+            return [_line(f"{who} drew ", _the([ev["card"]]), " from the deck")]
+        return [_line(f"{who} drew a card from the deck")]
     if kind == "replace":
         at = _addrs(ev.get("at", []), me)
-        return [_line(f"{who} put the card in hand at {at} and discarded ", _cards(ev["out"]))]
+        out = ev.get("out") or []
+        gone = _the(out) if out else Text("the old card")
+        return [_line(f"{who} put the drawn card at {at} and threw away ", gone)]
     if kind == "claim":
         at = _addrs(ev.get("at", []), me)
         if ev.get("ok"):
             return [
                 _line(
-                    f"{who} claimed {at} are equal — right: discarded ",
-                    _cards(ev.get("out", [])),
+                    f"{who} claimed {at} are equal — right: threw away ",
+                    _the(ev.get("out", [])),
                     "; the new card is at " + _addr(ev["at"][0], me),
                 )
             ]
+        shown = ev.get("shown") or []
         return [
             _line(
-                f"{who} claimed {at} are equal — wrong: they show ",
-                _cards(ev.get("shown", [])),
-                " and stay; the new card goes to " + _addr(str(ev.get("new")), me),
-                style="",
+                f"{who} claimed {at} are equal — wrong: they are ",
+                _the(shown) if shown else Text("shown to everyone"),
+                " and stay in the hand; the new card goes to " + _addr(str(ev.get("new")), me),
             )
         ]
     if kind == "discard":
         power = ev.get("power")
+        code = ev.get("card")
         return [
             _line(
-                f"{who} discarded the drawn ",
-                card_text(ev.get("card")),
-                f" — power: {power}" if power else None,
+                f"{who} threw away the drawn card" if code is None else f"{who} threw away ",
+                None if code is None else _the([str(code)]),
+                f" — its power: {_POWER_NAMES.get(str(power), str(power))}" if power else None,
             )
         ]
     if kind == "spy":
@@ -532,15 +641,11 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         return [_line(f"{who} took a penalty card face down at {_addr(ev['at'], me)}", style="red")]
     if kind == "drop":
         at = _addr(str(ev.get("at")), me)
+        code = ev.get("card")
+        card = _the([str(code)]) if code else Text("a card")
         if ev.get("ok"):
-            return [_line(f"{who} dropped ", card_text(ev.get("card")), f" from {at} — a match")]
-        return [
-            _line(
-                f"{who} tried to drop ",
-                card_text(ev.get("card")),
-                f" from {at} — no match, it goes back",
-            )
-        ]
+            return [_line(f"{who} dropped ", card, f" from {at} — a match")]
+        return [_line(f"{who} tried to drop ", card, f" from {at} — no match: it goes back")]
     if kind == "give":
         return [
             _line(
@@ -548,18 +653,16 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
             )
         ]
     if kind == "snap_open":
-        return [_line(card_text(ev.get("card")), " landed on the discard pile: snap window open")]
+        code = ev.get("card")
+        card = _the([str(code)]) if code else Text("a card")
+        return [_line(card, " is on the discard pile: a snap window opens")]
     if kind == "snap":
         at = _addr(str(ev.get("at")), me)
+        code = ev.get("card")
+        card = _the([str(code)]) if code else Text("a card")
         if ev.get("ok"):
-            return [_line(f"{who} snapped ", card_text(ev.get("card")), f" from {at}")]
-        return [
-            _line(
-                f"{who} snapped ",
-                card_text(ev.get("card")),
-                f" from {at} — wrong rank: it stays on the pile",
-            )
-        ]
+            return [_line(f"{who} snapped ", card, f" from {at}")]
+        return [_line(f"{who} snapped ", card, f" from {at} — wrong rank: it stays on the pile")]
     if kind == "reshuffle":
         n = ev.get("deck")
         return [_line(f"The discard pile was shuffled into a new deck of {n} card{_s(n)}")]

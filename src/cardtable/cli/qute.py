@@ -1,8 +1,8 @@
 """How the terminal draws Qute: the table, events, round results and notation.
 
 Hands are held face up by their owners, so there is nothing to remember: the table shows the
-human's hand sorted by suit and rank, with the cards a play may start with marked
-:data:`PLAYABLE_MARK`, and the other hands face down.
+human's hand sorted by suit or by rank (as the person chooses), with the cards a play may start
+with marked :data:`PLAYABLE_MARK`, and the other hands face down.
 """
 
 from __future__ import annotations
@@ -32,7 +32,16 @@ from .render import (
     number_word,
 )
 
-__all__ = ["HAND_ROW", "PLAYABLE_MARK", "QUTE_FRONT", "QUTE_RANKS", "QUTE_SUITS", "playable_cards"]
+__all__ = [
+    "HAND_ORDERS",
+    "HAND_ROW",
+    "PLAYABLE_MARK",
+    "QUTE_FRONT",
+    "QUTE_RANKS",
+    "QUTE_SUITS",
+    "playable_cards",
+    "sort_hand",
+]
 
 QUTE_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Qute's ranks from lowest to highest (the order a hand is sorted in)."""
@@ -62,12 +71,29 @@ _RUN = 4
 
 
 def _qute_key(code: str) -> tuple[int, int]:
+    """A card's place in a hand sorted by suit (then rank)."""
     suits = list(QUTE_SUITS)
     rank, suit = code[:-1], code[-1:]
     return (
         suits.index(suit) if suit in suits else len(suits),
         QUTE_RANKS.index(rank) if rank in QUTE_RANKS else len(QUTE_RANKS),
     )
+
+
+def _rank_key(code: str) -> tuple[int, int]:
+    """A card's place in a hand sorted by rank (then suit)."""
+    by_suit = _qute_key(code)
+    return by_suit[1], by_suit[0]
+
+
+HAND_ORDERS = ("suit", "rank")
+"""The ways a Qute hand can be sorted (the person chooses; the terminal remembers)."""
+
+
+def sort_hand(cards: Sequence[str], order: str = "suit") -> list[str]:
+    """``cards`` sorted by suit then rank (``order`` ``suit``) or by rank then suit
+    (``rank``)."""
+    return sorted(cards, key=_rank_key if order == "rank" else _qute_key)
 
 
 def _v(who: str, you: str, other: str) -> str:
@@ -90,8 +116,10 @@ def playable_cards(legal: Sequence[str]) -> list[str]:
 
 
 def _qute_hand(view: QuteView) -> RenderableType:
-    """Your Qute hand, sorted by suit and rank, the playable cards marked underneath."""
-    hand = sorted(view.get("hand") or [], key=_qute_key)
+    """Your Qute hand, sorted by suit or by rank (the play loop's ``hand_order`` key), the
+    playable cards marked underneath."""
+    order = str(view.get("hand_order", "suit"))
+    hand = sort_hand(view.get("hand") or [], order)
     if not hand:
         return Text("no cards", style="dim")
     playable = set(playable_cards(view.get("legal") or []))
@@ -120,6 +148,9 @@ def _qute_hand(view: QuteView) -> RenderableType:
 def _qute_seat_panel(view: QuteView, seat: int, me: int) -> Panel:
     count = int(view["counts"][seat])
     tags = [f"{count} card{_s(count)}", f"total {view['totals'][seat]}"]
+    if seat == me:
+        order = str(view.get("hand_order", "suit"))
+        tags.append(f"sorted by {order} ('sort' turns it)")
     if seat in view["actors"]:
         tags.append("▶ to act")
     body: RenderableType
@@ -164,7 +195,8 @@ def _qute_now(view: QuteView, me: int) -> Text:
         return Text(
             f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {_EIGHT_DRAWS * k} "
             f"and {'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw "
-            f"{number_word(_EIGHT_DRAWS)} per 8 in turn, and each that drew is skipped"
+            f"{number_word(_EIGHT_DRAWS)} each, one 8 at a time, in turn from the next, and play "
+            "goes on after the last to draw"
         )
     if pending == "jpoints":
         k = sum(1 for c in laid if c[:-1] == "J")
@@ -281,20 +313,22 @@ def _qute_table(view: Mapping[str, Any], me: int, title: str = "") -> Renderable
 
 
 def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
-    """The results of a finished Qute round: hands left, points, multiplier, scores, totals."""
+    """The results of a finished Qute round: the cards left and their points, J points, the
+    multiplier, each seat's score with how it was reached, the totals (a total that hit the
+    target exactly and went back to 0 says so), and what each rule means, only where it
+    applied."""
     mult = int(info.get("multiplier", 1))
-    table = Table(
-        title=f"Round {info['round']} results",
-        title_style="bold",
-        caption=f"points ×{mult} (blind refilled {mult - 1}×)" if mult > 1 else None,
-    )
+    table = Table(title=f"Round {info['round']} results", title_style="bold")
     table.add_column("Seat", no_wrap=True)
     table.add_column("Cards left")
     table.add_column("Hand", justify="right")
     table.add_column("J points", justify="right")
     table.add_column("Score", justify="right")
+    table.add_column("How", style="dim")
     table.add_column("Total", justify="right")
     winners = [int(w) for w in info.get("winners", [])]
+    reset = [int(r) for r in info.get("reset") or []]
+    jpoints = [int(j) for j in info["jpoints"]]
     for s, cards in enumerate(info["hands"]):
         hand: list[str] = sorted(cards, key=_qute_key)
         name = _who(s, me)
@@ -302,24 +336,62 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             name += " (Qute)" if info.get("qute") else (" (out)" if not hand else " (last turn)")
         if s in winners:
             name += " ★"
+        points, j = int(info["hand_points"][s]), jpoints[s]
+        how = f"{points} {'+' if j >= 0 else '−'} {abs(j)}" if j else str(points)
+        if mult > 1:
+            how = f"({how}) × {mult}" if j else f"{how} × {mult}"
+        total = str(info["totals"][s])
+        if s in reset:
+            total += " (exactly the target: back to 0)"
         table.add_row(
             Text(name, style="bold green" if s in winners else ""),
             _cards(hand) if hand else Text("none", style="dim"),
-            str(info["hand_points"][s]),
-            str(info["jpoints"][s]),
+            str(points),
+            f"{j:+d}" if j else "–",
             str(info["scores"][s]),
-            str(info["totals"][s]),
+            how if (j or mult > 1) else "",
+            total,
         )
-    return Group(table, Text("★ won the round (the lowest score).", style="dim"))
+    legend = [
+        "★ won the round (the lowest score). Cards left count 6–9: 0, 10 Q K: 10, A: 15, J: 20."
+    ]
+    if any(jpoints):
+        legend.append(
+            f"J points: the last turn laid Js, so its seat took {J_POINTS} per J off its own "
+            f"score (jpoints minus) or gave {J_POINTS} per J to every other seat (jpoints plus)."
+        )
+    if mult > 1:
+        legend.append(
+            f"Points count ×{mult}: the blind was refilled {_count_times(mult - 1)} this round."
+        )
+    if reset:
+        legend.append("A match total of exactly the target goes back to 0.")
+    return Group(table, Text(" ".join(legend), style="dim"))
+
+
+def _count_times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _skip_cause(rank: str, seats: list[int]) -> str:
     """The start of a skip line, naming its cause (the event's ``for``: ``8`` or ``A``)."""
     several = len(seats) > 1
     if rank == "8":
-        # one 8 skips the next seat; "eights all" skips each seat that drew, once
         return "the 8s skip " if several else "the 8 skips "
     return "the aces skip " if several else "the ace skips "
+
+
+def _skip_words(ev: Mapping[str, Any], me: int) -> Text:
+    """A skip, as it happens: an ace skips the next seat (once per ace); an 8 the next seat,
+    who drew for it; after 'eights all' (several seats drew for the 8s) play goes on after the
+    last seat to draw, which may be one that drew (the turn line says who)."""
+    seats = [int(s) for s in ev.get("seats", [])]
+    rank = str(ev.get("for", "A"))
+    if rank == "8" and len(set(seats)) > 1:
+        drew = _and([_who(s, me) for s in dict.fromkeys(seats)])
+        return _line(f"after the 8s ({drew} drew), play goes on after the last seat to draw")
+    names = [_who(s, me) + _times(seats.count(s)) for s in dict.fromkeys(seats)]
+    return _line(_skip_cause(rank, seats) + _and(names))
 
 
 def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
@@ -361,16 +433,12 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         rank = str(ev.get("for"))
         several = count > (_EIGHT_DRAWS if rank == "8" else 1)
         reason = f"the {rank}{'s' if several else ''}"
-        skipped = (" and are skipped" if who == "you" else " and is skipped") if rank == "8" else ""
         if not count:
-            also = f"; {_v(who, 'are', 'is')} skipped all the same" if rank == "8" else ""
-            return [
-                _line(f"{who} should draw for {reason}, but no card is left{also}", style="red")
-            ]
+            return [_line(f"{who} should draw for {reason}, but no card is left", style="red")]
         cards = ev.get("cards")
         return [
             _line(
-                f"{_v(who, 'draw', 'draws')} {count} card{_s(count)} for {reason}{skipped}",
+                f"{_v(who, 'draw', 'draws')} {count} card{_s(count)} for {reason}",
                 ": " if cards else None,
                 _cards(cards) if cards else None,
                 style="red",
@@ -387,22 +455,28 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
             )
         ]
     if kind == "skip":
-        seats = [int(s) for s in ev.get("seats", [])]
-        names = [
-            _who(s, me) + _times(seats.count(s)) for i, s in enumerate(seats) if s not in seats[:i]
-        ]
-        return [_line(_skip_cause(str(ev.get("for", "A")), seats) + _and(names))]
+        return [_skip_words(ev, me)]
     if kind == "qute":
         return [_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
     if kind == "continue":
-        return [_line(f"{_v(who, 'let', 'lets')} the chance of Qute pass and play on (continue)")]
+        return [_line(f"{_v(who, 'do', 'does')} not call Qute: the round goes on")]
     if kind == "suit":
         suit = str(ev.get("suit"))
         return [_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
     if kind == "eights":
         if ev.get("mode") == "all":
-            return [_line(f"{_v(who, 'choose', 'chooses')} eights all: the others draw in turn")]
-        return [_line(f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws them all")]
+            return [
+                _line(
+                    f"{_v(who, 'choose', 'chooses')} eights all: the other seats draw "
+                    f"{number_word(_EIGHT_DRAWS)} each per 8, in turn"
+                )
+            ]
+        return [
+            _line(
+                f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws "
+                f"{number_word(_EIGHT_DRAWS)} per 8 and is skipped"
+            )
+        ]
     if kind == "jpoints":
         if ev.get("mode") == "minus":
             own = "your" if who == "you" else "its"
@@ -436,8 +510,9 @@ _NOTATION = (
     ("suit S", "after laying a J: the suit to follow (suit C, D, H or S)"),
     (
         "eights all|next",
-        f"after two or more 8s (3+ players): the others draw {number_word(_EIGHT_DRAWS)} per 8 "
-        "in turn (all), or the next seat draws them all (next)",
+        f"after two or more 8s (3+ players): the other seats draw {number_word(_EIGHT_DRAWS)} "
+        "each, one 8 at a time in turn, and play goes on after the last to draw (all); or the "
+        f"next seat draws {number_word(_EIGHT_DRAWS)} per 8 and is skipped (next)",
     ),
     (
         "qute / continue",
