@@ -13,7 +13,7 @@ from cardtable.store import Store
 
 from .client import Client
 
-__all__ = ["Moment", "card_codes", "drive", "replay_expected", "stored_game"]
+__all__ = ["Moment", "card_codes", "drive", "expected_log", "replay_expected", "stored_game"]
 
 FACE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
 
@@ -119,6 +119,8 @@ class Moment:
         """The spectator view of a replay (public knowledge: every card once face up)."""
         self.events = events
         self.players = g.players
+        self.memory = memory
+        """Each seat's memory aid."""
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (``None``: spectator)."""
@@ -128,3 +130,31 @@ class Moment:
         """The events as ``seat`` (``None``: spectator) may see them."""
         bit = 1 << (self.players if seat is None else seat)
         return [e.visible(bit) for e in self.events]
+
+    def read_again(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events as ``seat`` (``None``: spectator) may read them again later, in the log
+        a join carries: everything it saw with the memory aid, else the public parts only."""
+        bit = 1 << seat if seat is not None and self.memory[seat] else 0
+        return [e.visible(bit) for e in self.events]
+
+
+def expected_log(
+    moments: list[Moment],
+    base: int,
+    actions: list[tuple[int, str]],
+    upto: int,
+    seat: int | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """The ``log`` a join of ``seat`` gets at version ``base + upto`` of a game nobody else
+    chose a move of: the deal and every action, the newest ``limit`` entries."""
+    out = [
+        {
+            "version": base + k,
+            "seat": None if k == 0 else actions[k - 1][0],
+            "by": None,
+            "events": moments[k].read_again(seat),
+        }
+        for k in range(upto + 1)
+    ]
+    return out[-limit:]

@@ -41,7 +41,18 @@ CODE_FIELDS = ("card", "cards", "shown", "out", "discard")
 
 
 def hand_codes(view: dict[str, Any]) -> list[str]:
-    """Every card code a view gives for a card in a hand."""
+    """Every card code a view gives for a face-down card in a hand (a card lying face up in a
+    hand, ``face_up``, is public: cabo's card taken from the discard pile)."""
+    return [
+        slot["card"]
+        for hand in view["hands"]
+        for slot in hand
+        if slot and slot["card"] and not slot.get("face_up")
+    ]
+
+
+def every_hand_code(view: dict[str, Any]) -> list[str]:
+    """Every card code a view gives for a card in a hand, face up or down."""
     return [slot["card"] for hand in view["hands"] for slot in hand if slot and slot["card"]]
 
 
@@ -146,7 +157,7 @@ def test_a_seat_without_memory_aid_learns_cards_only_at_the_moment(server: Serve
                 assert e["seat"] == 0 or e["from"] == "discard", e
     final = bare.state
     assert final is not None and final["view"]["over"]
-    assert len(hand_codes(final["view"])) == sum(
+    assert len(every_hand_code(final["view"])) == sum(
         1 for hand in final["view"]["hands"] for slot in hand if slot
     )
     for c in (bare, aided, watcher):
@@ -215,15 +226,18 @@ def test_the_deal_reaches_each_seat_once(server: Server) -> None:
     assert status == 409, refused
     drive([first, second], random.Random(2))
     over = first.wait(lambda s: s["view"]["over"])
-    # the rematch deals again: both seats are there and see their new bottom rows at once
-    again = first.request(type="rematch", room=room, token=first.token)
-    assert again["game_no"] == 2
+    # seat 0 offers a rematch, seat 1 accepts, the game deals again: both seats are there and
+    # see their new bottom rows at once
+    offer = first.request(type="rematch", room=room, token=first.token)
+    assert offer["game_no"] == 1 and offer["rematch"] == {"by": 0, "accepted": [0], "declined": []}
+    again = second.request(type="rematch", room=room, token=second.token, accept=True)
+    assert again["game_no"] == 2 and again["rematch"] is None
     seed2, _, _ = stored_game(server.db_url, room, 2)
     game2 = cardtable.new_game("kaboo", players=2, seed=seed2, options={"target": None})
-    assert peeks(again)["0.2"] == game2.view(0)["hands"][0][2]["card"]
-    seen2 = second.wait(lambda s: s["version"] == again["version"])
-    assert peeks(seen2)["1.3"] == game2.view(1)["hands"][1][3]["card"]
-    assert peeks(seen2)["0.2"] is None
+    assert peeks(again)["1.3"] == game2.view(1)["hands"][1][3]["card"]
+    assert peeks(again)["0.2"] is None
+    seen2 = first.wait(lambda s: s["version"] == again["version"])
+    assert peeks(seen2)["0.2"] == game2.view(0)["hands"][0][2]["card"]
     assert over["version"] + 1 == again["version"]
     for c in (first, second):
         c.close()

@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from cardtable import variants
+from cardtable.web.movelog import MAX_LOG_ENTRIES
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
-from .play import card_codes, drive, replay_expected, stored_game
+from .play import card_codes, drive, expected_log, replay_expected, stored_game
 
 VARIANTS = ["cabo", "cabo-german", "gabo", "kaboo", "qute"]
 
@@ -297,9 +298,13 @@ def test_secrecy_over_the_wire(server: Server, game: str) -> None:
                 # not there for: then the deal's events (those still true) come with it
                 opening = moments[0].events_for(seat)
                 assert all(e in opening for e in frame["events"]), (game, seat, frame)
+                # and the log of the game so far, as the seat may read it now
+                log = expected_log(moments, base, actions, k, seat, MAX_LOG_ENTRIES)
+                assert frame["log"] == log, (game, seat)
             elif frame["events"]:
                 assert frame["events"] == moments[k].events_for(seat)
-            rest = {key: val for key, val in frame.items() if key not in ("view", "events")}
+            assert "log" in frame or frame.get("id") not in c.join_ids
+            rest = {key: val for key, val in frame.items() if key not in ("view", "events", "log")}
             assert not card_codes(json.dumps(rest))
             checked += 1
     assert checked > len(actions)  # every seat saw the game move along

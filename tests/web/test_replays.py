@@ -104,7 +104,8 @@ def engine_replay(
         rounds = len(view["round_results"])
         g.play(seat, action)
         view = look()
-        step = {"seat": seat, "action": action, "view": view, "first_event": last + 1}
+        # every move of these games is its seat's own (no clock ran out, nobody stood in)
+        step = {"seat": seat, "action": action, "by": None, "view": view, "first_event": last + 1}
         if len(view["round_results"]) > rounds and not view["over"]:
             step["end_view"] = True
         steps.append(step)

@@ -33,6 +33,7 @@ from .guard import (
     SecurityHeaders,
     parse_origins,
 )
+from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
 from .replays import (
     DEFAULT_COUNT,
@@ -401,9 +402,15 @@ def create_app(
                     f"game {game_no} was recorded under the rules {row.rules}, and this server "
                     f"plays {rules}: it cannot be replayed",
                 )
-            played = [(a.seat, a.action) for a in await store.actions(room_id, game_no)]
+            stored = await store.actions(room_id, game_no)
             return ReplaySource(
-                room.row.game, room.row.players, room.row.options, row.seed, played, seat
+                room.row.game,
+                room.row.players,
+                room.row.options,
+                row.seed,
+                [(a.seat, a.action) for a in stored],
+                seat,
+                [by_label(Chosen.of(a), a.seat, room.row) for a in stored],
             )
 
         try:
@@ -411,12 +418,15 @@ def create_app(
         except ValueError:  # a stored move the engine refuses: recorded under other rules
             log.warning("the moves of game %s/%d do not replay", room_id, game_no)
             raise HTTPException(409, "this game's moves do not replay under these rules") from None
+        seats: list[dict[str, Any]] = [dict(s) for s in room.seats_public()]
+        for info, counts in zip(seats, built.played_for, strict=False):
+            info["played_for"] = counts  # this game's, not the current one's
         meta = {
             "room": room_id,
             "game_no": game_no,
             "game": room.row.game,
             "players": room.row.players,
-            "seats": room.seats_public(),
+            "seats": seats,
             "viewer": seat,
         }
         body = await replays.page(built, meta, start, count)

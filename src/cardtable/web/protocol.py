@@ -52,6 +52,7 @@ __all__ = [
     "MAX_TURN_TIME",
     "MIN_TURN_TIME",
     "ActMsg",
+    "By",
     "ChatFrame",
     "ChatLog",
     "ChatMsg",
@@ -59,13 +60,17 @@ __all__ = [
     "CreateRoom",
     "ErrorFrame",
     "Frame",
+    "HoldMsg",
     "JoinMsg",
     "JoinRoom",
+    "LogEntry",
     "PingMsg",
+    "PlayedFor",
     "PongFrame",
     "ProtocolError",
     "QuickPlay",
     "RematchMsg",
+    "RematchOffer",
     "RoomSummary",
     "SeatInfo",
     "SeatSpec",
@@ -323,11 +328,25 @@ class StartMsg(_Msg):
 
 
 class RematchMsg(_Msg):
-    """Start the next game of a room once the current one is over."""
+    """Once the game is over: without ``accept``, offer the next game (or accept the offer
+    open); with ``accept``, answer the offer. Only a seat's token may (a spectator is refused
+    by the room, with a plain message)."""
 
     type: Literal["rematch"]
     room: RoomId
-    token: Token
+    token: Token | None = None
+    accept: StrictBool | None = None
+
+
+class HoldMsg(_Msg):
+    """Hold the room's clocks and AI players (``on``: true) while the person reads something,
+    or let them go on (``on``: false). Only a seat's token may, from a connection listening to
+    the room as that seat; it holds only where no other person sits at the table."""
+
+    type: Literal["hold"]
+    room: RoomId
+    token: Token | None = None
+    on: StrictBool
 
 
 class ChatMsg(_Msg):
@@ -348,7 +367,7 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | ChatMsg | PingMsg
+ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | PingMsg
 """Any message a client may send."""
 
 _MODELS: dict[str, type[_Msg]] = {
@@ -356,6 +375,7 @@ _MODELS: dict[str, type[_Msg]] = {
     "act": ActMsg,
     "start": StartMsg,
     "rematch": RematchMsg,
+    "hold": HoldMsg,
     "chat": ChatMsg,
     "ping": PingMsg,
 }
@@ -466,6 +486,45 @@ def parse_message(raw: str | bytes) -> ClientMessage:
 # -- what the server sends (static/types/protocol.d.ts states the same for the client) --------
 
 
+class PlayedFor(TypedDict):
+    """How many actions of a seat in the current game were chosen by someone else than its
+    player: by the clock, by an AI standing in."""
+
+    clock: int
+    stand_in: int
+
+
+class By(TypedDict):
+    """Who chose an action when the seat's own player did not."""
+
+    seat: int
+    kind: Literal["clock", "stand_in"]
+    """``clock``: the time ran out (the turn clock, or a timed window closing) and the engine's
+    timeout move was played; ``stand_in``: an AI played for a person who is away."""
+    name: str
+    """``clock``: the seat's display name; ``stand_in``: the AI's label (``Casual AI``)."""
+
+
+class LogEntry(TypedDict):
+    """One accepted action of the current game (or its deal: ``seat`` ``None``) in the ``log``
+    of the ``state`` answering a ``join``, its events as that connection may read them now."""
+
+    version: int
+    """The room's version right after it."""
+    seat: int | None
+    by: By | None
+    events: list[Mapping[str, Any]]
+
+
+class RematchOffer(TypedDict):
+    """A rematch offered once the game is over: the offerer, the seats that accepted (every AI
+    seat among them) and those that declined (an offer with a decline has ended)."""
+
+    by: int
+    accepted: list[int]
+    declined: list[int]
+
+
 class SeatInfo(TypedDict):
     """A seat as anyone may know it (``seats`` of a room summary and of every ``state``)."""
 
@@ -486,6 +545,8 @@ class SeatInfo(TypedDict):
     stand_in: str | None
     """The AI level playing for a person who missed too many turns in a row, until they come
     back (join with their token, or act)."""
+    played_for: PlayedFor
+    """The seat's actions in the current game chosen by the clock or by a stand-in."""
 
 
 class RoomSummary(TypedDict):
@@ -507,6 +568,8 @@ class RoomSummary(TypedDict):
     """Whether the room has a chat: it has at least two people's seats."""
     spectator_chat: bool
     """Whether spectators may write in the chat (they always read it)."""
+    rematch: RematchOffer | None
+    """The rematch offered, if any (until the next game starts, or a new offer)."""
     turn_time: NotRequired[float]
     """Seconds each person has per turn or decision (0: no clock)."""
     quickplay: NotRequired[bool]
@@ -520,7 +583,9 @@ class TimedWindow(TypedDict):
 
     phase: str
     closes_in: float
-    """Seconds left."""
+    """Seconds left (frozen while paused)."""
+    paused: bool
+    """Held by the only person at the table (``hold``)."""
 
 
 class TurnClock(TypedDict):
@@ -529,7 +594,9 @@ class TurnClock(TypedDict):
 
     seats: list[int]
     closes_in: float
-    """Seconds left."""
+    """Seconds left (frozen while paused)."""
+    paused: bool
+    """Held by the only person at the table (``hold``)."""
 
 
 class ChatFrame(TypedDict):
@@ -581,10 +648,21 @@ class StateFrame(TypedDict):
     window: TimedWindow | None
     clock: TurnClock | None
     """The turn clock, while people are to act outside a timed window (``None``: no clock)."""
+    by: By | None
+    """Who chose the action this frame reports when its seat's own player did not (``None``:
+    they did, or the frame reports no action)."""
+    rematch: RematchOffer | None
+    """The rematch offered, if any."""
     ai_fill_in: NotRequired[float]
     """A quick-play room waiting for people: seconds until AI players take its open seats."""
     chat_log: NotRequired[ChatLog]
     """On the frame answering a ``join`` at a room with a chat only: its last lines."""
+    log: NotRequired[list[LogEntry]]
+    """On the frame answering a ``join`` only: the current game's moves so far, oldest first
+    (the newest ``MAX_LOG_ENTRIES`` of them, :mod:`.movelog`)."""
+    held: NotRequired[bool]
+    """On the frame answering a ``hold`` only: whether the room's clocks and AI players are
+    held now."""
     id: NotRequired[Any]
     """The ``id`` of the message this frame answers."""
 

@@ -11,7 +11,8 @@ hundreds of megabytes and stalled every other connection for seconds. Now:
   at a time (:data:`BLOCK_STEPS`): the loop resumes between blocks, and within a block the
   build lets go of the interpreter lock every couple of milliseconds
   (:func:`_yield_interpreter`), so the loop never waits long for it.
-* Each step (``{"seat", "action", "view", "first_event"}``, the view being
+* Each step (``{"seat", "action", "by", "view", "first_event"}``, ``by`` saying who chose the
+  action when its seat's own player did not (:mod:`.movelog`), the view being
   ``game.spectator_view()`` after the step, or ``game.view(seat)`` for the replay of one seat's
   view: see :class:`ReplaySource`; ``first_event`` the running number of the first event the
   step caused, so that the view's events from it on are the step's) is encoded to JSON once,
@@ -76,6 +77,7 @@ from starlette.responses import Response
 
 from .. import variants
 from ..game import Game
+from .protocol import By, PlayedFor
 from .room import hash_token
 
 __all__ = [
@@ -157,6 +159,9 @@ class ReplaySource:
     seat: int | None = None
     """Whose view the steps show: ``None`` for a spectator's, a seat for that seat's own
     (``game.view(seat)``: the cards it knew at each step; only for that seat's player)."""
+    by: Sequence[By | None] = ()
+    """Who chose each action when its seat's own player did not (the protocol's ``by``), in
+    the order of :attr:`actions`; missing entries are ``None``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,6 +206,8 @@ class BuiltReplay:
     """Time from the start of the build to its end (the waits between blocks included)."""
     build_no: int = 0
     """Which build of its :class:`ReplayCache` made it (1 for the first)."""
+    played_for: tuple[PlayedFor, ...] = ()
+    """Per seat, how many of its actions in the game the clock and the stand-ins chose."""
 
     @property
     def nbytes(self) -> int:
@@ -298,6 +305,10 @@ class ReplayBuilder:
         )
         self._seat = source.seat
         self._actions = source.actions
+        self._by = source.by
+        self._played_for: list[PlayedFor] = [
+            {"clock": 0, "stand_in": 0} for _ in range(source.players)
+        ]
         self._level = level
         self._pos = 0
         self._blocks: list[Block] = []
@@ -319,16 +330,19 @@ class ReplayBuilder:
         """Every action has been played and encoded."""
         return self._pos >= len(self._actions)
 
-    def _step(self, seat: int, action: str) -> dict[str, Any]:
-        """Play one action; its step: who, what, the view after it, its first event's number,
-        and the table at the round's end if it ended a round of a match."""
+    def _step(self, seat: int, action: str, by: By | None) -> dict[str, Any]:
+        """Play one action; its step: who, what, who chose it, the view after it, its first
+        event's number, and the table at the round's end if it ended a round of a match."""
         game = self._game
         before = game.clone()  # cheap (about a twentieth of a view): only read at a round's end
         game.play(seat, action)
         view = self._view(game)
+        if by is not None:
+            self._played_for[seat][by["kind"]] += 1
         step: dict[str, Any] = {
             "seat": seat,
             "action": action,
+            "by": by,
             "view": view,
             "first_event": self._seq + 1,
         }
@@ -356,7 +370,8 @@ class ReplayBuilder:
         since = clock()
         while self._pos < len(self._actions) and len(parts) < BLOCK_STEPS and size < BLOCK_BYTES:
             seat, action = self._actions[self._pos]
-            step = _dumps(self._step(seat, action))
+            by = self._by[self._pos] if self._pos < len(self._by) else None
+            step = _dumps(self._step(seat, action, by))
             parts.append(step)
             size += len(step)
             ends.append(size)
@@ -386,6 +401,7 @@ class ReplayBuilder:
             blocks=tuple(self._blocks),
             raw_bytes=self._raw,
             seconds=time.perf_counter() - self._started,
+            played_for=tuple(self._played_for),
         )
 
 

@@ -2,7 +2,8 @@
 
 A :class:`Room` holds the stored description of a room, its current game, its seats' tokens,
 the connections listening to it and the timers running for it (an AI move, a simultaneous
-window, the turn clock). A :class:`Conn` is one connection's queue of outgoing frames.
+window, the turn clock), the holds on those timers, the log of the current game and the rematch
+offered. A :class:`Conn` is one connection's queue of outgoing frames.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from ..agents import Agent
 from ..game import Game
 from ..store import GameRow, RoomRow
 from .chat import ChatLines, has_chat
+from .movelog import MoveLog
 from .protocol import Frame, RoomSummary, SeatInfo
+from .rematch import Offer
 
 __all__ = ["Conn", "Room", "RoomError", "ai_seed", "dumps", "hash_token"]
 
@@ -175,6 +178,20 @@ class Room:
     """Why the room's current game cannot go on (recorded under other rules), if so."""
     chat: ChatLines = field(default_factory=ChatLines)
     """The room's chat: its last lines, in memory only (:mod:`.chat`)."""
+    moves: MoveLog = field(default_factory=MoveLog)
+    """The current game's moves with their events and who chose them (:mod:`.movelog`)."""
+    holds: dict[Conn, asyncio.Task[None]] = field(default_factory=dict)
+    """Connections of the only person at the table holding the clocks, each with the task
+    that ends its hold at the bound (:mod:`.timers`)."""
+    held: bool = False
+    """Whether the clocks and AI players are held now: the timers do not run, and the time
+    left of the window and of the turn is kept in :attr:`window_left` and :attr:`turn_left`."""
+    window_left: float = 0.0
+    """Seconds the timed window has left while held."""
+    turn_left: float = 0.0
+    """Seconds the turn clock has left while held."""
+    rematch: Offer | None = None
+    """The rematch offered since the game ended (:mod:`.rematch`)."""
 
     @property
     def id(self) -> str:
@@ -216,6 +233,7 @@ class Room:
                 "memory_aid": s.memory_aid,
                 "away": s.seat in self.away,
                 "stand_in": self.stand_ins[s.seat].name if s.seat in self.stand_ins else None,
+                "played_for": self.moves.played_for(s.seat),
             }
             for s in self.row.seats
         ]
@@ -236,4 +254,5 @@ class Room:
             "seats": self.seats_public(),
             "chat": has_chat(self.row),
             "spectator_chat": self.row.spectator_chat,
+            "rematch": self.rematch.to_json() if self.rematch is not None else None,
         }

@@ -25,7 +25,6 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from .. import variants
@@ -35,11 +34,15 @@ from ..errors import IllegalAction
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
 from .chat import CHAT_RATE, chat_log, say
+from .frames import first_sight, log_bit, push_all, state_frame
+from .movelog import Chosen, MoveLog, by_label, stand_in
 from .protocol import (
     AI_LEVELS,
     ActMsg,
+    By,
     ChatMsg,
     ClientMessage,
+    HoldMsg,
     JoinMsg,
     PingMsg,
     PongFrame,
@@ -50,7 +53,8 @@ from .protocol import (
     ai_seat_label,
 )
 from .quickplay import QUICKPLAY_PREFIX, QuickPlay, is_quickplay, restore_ai_fill
-from .room import Conn, Room, RoomError, ai_seed, dumps, hash_token
+from .rematch import answer as answer_rematch
+from .room import Conn, Room, RoomError, ai_seed, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
@@ -179,7 +183,7 @@ class RoomManager(QuickPlay):
             if row is None or game_row is None:
                 continue
             try:
-                game = await self._replayed(row, game_row)
+                game = await self._replayed(row, game_row, None)
             except Exception:
                 continue  # recorded under other rules: the room says so when it is opened
             if game.over and game.result is not None and game_row.finished is None:
@@ -191,9 +195,10 @@ class RoomManager(QuickPlay):
             log.warning("marked %d game(s) over whose end had not been stored", repaired)
         return repaired
 
-    async def _replayed(self, row: RoomRow, game_row: GameRow) -> Game:
-        """A stored game replayed move by move; ``ValueError`` if it was recorded under other
-        rules or its moves no longer replay."""
+    async def _replayed(self, row: RoomRow, game_row: GameRow, moves: MoveLog | None) -> Game:
+        """A stored game replayed move by move, each move and who chose it entered in ``moves``
+        if given; ``ValueError`` if it was recorded under other rules or its moves no longer
+        replay."""
         recorded = game_row.rules
         rules = variants.rules_version(row.game)
         if recorded is not None and recorded != rules:
@@ -202,9 +207,14 @@ class RoomManager(QuickPlay):
                 f"and this server plays {rules}: it cannot go on"
             )
         game = self._new_game(row, game_row.seed)
+        if moves is not None:
+            moves.reset(game_row.base_version, game.opening_events)
         try:
             for a in await self.store.actions(row.id, game_row.game_no):
-                game.play(a.seat, a.action)
+                events = game.play(a.seat, a.action)
+                if moves is not None:
+                    by = by_label(Chosen.of(a), a.seat, row)
+                    moves.add(game_row.base_version + a.seq, a.seat, by, events)
         except (IllegalAction, ValueError, KeyError, IndexError) as exc:
             raise ValueError(
                 f"the stored moves of game {game_row.game_no} do not replay under the rules "
@@ -249,7 +259,7 @@ class RoomManager(QuickPlay):
                 room.game_row = last
                 room.version = last.base_version + last.actions
                 try:
-                    game = await self._replayed(row, last)
+                    game = await self._replayed(row, last, room.moves)
                 except ValueError as exc:
                     room.refusal = str(exc)  # the room opens, says why, and plays no more
                     log.warning("room %s cannot go on: %s", room_id, exc)
@@ -466,7 +476,8 @@ class RoomManager(QuickPlay):
                     self._after_change(room)
                 if back or room.online() != was_online:
                     self._broadcast(room, [], skip=conn)
-                state = self._state(room, seat, self._first_sight(room, seat), msg.id)
+                state = self._state(room, seat, first_sight(room, seat), msg.id)
+                state["log"] = room.moves.read(log_bit(room, seat))
                 lines = chat_log(room, seat)
                 if lines is not None:
                     state["chat_log"] = lines
@@ -480,6 +491,14 @@ class RoomManager(QuickPlay):
             raise ProtocolError("unknown_room", "there is no such room", msg.id)
         if room.refusal is not None:
             raise ProtocolError("rules_changed", room.refusal, msg.id)
+        if msg.token is None:  # a rematch or a hold from a spectator
+            what = "hold the clocks" if isinstance(msg, HoldMsg) else "offer or answer a rematch"
+            raise ProtocolError(
+                "not_allowed",
+                f"a spectator cannot {what}: only a person at the table can (with the seat's "
+                f"token)",
+                msg.id,
+            )
         seat = self._seat_of(room, msg.token, msg.id)
         async with room.lock:
             if room.evicted:
@@ -488,12 +507,20 @@ class RoomManager(QuickPlay):
                 )
             if isinstance(msg, ActMsg):
                 await self._act(room, seat, msg.action, msg.version, conn, msg.id, person=True)
+            elif isinstance(msg, HoldMsg):
+                if conn.room is not room or conn.seat != seat:
+                    raise ProtocolError(
+                        "not_joined",
+                        "join the room with this seat's token first: a hold lasts while the "
+                        "connection that asked for it listens to the room",
+                        msg.id,
+                    )
+                self._hold(room, conn, seat, msg.on, msg.id)
             elif isinstance(msg, RematchMsg):
-                if room.game is None:
-                    raise ProtocolError("not_started", "the first game has not started", msg.id)
-                if not room.game.over:
-                    raise ProtocolError("game_over", "the game is not over yet", msg.id)
-                await self._start_game(room, sender=conn, msg_id=msg.id)
+                if answer_rematch(room, seat, msg.accept, msg.id):
+                    await self._start_game(room, sender=conn, msg_id=msg.id)
+                else:
+                    self._broadcast(room, [], sender=conn, msg_id=msg.id)
             else:  # StartMsg
                 if room.game is not None:
                     raise ProtocolError("not_allowed", "the room has already started", msg.id)
@@ -523,6 +550,8 @@ class RoomManager(QuickPlay):
         before = room.online()
         room.conns.discard(conn)
         conn.room = None
+        if conn in room.holds and not self._closing:
+            self._spawn(self._unhold(room, conn))
         if not room.conns:
             room.idle_since = asyncio.get_running_loop().time()
         if room.online() != before and not self._closing:
@@ -554,9 +583,11 @@ class RoomManager(QuickPlay):
         msg_id: Any,
         *,
         person: bool = False,
+        chosen: Chosen | None = None,
     ) -> None:
         """Check, store, apply and push one action (the room's lock is held); ``person``: the
-        seat's person played it themselves (so they are back if they were away)."""
+        seat's person played it themselves (so they are back if they were away); ``chosen``:
+        who chose it when not the seat's own player (the clock, a stand-in)."""
         game = room.game
         if game is None:
             raise ProtocolError("not_started", "the game has not started", msg_id)
@@ -590,7 +621,14 @@ class RoomManager(QuickPlay):
         result = after.result.to_dict() if after.over and after.result is not None else None
         try:
             await self.store.append(
-                room.id, room.game_row.game_no, seq, seat, canonical, result=result
+                room.id,
+                room.game_row.game_no,
+                seq,
+                seat,
+                canonical,
+                result=result,
+                chosen_by=chosen.kind if chosen is not None else None,
+                stand_in=chosen.level if chosen is not None else None,
             )
         except StoreError:
             log.exception("store refused an action of room %s", room.id)
@@ -599,13 +637,15 @@ class RoomManager(QuickPlay):
             ) from None
         events = game.play(seat, action)
         room.version += 1
+        by = by_label(chosen, seat, room.row)
+        room.moves.add(room.version, seat, by, events)
         if result is not None:
             room.game_row.finished = time.time()
             room.game_row.result = result
         if person:
             self._back(room, seat)
         self._after_change(room)
-        self._broadcast(room, events, sender=sender, msg_id=msg_id)
+        self._broadcast(room, events, sender=sender, msg_id=msg_id, by=by)
 
     async def _start_game(self, room: Room, sender: Conn | None = None, msg_id: Any = None) -> None:
         """Deal a new game in ``room`` (the room's lock is held)."""
@@ -623,80 +663,37 @@ class RoomManager(QuickPlay):
         room.game = self._new_game(room.row, seed)
         room.game_row = row
         room.version += 1
+        room.moves.reset(room.version, room.game.opening_events)
+        room.rematch = None
         room.agents = self._agents(room.row, seed)
         room.stand_ins = {s: self._stand_in(room, s) for s in room.stand_ins}
         self._after_change(room)
         # The deal's events (kaboo: each seat's first sight of its bottom row) reach every seat
-        # now; a person not connected gets them when it first joins (see _first_sight).
+        # now; a person not connected gets them when it first joins (see frames.first_sight).
         self._broadcast(room, room.game.opening_events, sender=sender, msg_id=msg_id)
         online = room.online()
         room.unopened = {s.seat for s in room.row.seats if s.type == "human"} - online
 
-    def _first_sight(self, room: Room, seat: int | None) -> list[Event]:
-        """The opening events for a seat that joins the current game for the first time, after
-        it was dealt without it (e.g. against AI players, the game starts when the room is
-        made); empty for every later join, so a reload never shows a card again.
-
-        A card the deal showed the seat is shown only if it is still where it was: the
-        perfect-memory view must still give the seat that card at that address (another seat
-        may have moved it meanwhile), and the first round must still be on."""
-        game = room.game
-        if seat is None or game is None or seat not in room.unopened:
-            return []
-        room.unopened.discard(seat)
-        if game.over:
-            return []
-        known = game.view(seat)
-        out: list[Event] = []
-        for event in game.opening_events:
-            seen = event.for_seat(seat)
-            if event.type == "round_start" and seen.get("round") != known.get("round"):
-                return []
-            if event.type == "peek" and seen.get("seat") == seat:
-                where = str(seen.get("at", "")).split(".")
-                try:
-                    slot = known["hands"][int(where[0])][int(where[1])]
-                except (IndexError, KeyError, TypeError, ValueError):
-                    continue
-                if not slot or slot.get("card") != seen.get("card"):
-                    continue
-            out.append(event)
-        return out
-
     # -- pushing states ----------------------------------------------------------------------
     def _state(
-        self, room: Room, seat: int | None, events: list[Event], msg_id: Any = None
+        self,
+        room: Room,
+        seat: int | None,
+        events: list[Event],
+        msg_id: Any = None,
+        by: By | None = None,
     ) -> StateFrame:
-        game = room.game
-        bit = 1 << (seat if seat is not None else room.row.players)
-        view: Mapping[str, Any] | None = None
-        if game is not None:
-            # A seat without memory aid, and every spectator (else a second tab watching the
-            # room would give back the cards a player should remember), sees the table as a
-            # person does: no code of a face-down card; the events below carry the moment.
-            if seat is None:
-                view = game.spectator_view(memory=False)
-            else:
-                view = game.view(seat, memory=room.row.seats[seat].memory_aid)
-        out: StateFrame = {
-            "type": "state",
-            "room": room.id,
-            "version": room.version,
-            "game_no": room.game_row.game_no if room.game_row else 0,
-            "status": room.status,
-            "seat": seat,
-            "seats": room.seats_public(),
-            "view": view,
-            "events": [e.visible(bit) for e in events],
-            "window": self._window(room),
-            "clock": self._clock(room),
-        }
-        fill = self.ai_fill_in(room)
-        if fill is not None:
-            out["ai_fill_in"] = fill
-        if msg_id is not None:
-            out["id"] = msg_id
-        return out
+        """The ``state`` frame of ``room`` for a connection of ``seat`` (:func:`.state_frame`)."""
+        return state_frame(
+            room,
+            seat,
+            events,
+            window=self._window(room),
+            clock=self._clock(room),
+            fill_in=self.ai_fill_in(room),
+            by=by,
+            msg_id=msg_id,
+        )
 
     def _broadcast(
         self,
@@ -705,32 +702,15 @@ class RoomManager(QuickPlay):
         sender: Conn | None = None,
         msg_id: Any = None,
         skip: Conn | None = None,
+        by: By | None = None,
     ) -> None:
-        """Push every connection of the room (but ``skip``) its own state (one serialisation
-        per seat). Each connection is served on its own: one whose frame cannot be built,
-        encoded or queued is logged (room, seat and the kind of failure: never a card) and
-        dropped, and the others still get theirs."""
-        frames: dict[int | None, str] = {}
-        for conn in list(room.conns):
-            if conn is skip:
-                continue
-            try:
-                if conn is sender and msg_id is not None:
-                    conn.push(self._state(room, conn.seat, events, msg_id))
-                    continue
-                text = frames.get(conn.seat)
-                if text is None:
-                    text = frames[conn.seat] = dumps(self._state(room, conn.seat, events))
-                conn.push(text)
-            except Exception as exc:
-                log.warning(
-                    "room %s: the state for seat %s could not be sent (%s); dropping that "
-                    "connection",
-                    room.id,
-                    conn.seat,
-                    type(exc).__name__,
-                )
-                conn.drop()  # its socket closes; leave() then takes it out of the room
+        """Push every connection of the room (but ``skip``) its own state reporting ``events``,
+        chosen ``by`` someone else than their seat's player if so (:func:`.push_all`)."""
+
+        def build(seat: int | None, frame_id: Any) -> StateFrame:
+            return self._state(room, seat, events, frame_id, by)
+
+        push_all(room, build, sender, msg_id, skip)
 
     # -- AI seats and windows ------------------------------------------------------------
     def _after_change(self, room: Room) -> None:
@@ -746,7 +726,7 @@ class RoomManager(QuickPlay):
             room.ai_task.cancel()
             room.ai_task = room.ai_version = None
         game = room.game
-        if game is None or game.over:
+        if game is None or game.over or room.held:  # held: the AI players wait too
             return
         if room.ai_task is None and any(room.agent(s) is not None for s in game.actors):
             room.ai_task = asyncio.create_task(self._ai_move(room))
@@ -763,15 +743,19 @@ class RoomManager(QuickPlay):
             await asyncio.sleep(self.ai_delay)
             async with room.lock:
                 game = room.game
-                seats = [] if game is None or game.over or room.evicted else game.actors
+                live = game is not None and not game.over and not room.evicted and not room.held
+                seats = game.actors if game is not None and live else []
                 seat = next((s for s in seats if room.agent(s) is not None), None)
                 agent = room.agent(seat) if seat is not None else None
                 if game is None or seat is None or agent is None:
                     room.ai_task = None
                     return
+                # an AI standing in for a person is marked, an AI seat's own move is not
+                chosen = None if seat in room.agents else stand_in(agent.name)
                 if agent.name not in SEARCH_LEVELS:
                     room.ai_task = None
-                    await self._act(room, seat, str(agent.act(game, seat)), None, None, None)
+                    action = str(agent.act(game, seat))
+                    await self._act(room, seat, action, None, None, None, chosen=chosen)
                     return
                 version = room.ai_version = room.version
                 state = snapshot(game)
@@ -780,11 +764,11 @@ class RoomManager(QuickPlay):
                 if room.ai_task is not me:  # replaced meanwhile: that task plays
                     return
                 room.ai_task = room.ai_version = None
-                if room.version != version or room.agent(seat) is not agent:
+                if room.version != version or room.agent(seat) is not agent or room.held:
                     # the room moved on, or the person is back: never play on another state
                     self._after_change(room)
                     return
-                await self._act(room, seat, action, None, None, None)
+                await self._act(room, seat, action, None, None, None, chosen=chosen)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -6,6 +6,13 @@ every seat still to act. Outside windows, the turn clock gives the people to act
 ``turn_time`` seconds (a room may choose another time); when it runs out, the server plays the
 engine's timeout move for them and marks them away; one who lets ``stand_in_after`` turns in a
 row run out gets an AI of the room's level in their seat until they come back with their token.
+The moves the clock plays are marked as the clock's (:data:`~.movelog.CLOCK`).
+
+The only person at a table of AI players may **hold** the clocks while they read something
+(``hold``): the timed window and the turn clock stop with the time they have left, and the AI
+players wait, until the hold ends — ``on: false``, the connection closing, or
+:data:`HOLD_LIMIT` seconds after it began — and then go on with that time. Where another
+person sits at the table a hold changes nothing: nobody may keep the others waiting.
 """
 
 from __future__ import annotations
@@ -18,13 +25,17 @@ from ..agents import Agent
 from ..agents import get as get_agent
 from ..game import Event
 from ..store import Store
-from .protocol import ProtocolError, TimedWindow, TurnClock
+from .movelog import CLOCK, Chosen
+from .protocol import By, ProtocolError, StateFrame, TimedWindow, TurnClock
 from .room import Conn, Room, ai_seed
 from .search import SEARCH_LEVELS, SearchPool
 
-__all__ = ["Timers"]
+__all__ = ["HOLD_LIMIT", "Timers"]
 
 log = logging.getLogger("cardtable.web")
+
+HOLD_LIMIT = 600.0
+"""Seconds a hold lasts at most from its start (a repeated ``on: true`` does not extend it)."""
 
 
 class Timers:
@@ -56,7 +67,21 @@ class Timers:
         msg_id: Any,
         *,
         person: bool = False,
+        chosen: Chosen | None = None,
     ) -> None:
+        raise NotImplementedError  # the manager's
+
+    def _after_change(self, room: Room) -> None:
+        raise NotImplementedError  # the manager's
+
+    def _state(
+        self,
+        room: Room,
+        seat: int | None,
+        events: list[Event],
+        msg_id: Any = None,
+        by: By | None = None,
+    ) -> StateFrame:
         raise NotImplementedError  # the manager's
 
     async def _start_game(self, room: Room, sender: Conn | None = None, msg_id: Any = None) -> None:
@@ -69,28 +94,106 @@ class Timers:
         sender: Conn | None = None,
         msg_id: Any = None,
         skip: Conn | None = None,
+        by: By | None = None,
     ) -> None:
         raise NotImplementedError  # the manager's
 
     def _stop_timers(self, room: Room) -> None:
-        for task in (room.ai_task, room.window_task, room.turn_task):
+        for task in (room.ai_task, room.window_task, room.turn_task, *room.holds.values()):
             if task is not None:
                 task.cancel()
         room.ai_task = room.window_task = room.turn_task = None
         room.ai_version = room.window_key = room.turn_key = None
+        room.holds.clear()
 
-    def _window(self, room: Room) -> TimedWindow | None:
+    @staticmethod
+    def _window(room: Room) -> TimedWindow | None:
         if room.window_key is None:
             return None
-        left = max(0.0, room.window_deadline - asyncio.get_running_loop().time())
-        return {"phase": room.window_key[-1], "closes_in": round(left, 2)}
+        if room.held:
+            left = room.window_left
+        else:
+            left = max(0.0, room.window_deadline - asyncio.get_running_loop().time())
+        return {"phase": room.window_key[-1], "closes_in": round(left, 2), "paused": room.held}
 
     @staticmethod
     def _clock(room: Room) -> TurnClock | None:
         if room.turn_key is None:
             return None
-        left = max(0.0, room.turn_deadline - asyncio.get_running_loop().time())
-        return {"seats": list(room.turn_key[1]), "closes_in": round(left, 2)}
+        if room.held:
+            left = room.turn_left
+        else:
+            left = max(0.0, room.turn_deadline - asyncio.get_running_loop().time())
+        return {"seats": list(room.turn_key[1]), "closes_in": round(left, 2), "paused": room.held}
+
+    # -- holding the clocks ------------------------------------------------------------------
+    @staticmethod
+    def _only_person(room: Room, seat: int) -> bool:
+        """Whether ``seat`` is the only person's seat of the room (every other is an AI's)."""
+        return all(s.type != "human" or s.seat == seat for s in room.row.seats)
+
+    def _hold(self, room: Room, conn: Conn, seat: int, on: bool, msg_id: Any) -> None:
+        """A ``hold`` from ``conn``, listening as ``seat`` (the room's lock is held): record or
+        end its hold, hold or release the room's clocks, tell everyone when that changed and
+        answer the sender (``held``: whether the room is held now). With another person at the
+        table the hold is answered and changes nothing."""
+        if on and self._only_person(room, seat):
+            if conn not in room.holds:
+                room.holds[conn] = asyncio.create_task(self._hold_bound(room, conn))
+        elif not on:
+            task = room.holds.pop(conn, None)
+            if task is not None:
+                task.cancel()
+        if self._apply_holds(room):
+            self._broadcast(room, [], skip=conn)
+        answer = self._state(room, seat, [], msg_id)
+        answer["held"] = room.held
+        conn.push(answer)
+
+    def _apply_holds(self, room: Room) -> bool:
+        """Hold the room's clocks and AI players if a hold is on, else let them run (the lock is
+        held); whether that changed. Held, the window and the turn keep the time they had left;
+        released, they run on from it and the AI players are scheduled again."""
+        held = bool(room.holds) and not room.evicted and not self._closing
+        if held == room.held:
+            return False
+        now = asyncio.get_running_loop().time()
+        room.held = held
+        if held:
+            room.window_left = max(0.0, room.window_deadline - now)
+            room.turn_left = max(0.0, room.turn_deadline - now)
+            for task in (room.window_task, room.turn_task, room.ai_task):
+                if task is not None:
+                    task.cancel()
+            room.window_task = room.turn_task = room.ai_task = None
+            room.ai_version = None
+            return True
+        if room.window_key is not None:
+            self._arm_window(room, room.window_key, room.window_left)
+        if room.turn_key is not None:
+            self._arm_turn(room, room.turn_key, room.turn_left)
+        self._after_change(room)
+        return True
+
+    async def _hold_bound(self, room: Room, conn: Conn) -> None:
+        """A hold reached :data:`HOLD_LIMIT`: it ends, and the clocks go on."""
+        await asyncio.sleep(HOLD_LIMIT)
+        async with room.lock:
+            if room.holds.get(conn) is not asyncio.current_task():
+                return
+            del room.holds[conn]
+            if self._apply_holds(room):
+                self._broadcast(room, [])
+
+    async def _unhold(self, room: Room, conn: Conn) -> None:
+        """``conn`` closed (or left the room): its hold ends."""
+        async with room.lock:
+            task = room.holds.pop(conn, None)
+            if task is None:
+                return
+            task.cancel()
+            if self._apply_holds(room):
+                self._broadcast(room, [])
 
     # -- the turn clock ----------------------------------------------------------------------
     def _turn_time(self, room: Room) -> float:
@@ -119,6 +222,13 @@ class Timers:
             return
         if all(s in room.away for s in key[1]):
             length = min(length, self.away_time)
+        self._arm_turn(room, key, length)
+
+    def _arm_turn(self, room: Room, key: tuple[int, tuple[int, ...]], length: float) -> None:
+        """Run the turn clock of ``key`` for ``length`` seconds (held: keep them for later)."""
+        if room.held:
+            room.turn_left = length
+            return
         room.turn_deadline = asyncio.get_running_loop().time() + length
         room.turn_task = asyncio.create_task(self._turn_out(room, key, length))
 
@@ -144,7 +254,7 @@ class Timers:
                     log.info("room %s: an AI stands in for seat %d", room.id, seat)
                 try:
                     action = str(game.timeout_action(seat))
-                    await self._act(room, seat, action, None, None, None)
+                    await self._act(room, seat, action, None, None, None, chosen=CLOCK)
                 except (ProtocolError, ValueError):
                     log.exception("the timeout move was refused in room %s", room.id)
                     break
@@ -196,6 +306,13 @@ class Timers:
         if key is None:
             return
         length = self.peek_window if key[-1] == "peek" else self.snap_window
+        self._arm_window(room, key, length)
+
+    def _arm_window(self, room: Room, key: tuple[Any, ...], length: float) -> None:
+        """Close the window of ``key`` in ``length`` seconds (held: keep them for later)."""
+        if room.held:
+            room.window_left = length
+            return
         room.window_deadline = asyncio.get_running_loop().time() + length
         room.window_task = asyncio.create_task(self._close_window(room, key, length))
 
@@ -212,7 +329,7 @@ class Timers:
                 seat = game.actors[0]
                 action = str(game.timeout_action(seat))
                 try:
-                    await self._act(room, seat, action, None, None, None)
+                    await self._act(room, seat, action, None, None, None, chosen=CLOCK)
                 except ProtocolError:
                     log.exception("window default refused in room %s", room.id)
                     break
