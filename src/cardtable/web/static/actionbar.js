@@ -9,7 +9,8 @@
 // or CALL_CONFIRM_MS without an answer take it back, and nothing is sent.
 
 import { cardShort } from "./cards.js";
-import { el } from "./ui.js";
+import { dock } from "./dock.js";
+import { el, forTheScreen } from "./ui.js";
 import { callName, callWord, isShedding, variantInfo } from "./variants.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
@@ -213,7 +214,9 @@ export function renderBar(page) {
             class: "btn",
             dataset: { ui: "several" },
             disabled: busy,
-            title: "Then click the equal cards one after the other (or Shift-click them)",
+            title: forTheScreen(
+              "Then click the equal cards one after the other (or Shift-click them)",
+            ),
             onclick: () => {
               picker.several = true;
               page.render();
@@ -224,7 +227,9 @@ export function renderBar(page) {
       );
     }
     if (picker.several && !picker.selection.length) {
-      buttons.push(el("span", { class: "selection" }, "Click the equal cards one by one"));
+      buttons.push(
+        el("span", { class: "selection" }, forTheScreen("Click the equal cards one by one")),
+      );
     }
     if (picker.selection.length || picker.several) {
       buttons.push(
@@ -268,5 +273,12 @@ export function renderBar(page) {
       )
     : null;
   page.ui.bar.replaceChildren(...(selText ? [selText] : []), ...buttons);
-  page.ui.bar.hidden = buttons.length === 0 && !selText;
+  // During play a seated person's bar keeps its place when it has nothing to offer, so the
+  // table and the hand do not move with every turn.
+  const empty = buttons.length === 0 && !selText;
+  const playing = Boolean(view && !view.over && state?.seat !== null);
+  page.ui.bar.hidden = empty && !playing;
+  page.ui.bar.dataset.empty = empty ? "1" : "";
+  const prompt = page.ui.statusEl.parentElement ?? page.ui.statusEl;
+  dock({ bar: page.ui.bar, prompt, host: page.ui.tableHost });
 }

@@ -4,7 +4,7 @@
 // badge, and a pile (deck, discard, blind, stack) that may be clicked.
 
 import { cardBack, cardFace, cardName, cardShort } from "./cards.js";
-import { el } from "./ui.js";
+import { el, tapOrClick } from "./ui.js";
 
 /** @typedef {(seat: number) => string} Names */
 /** @typedef {import("./table.js").TableCtx} TableCtx */
@@ -66,7 +66,7 @@ export function cardElement(opts) {
   const where = opts.label ?? "";
   const label = showFace
     ? `${cardName(code)}${where ? `, ${where}` : ""}${
-        opts.revealed ? " (shown for a moment: click to turn it over)" : ""
+        opts.revealed ? ` (shown for a moment: ${tapOrClick()} to turn it over)` : ""
       }`
     : `face-down card${where ? `, ${where}` : ""}`;
   /** @type {Record<string, string>} */

@@ -5,7 +5,7 @@
 
 import { cardName, cardShort } from "./cards.js";
 import { cardElement, emptySlot, pile, SEEN_TEXT, seatInitials, seenMarks } from "./cardview.js";
-import { el } from "./ui.js";
+import { el, tapOrClick } from "./ui.js";
 import { callName, variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/view").FamilyView} FamilyView */
@@ -79,7 +79,7 @@ export function familyCenter(view, ctx) {
   const top = view.discard.at(-1) ?? null;
   const deck = pile(
     "deck",
-    `deck, ${view.deck} cards${deckLegal ? " — click to draw" : ""}`,
+    `deck, ${view.deck} cards${deckLegal ? ` — ${tapOrClick()} to draw` : ""}`,
     [
       view.deck
         ? cardElement({ code: null, size: "md" })
@@ -92,7 +92,7 @@ export function familyCenter(view, ctx) {
   const discard = pile(
     "discard",
     `discard pile, ${view.discard.length} cards${top ? `, top ${cardName(top)}` : ""}${
-      discardLegal ? " — click to play" : ""
+      discardLegal ? ` — ${tapOrClick()} to play` : ""
     }`,
     [
       top

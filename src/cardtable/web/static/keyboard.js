@@ -3,7 +3,7 @@
 // word actions, Escape to take things back, and the help dialog that lists them.
 
 import { askCall, cancelCall, isConfirmedCall } from "./actionbar.js";
-import { closeModal, el, isModalOpen, modal } from "./ui.js";
+import { closeModal, el, forTheScreen, isModalOpen, modal } from "./ui.js";
 import { allVariants, callWord, isShedding } from "./variants.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
@@ -52,15 +52,23 @@ export function openHelp() {
       el(
         "p",
         {},
-        "Click cards to build an action: one click on one of your cards replaces it with the card you drew; for a swap or a look, click the cards one after the other; to claim several equal cards, press “Claim several equal cards” (or Shift-click) first. The action bar then offers to confirm. Highlighted cards and piles are the ones you can use now.",
+        forTheScreen(
+          "Click cards to build an action: one click on one of your cards replaces it with " +
+            "the card you drew; for a swap or a look, click the cards one after the other; to " +
+            "claim several equal cards, press “Claim several equal cards” (or Shift-click) " +
+            "first. The action bar then offers to confirm. Highlighted cards and piles are the " +
+            "ones you can use now.",
+        ),
       ),
       el(
         "p",
         {},
-        "Memory: without the memory aid, a card you look at is face up for a few seconds " +
-          "(change the time in Settings), then you must remember it; click it to turn it " +
-          "over sooner. A “Memory aid” badge marks the players who keep seeing every card " +
-          "they have seen; it is chosen for each seat when the table is created.",
+        forTheScreen(
+          "Memory: without the memory aid, a card you look at is face up for a few seconds " +
+            "(change the time in Settings), then you must remember it; click it to turn it " +
+            "over sooner. A “Memory aid” badge marks the players who keep seeing every card " +
+            "they have seen; it is chosen for each seat when the table is created.",
+        ),
       ),
     ),
     { className: "help-modal" },

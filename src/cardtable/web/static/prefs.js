@@ -11,13 +11,15 @@ export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
 
 // `name`: the name this person plays under (asked once, then offered everywhere a name is
 // asked); `lastGame`: the game they last chose for a quick play; `replaySpeed`: the speed
-// replays last played at.
+// replays last played at; `notify`: a browser notification of their turn while the tab is
+// hidden (asked for in Settings).
 const DEFAULTS = {
   sound: false,
   revealSeconds: REVEAL_SECONDS.default,
   name: "",
   lastGame: "",
   replaySpeed: 1,
+  notify: false,
 };
 
 /** @typedef {typeof DEFAULTS} Prefs */

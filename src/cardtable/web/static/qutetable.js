@@ -4,7 +4,7 @@
 
 import { cardName, parseCard, SUITS } from "./cards.js";
 import { cardElement, pile } from "./cardview.js";
-import { el } from "./ui.js";
+import { el, tapOrClick } from "./ui.js";
 
 /** @typedef {import("./types/view").QuteView} QuteView */
 /** @typedef {import("./table.js").TableCtx} TableCtx */
@@ -85,7 +85,7 @@ export function quteCenter(view, ctx) {
   const deckLegal = ctx.piles?.deck;
   const blind = pile(
     "deck",
-    `blind, ${view.blind} cards${deckLegal ? " — click to draw" : ""}`,
+    `blind, ${view.blind} cards${deckLegal ? ` — ${tapOrClick()} to draw` : ""}`,
     [
       view.blind
         ? cardElement({ code: null, size: "md" })

@@ -1,8 +1,9 @@
 // @ts-check
 // The live table's settings dialog: how long a card you look at stays face up, and sound.
 
+import { askToNotify, canNotify } from "./notice.js";
 import { getPref, REVEAL_SECONDS, revealSeconds, setPref } from "./prefs.js";
-import { el, modal } from "./ui.js";
+import { el, modal, tapOrClick } from "./ui.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
 
@@ -56,8 +57,8 @@ export function openSettings(page) {
           "p",
           { class: "field-note" },
           yours,
-          "Without memory aid a card you look at is face up only for this long; click it " +
-            "to turn it over sooner. The memory aid is chosen per seat when a table is created.",
+          `Without memory aid a card you look at is face up only for this long; ${tapOrClick()} ` +
+            "it to turn it over sooner. The memory aid is chosen per seat when a table is created.",
         ),
         note,
       ),
@@ -73,13 +74,56 @@ export function openSettings(page) {
         }),
         el("label", { for: "s-sound" }, "Sound"),
       ),
+      notifyField(),
     ),
     {
       className: "settings-modal",
+      // a card shown for a moment keeps its own time: the dialog gives it none back
       onClose: () => {
         save();
-        page.reveals.restart();
+        page.render();
       },
     },
+  );
+}
+
+/**
+ * The switch for a browser notification of the person's turn while the tab is hidden: ticking
+ * it asks the browser's leave (only then, never on page load); a refusal unticks it and says so.
+ */
+function notifyField() {
+  const note = el("p", { class: "field-note", dataset: { ui: "notify-note" } });
+  /** @type {HTMLInputElement} */
+  const box = el("input", {
+    type: "checkbox",
+    id: "s-notify",
+    name: "notify",
+    checked: Boolean(getPref("notify")) && canNotify() && Notification.permission === "granted",
+    disabled: !canNotify(),
+    onchange: async () => {
+      if (!box.checked) {
+        setPref("notify", false);
+        note.textContent = "";
+        return;
+      }
+      const allowed = await askToNotify();
+      setPref("notify", allowed);
+      box.checked = allowed;
+      note.textContent = allowed
+        ? "A notification comes while this tab is hidden and the table waits for you."
+        : "The browser does not allow notifications from this page (see its site settings).";
+    },
+  });
+  if (!canNotify()) note.textContent = "This browser cannot show notifications.";
+  return el(
+    "div",
+    { class: "field" },
+    el(
+      "div",
+      { class: "field check" },
+      box,
+      el("label", { for: "s-notify" }, "Tell me when it is my turn while this tab is hidden"),
+    ),
+    note,
   );
 }

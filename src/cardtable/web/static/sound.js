@@ -2,6 +2,7 @@
 // Short WebAudio beeps (no audio files), and the cue each new state of the table gets. Silent
 // unless the sound preference is on.
 
+import { isMyTurn } from "./notice.js";
 import { getPref } from "./prefs.js";
 
 /** @typedef {import("./types/protocol").StateMessage} StateMessage */
@@ -9,7 +10,7 @@ import { getPref } from "./prefs.js";
 /** @type {AudioContext | null} */
 let ctx = null;
 
-/** @typedef {"turn" | "card" | "swap" | "error" | "end"} Cue */
+/** @typedef {"turn" | "call" | "card" | "swap" | "error" | "end"} Cue */
 
 // Each cue is a list of [frequency Hz, start s, duration s].
 /** @type {Record<Cue, [number, number, number][]>} */
@@ -17,6 +18,11 @@ const CUES = {
   turn: [
     [660, 0, 0.08],
     [880, 0.09, 0.1],
+  ],
+  call: [
+    [784, 0, 0.09],
+    [784, 0.12, 0.09],
+    [988, 0.24, 0.16],
   ],
   card: [[420, 0, 0.05]],
   swap: [
@@ -61,18 +67,20 @@ export function beep(name) {
 }
 
 /**
- * Play the cue of a new state of the live table: the game's end, the viewer's turn, a swap, a
- * card moved.
+ * Play the cue of a new state of the live table: the game's end, a call of someone else, the
+ * viewer's turn (a snap window, open to every seat, is not one), a swap, a card moved.
  * @param {StateMessage | null} prev the state before
  * @param {StateMessage} state
  */
 export function stateCue(prev, state) {
-  const wasMine = Boolean(prev?.view?.legal?.length);
-  const mine = Boolean(state.view?.legal?.length);
   /** @type {Set<string>} */
   const types = new Set((state.events ?? []).map((e) => e.type));
+  const called = (state.events ?? []).some(
+    (e) => (e.type === "call" || e.type === "qute") && e.seat !== state.seat,
+  );
   if (types.has("game_over")) beep("end");
-  else if (mine && !wasMine) beep("turn");
+  else if (called) beep("call");
+  else if (isMyTurn(state) && !isMyTurn(prev)) beep("turn");
   else if (types.has("exchange") || types.has("give")) beep("swap");
   else if (["draw", "replace", "discard", "play", "drop", "snap"].some((t) => types.has(t)))
     beep("card");

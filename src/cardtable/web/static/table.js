@@ -199,21 +199,27 @@ export function renderTable(view, tableCtx) {
       { class: `area area-${name}` },
       seats.map((s) => seatPanel(view, s, ctx, hand(s))),
     );
+  // The field (the other seats around the piles) above the viewer's own seat: apart, so that
+  // the own seat can stay in view while a tall field scrolls (style.css: a docked hand).
   return el(
     "div",
     {
       class: `table game-${view.game} players-${view.players}`,
       dataset: { game: view.game },
     },
-    area("left", places.left),
-    area("top", places.top),
-    area("right", places.right),
     el(
       "div",
-      { class: "area area-center" },
-      qute ? quteCenter(view, ctx) : familyCenter(view, ctx),
-      qute ? quteInfo(view, ctx) : familyInfo(view, ctx),
-      qute ? null : seenLegend(view, ctx),
+      { class: "table-field" },
+      area("left", places.left),
+      area("top", places.top),
+      area("right", places.right),
+      el(
+        "div",
+        { class: "area area-center" },
+        qute ? quteCenter(view, ctx) : familyCenter(view, ctx),
+        qute ? quteInfo(view, ctx) : familyInfo(view, ctx),
+        qute ? null : seenLegend(view, ctx),
+      ),
     ),
     el("div", { class: "area area-me" }, seatPanel(view, me, ctx, hand(me))),
   );

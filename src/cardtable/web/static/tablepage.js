@@ -22,6 +22,7 @@ import {
   RoomConnection,
   saveSeat,
 } from "./net.js";
+import { tableTitle, TurnNotice } from "./notice.js";
 import { getPref, revealSeconds, setPref } from "./prefs.js";
 import { Reveals } from "./reveals.js";
 import { showRules } from "./rulesmodal.js";
@@ -30,7 +31,7 @@ import { openSettings } from "./settings.js";
 import { beep, stateCue } from "./sound.js";
 import { matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
-import { el, isModalOpen, tapOrClick, toast } from "./ui.js";
+import { el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
 import { isShedding } from "./variants.js";
 import { describeEvent, eventPlaces, statusLine } from "./words.js";
 
@@ -123,6 +124,8 @@ export class TablePage {
     this.variant = undefined;
     /** @type {ChatPanel | null} the chat, at a table with people */
     this.chat = null;
+    /** the tab's title and the notifications of the person's turn (notice.js) */
+    this.notice = new TurnNotice(room, () => this.names());
     // Built by start(), before anything reads them:
     /** @type {TableShell} */
     this.ui;
@@ -175,6 +178,11 @@ export class TablePage {
     this.ui.titleEl.textContent = `${summary.title ?? summary.game} · room ${this.room}`;
     this.ui.formatEl.textContent = matchFormat(summary.options);
     this.variant = summary.game;
+    this.notice.setGame(summary.game);
+    document.title = tableTitle(this.state, this.names(), {
+      game: this.notice.game,
+      room: this.room,
+    });
   }
 
   connect() {
@@ -302,6 +310,7 @@ export class TablePage {
     this.render();
     animateEvents(state.events, this.ui.tableHost, before);
     stateCue(prev, state);
+    this.notice.update(prev, state);
     maybeShowRound(this, prev, state);
     this.tryRetry();
   }
@@ -445,7 +454,7 @@ export class TablePage {
     table.addEventListener("click", (ev) => this.onTableClick(ev));
     this.showMoves(table);
     this.ui.tableHost.replaceChildren(table);
-    this.ui.statusEl.textContent = statusLine(view, seat, this.names());
+    this.ui.statusEl.textContent = forTheScreen(statusLine(view, seat, this.names()));
     // A seat without memory aid is told so, and, while cards are face up for a moment, for
     // how long (the line is always there during play, so the table does not jump).
     const bare = this.hasAid() === false && !view.over && !isShedding(view.game);

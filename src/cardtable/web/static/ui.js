@@ -167,7 +167,28 @@ export async function copyText(text, input) {
   }
 }
 
+/** Whether the screen is touched with a finger rather than pointed at with a mouse. */
+export function isTouch() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 /** "tap" on a touch screen, else "click": the word for pressing a card or a button. */
 export function tapOrClick() {
-  return window.matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+  return isTouch() ? "tap" : "click";
+}
+
+/**
+ * Words written for a mouse, said for the screen in use: on a touch screen every "click"
+ * becomes "tap" ("Click one of your cards" → "Tap one of your cards"); a Shift-click, which a
+ * touch screen has not, is left alone.
+ * @param {string} text
+ */
+export function forTheScreen(text) {
+  if (!isTouch()) return text;
+  /** @type {Record<string, string>} */
+  const ends = { ed: "ped", ing: "ping" };
+  return text.replace(
+    /(?<!Shift-)\b([Cc])lick(s|ed|ing)?\b/g,
+    (_, c, end = "") => (c === "C" ? "Tap" : "tap") + (ends[end] ?? end),
+  );
 }
