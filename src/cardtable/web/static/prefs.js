@@ -9,10 +9,13 @@ export const REVEAL_SECONDS = { min: 0.5, max: 30, step: 0.5, default: 3 };
 /** The speeds a replay plays at (1: a move every 0.7 s); `replaySpeed` is one of them. */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
 
+/** How Qute's hand is sorted: by suit (then rank), or by rank (then suit). */
+export const QUTE_SORTS = /** @type {const} */ (["suit", "rank"]);
+
 // `name`: the name this person plays under (asked once, then offered everywhere a name is
 // asked); `lastGame`: the game they last chose for a quick play; `replaySpeed`: the speed
 // replays last played at; `notify`: a browser notification of their turn while the tab is
-// hidden (asked for in Settings).
+// hidden (asked for in Settings); `quteSort`: one of QUTE_SORTS.
 const DEFAULTS = {
   sound: false,
   revealSeconds: REVEAL_SECONDS.default,
@@ -20,6 +23,7 @@ const DEFAULTS = {
   lastGame: "",
   replaySpeed: 1,
   notify: false,
+  quteSort: "suit",
 };
 
 /** @typedef {typeof DEFAULTS} Prefs */
@@ -111,4 +115,13 @@ export function setName(name) {
   const kept = name.trim() || guestName();
   setPref("name", kept);
   return kept;
+}
+
+/**
+ * How Qute's hand is sorted (one of QUTE_SORTS; by suit unless the person chose otherwise).
+ * @returns {(typeof QUTE_SORTS)[number]}
+ */
+export function quteSort() {
+  const sort = getPref("quteSort");
+  return sort === "rank" ? "rank" : "suit";
 }

@@ -1,9 +1,10 @@
 // @ts-check
-// Qute's table: the viewer's hand fanned and sorted by suit and rank, the others' hands as
-// backs, the blind and the stack in the middle with a wished suit, and the round's facts.
+// Qute's table: the viewer's hand fanned and sorted by suit or by rank (the person's choice,
+// remembered), the others' hands as backs, the blind and the stack in the middle with a wished suit, and the round's facts.
 
 import { cardName, parseCard, SUITS } from "./cards.js";
 import { cardElement, pile } from "./cardview.js";
+import { QUTE_SORTS, quteSort, setPref } from "./prefs.js";
 import { el, tapOrClick } from "./ui.js";
 
 /** @typedef {import("./types/view").QuteView} QuteView */
@@ -11,10 +12,60 @@ import { el, tapOrClick } from "./ui.js";
 
 const QUTE_RANK_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
-/** @param {string} code */
-function quteSortKey(code) {
+/**
+ * Where a card goes in the hand: by suit then rank, or by rank then suit.
+ * @param {string} code
+ * @param {(typeof QUTE_SORTS)[number]} by
+ */
+export function quteSortKey(code, by = "suit") {
   const c = parseCard(code);
-  return (c.suit === null ? -1 : "CDHS".indexOf(c.suit)) * 20 + QUTE_RANK_ORDER.indexOf(c.rank);
+  const suit = c.suit === null ? -1 : "CDHS".indexOf(c.suit);
+  const rank = QUTE_RANK_ORDER.indexOf(c.rank);
+  return by === "rank" ? rank * 10 + suit : suit * 20 + rank;
+}
+
+/** What each way of sorting is called beside the hand. */
+const SORT_NAMES = { suit: "suit", rank: "rank" };
+
+/**
+ * The choice of how the viewer's hand is sorted (seed 002's "Sort by"), beside its name: kept
+ * in the preferences, and the hand drawn again at once.
+ * @param {QuteView} view
+ * @param {number} seat
+ * @param {TableCtx} ctx
+ */
+export function quteSortControl(view, seat, ctx) {
+  const now = quteSort();
+  /** @param {(typeof QUTE_SORTS)[number]} by */
+  const option = (by) => {
+    const id = `qute-sort-${by}`;
+    return [
+      el("input", {
+        type: "radio",
+        name: "qute-sort",
+        id,
+        value: by,
+        checked: by === now,
+        onchange: (ev) => {
+          setPref("quteSort", by);
+          const panel = /** @type {Element} */ (ev.target).closest(".seat");
+          panel?.querySelector(".hand-fan")?.replaceWith(quteHand(view, seat, ctx));
+        },
+      }),
+      el("label", { for: id }, SORT_NAMES[by]),
+    ];
+  };
+  return el(
+    "span",
+    {
+      class: "qute-sort",
+      role: "radiogroup",
+      "aria-label": "Sort my cards by",
+      dataset: { ui: "qute-sort" },
+    },
+    el("span", { class: "qute-sort-label", "aria-hidden": "true" }, "Sort by"),
+    QUTE_SORTS.flatMap(option),
+  );
 }
 
 /**
@@ -47,9 +98,10 @@ export function quteHand(view, seat, ctx) {
     if (count > shown) fan.append(el("span", { class: "more" }, `+${count - shown}`));
     return fan;
   }
+  const by = quteSort();
   const order = hand
     .flatMap((slot, i) => (slot?.card ? [{ code: slot.card, i }] : []))
-    .sort((a, b) => quteSortKey(a.code) - quteSortKey(b.code));
+    .sort((a, b) => quteSortKey(a.code, by) - quteSortKey(b.code, by));
   const fan = el("div", {
     class: "hand hand-fan",
     role: "group",

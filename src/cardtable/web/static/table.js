@@ -5,7 +5,7 @@
 
 import { aidBadge } from "./cardview.js";
 import { familyCenter, familyHand, familyInfo, seenLegend } from "./familytable.js";
-import { quteCenter, quteHand, quteInfo } from "./qutetable.js";
+import { quteCenter, quteHand, quteInfo, quteSortControl } from "./qutetable.js";
 import { el } from "./ui.js";
 import { callName, isSheddingView, variantInfo } from "./variants.js";
 
@@ -116,6 +116,9 @@ function seatHeader(view, seat, ctx) {
   } else if (view.counts) {
     const n = view.counts[seat];
     badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
+    // The viewer's own cards, face up: sorted as they choose.
+    if (seat === ctx.viewer && (view.hands[seat] ?? []).some((slot) => slot?.card))
+      badges.push(quteSortControl(view, seat, ctx));
   }
   if (info?.memory_aid) badges.push(aidBadge());
   if (info && ctx.live && info.stand_in)
