@@ -4,7 +4,8 @@ from 127.0.0.1, playing from setup to the end of the run while the abuse scenari
 Each person is a WebSocket of its own. When a ``state`` arrives whose ``view.legal`` is not
 empty and whose ``view.actors`` holds its seat (as the tests' driver decides a seat may move),
 the person waits a think time and sends ``act`` with a random legal action, the state's
-``version`` and an ``id``. When the game is over, seat 0 sends ``rematch`` after a think time.
+``version`` and an ``id``. When the game is over, each seat sends ``rematch`` once after a think
+time (the first offers the next game, the other accepts it).
 
 Measured, with the time each message was sent (the parent sorts the samples into the phases
 of the run by that time):
@@ -297,6 +298,8 @@ class Person(Socket):
         self.timer: asyncio.TimerHandle | None = None
         self.patience: asyncio.TimerHandle | None = None
         self.asked: int | None = None
+        self.rematched = -1
+        """The version at which this seat sent its ``rematch`` (once per finished game)."""
         self.sending: asyncio.Future[None] | None = None
         """The version our pending ``act`` should make."""
 
@@ -358,7 +361,7 @@ class Person(Socket):
         if self.timer is not None:
             return
         if self.status == "finished":
-            if self.seat != 0:
+            if self.rematched == self.version:
                 return
         elif not (self.status == "playing" and self.legal and self.seat in self.actors):
             return
@@ -376,6 +379,7 @@ class Person(Socket):
         if self.status == "finished":
             kind = "rematch"
             self.asked = None
+            self.rematched = self.version
             msg = {"type": "rematch", "room": self.table.room, "token": self.token}
         else:
             kind = "act"

@@ -21,8 +21,9 @@ For every N in ``--tables`` the script
 the first of them moves, and the others move on the states that follow: no ``stale`` by
 design; ``--race`` lets every seat with legal actions move at once, to exercise ``stale``). It
 waits a think time, then sends ``act`` with a uniformly random legal action (seeded with
-``--seed``), the state's ``version`` and an ``id``. When a game is over the table's first seat
-sends ``rematch`` after a think time, so every table keeps playing until the end of the run.
+``--seed``), the state's ``version`` and an ``id``. When a game is over each seat sends
+``rematch`` once after a think time (the first offers the next game, the others accept it), so
+every table keeps playing until the end of the run.
 
 **Think time.** Uniform in ``--think LO-HI`` seconds (``--think 0``: none). The default,
 0.5–1.5 s (mean 1 s), models brisk players and UI bots: people at a card table take one to

@@ -132,6 +132,9 @@ class Bot:
         self.status = "waiting"
         self.legal: list[str] = []
         self.actors: list[int] = []
+        self.rematched = -1
+        """The version at which this seat sent its ``rematch`` (an offer, or the accept of the
+        offer open): once per finished game, the next game waits for every seat's."""
         self.pending: tuple[int, str, float, float, int, int, str] | None = None
         """(id, kind, perf_counter sent, monotonic sent, version, game_no, action)."""
         self.timer: asyncio.TimerHandle | None = None
@@ -229,7 +232,7 @@ class Bot:
         if not self.clock.playing(time.monotonic()):
             return
         if self.status == "finished":
-            if self.seat != 0:
+            if self.rematched == self.version:
                 return
         elif not (
             self.status == "playing"
@@ -254,6 +257,7 @@ class Bot:
         if self.status == "finished":
             kind, action = "rematch", ""
             msg = {"type": "rematch", "room": self.table.room, "token": self.token, "id": msg_id}
+            self.rematched = self.version
         else:
             kind, action = "act", self.rng.choice(self.legal)
             msg = {
