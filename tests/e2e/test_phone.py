@@ -11,6 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from ..webserver import Server
 from .driver import choose_action, create_room, play_action, wait_actionable
+from .test_phone_first import MEASURE, TOUCH_TARGET
 
 WIDTH, HEIGHT = 390, 844
 
@@ -90,3 +91,25 @@ def test_phone_table(
     expect(page.locator(".rules-modal")).to_be_visible()
     assert_fits(page)
     page.screenshot(path=str(screenshots / f"phone-{game}-rules.png"))
+
+
+def assert_big_enough(page: Page) -> None:
+    """Every control drawn is at least TOUCH_TARGET px each way (a checkbox with its label)."""
+    controls = page.evaluate(MEASURE)["controls"]
+    assert controls, "no controls measured"
+    small = [c for c in controls if min(c["w"], c["h"]) < TOUCH_TARGET - 0.5]
+    assert not small, f"controls smaller than {TOUCH_TARGET} px: {small}"
+
+
+def test_the_lobby_and_its_dialog_fit_a_finger(server: Server, phone: BrowserContext) -> None:
+    page = phone.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("select[name=game] option", state="attached")
+    page.wait_for_selector("input[name=aid-all]")
+    assert_big_enough(page)
+    # The rules dialog's close button too; Escape closes the dialog.
+    page.click(".create-form .row .btn")
+    expect(page.locator(".rules-modal")).to_be_visible()
+    assert_big_enough(page)
+    page.keyboard.press("Escape")
+    expect(page.locator(".rules-modal")).to_have_count(0)

@@ -10,7 +10,7 @@
 
 import { cardShort } from "./cards.js";
 import { dock } from "./dock.js";
-import { el, forTheScreen } from "./ui.js";
+import { el, forTheScreen, isTouch } from "./ui.js";
 import { callName, callWord, isShedding, variantInfo } from "./variants.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
@@ -241,7 +241,7 @@ export function renderBar(page) {
             dataset: { ui: "clear" },
             onclick: () => page.clearSelection(),
           },
-          "Clear (Esc)",
+          isTouch() ? "Clear" : "Clear (Esc)",
         ),
       );
     }

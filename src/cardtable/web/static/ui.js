@@ -136,6 +136,15 @@ export function modal(title, body, { className = "", onClose } = {}) {
   return close;
 }
 
+// Escape closes the open dialog on every page (the lobby's rules too), and does nothing else:
+// this listener comes before the pages' own (ui.js is loaded first), and stops the key there.
+document.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape" || !openModal || ev.defaultPrevented) return;
+  ev.preventDefault();
+  ev.stopImmediatePropagation();
+  closeModal();
+});
+
 /** Close the open modal, if any; returns whether one was open. */
 export function closeModal() {
   if (!openModal) return false;
