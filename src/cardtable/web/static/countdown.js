@@ -34,19 +34,23 @@ export class Countdown {
     }
     const deadline = performance.now() + win.closes_in * 1000;
     this.deadline = deadline;
-    this.total = Math.max(win.closes_in, 0.1);
+    // A paused clock (the person is reading, alone at the table) keeps its bar's scale.
+    this.total = win.paused && this.phase === win.phase ? this.total : Math.max(win.closes_in, 0.1);
     this.phase = win.phase;
     this.host.hidden = false;
+    this.host.dataset.paused = win.paused ? "1" : "";
     const tick = () => {
-      const left = Math.max(0, (deadline - performance.now()) / 1000);
-      const pct = Math.round((left / this.total) * 100);
+      const left = win.paused
+        ? win.closes_in
+        : Math.max(0, (deadline - performance.now()) / 1000);
+      const pct = Math.min(100, Math.round((left / this.total) * 100));
       this.host.replaceChildren(
         el(
           "span",
           {},
           `${label ?? (this.phase === "snap" ? "Snap window" : "Peek window")}: ${
             left < 10 ? left.toFixed(1) : Math.ceil(left)
-          } s`,
+          } s${win.paused ? " (paused)" : ""}`,
         ),
         el(
           "span",
@@ -64,6 +68,6 @@ export class Countdown {
       if (left <= 0) clearInterval(this.timer);
     };
     tick();
-    this.timer = setInterval(tick, 100);
+    if (!win.paused) this.timer = setInterval(tick, 100);
   }
 }

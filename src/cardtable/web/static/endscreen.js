@@ -2,14 +2,25 @@
 // The ends at the live table, drawn above it so they are in view without scrolling: a finished
 // round of a match shows its results inline (the table and its timers stay visible below, so a
 // running peek timer is never hidden behind them) until the person dismisses them; a finished
-// game shows a winner banner with the standings, the rematch and the full results.
+// game shows a winner banner with the standings (each score explained), the rematch offer and
+// the full results. While a round's results are shown the page asks the clocks to wait
+// (TablePage.updateHold).
 
-import { ordinal, renderResults, resetNote, standings, standingsTable } from "./results.js";
-import { el } from "./ui.js";
+import { errorMessage } from "./net.js";
+import {
+  ordinal,
+  renderResults,
+  resetNote,
+  standings,
+  standingsTable,
+  times,
+} from "./results.js";
+import { el, toast } from "./ui.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
 /** @typedef {import("./types/protocol").StateMessage} StateMessage */
 /** @typedef {import("./types/view").View} View */
+/** @typedef {import("./types/protocol").RematchOffer} RematchOffer */
 
 /**
  * Draw what the end host shows now: the game's end, a round's results, or nothing.
@@ -35,6 +46,7 @@ export function renderEnd(page) {
     const panel = page.roundPanel === null ? null : roundPanel(page, view);
     page.ui.endHost.replaceChildren(...(panel ? [panel] : []));
   }
+  page.updateHold();
 }
 
 /**
@@ -59,21 +71,7 @@ export function winnerHeadline(view, viewer, names) {
 function gamePanel(page, view) {
   const names = page.names();
   const viewer = page.state?.seat ?? null;
-  const actions = [];
-  if (viewer !== null) {
-    actions.push(
-      el(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-primary",
-          dataset: { ui: "rematch" },
-          onclick: () => page.sendSimple("rematch"),
-        },
-        "Rematch",
-      ),
-    );
-  }
+  const actions = [...rematchControls(page)];
   actions.push(
     el(
       "a",
@@ -83,6 +81,8 @@ function gamePanel(page, view) {
     el("a", { class: "btn", href: "/" }, "Lobby"),
   );
   const place = viewer === null ? null : standings(view).find((s) => s.seat === viewer);
+  // A win (or a loss) the person did not play all by themselves says so.
+  const helped = viewer === null ? "" : yourHelp(page.state?.seats[viewer]);
   const hide = el(
     "button",
     {
@@ -118,7 +118,10 @@ function gamePanel(page, view) {
         : null,
       hide,
     ),
-    page.endHidden ? null : standingsTable(view, names),
+    helped ? el("p", { class: "played-for", dataset: { ui: "you-played-for" } }, helped) : null,
+    page.endHidden
+      ? null
+      : standingsTable(view, names, { round: view.round_results?.at(-1), seats: page.state?.seats }),
     el("div", { class: "end-actions" }, actions),
     page.endHidden
       ? null
@@ -150,7 +153,6 @@ function roundPanel(page, view) {
       onclick: () => {
         page.roundPanel = null;
         renderEnd(page);
-        page.reveals.restart();
         page.ui.tableHost.scrollIntoView({ block: "nearest" });
       },
     },
@@ -170,7 +172,7 @@ function roundPanel(page, view) {
       ),
       dismiss,
     ),
-    standingsTable(view, names, { round }),
+    standingsTable(view, names, { round, seats: page.state?.seats }),
     resetNote(view, names, round),
     el(
       "details",
@@ -179,6 +181,108 @@ function roundPanel(page, view) {
       renderResults(view, names),
     ),
   );
+}
+
+/**
+ * What others played of the viewer's seat, in words ("" when nothing): "An AI played 3 of your
+ * moves; your time ran out twice."
+ * @param {import("./types/protocol").SeatInfo | undefined} info
+ */
+function yourHelp(info) {
+  const counts = info?.played_for;
+  if (!counts) return "";
+  const parts = [];
+  if (counts.stand_in > 0) parts.push(`an AI played ${counts.stand_in} of your moves`);
+  if (counts.clock > 0) parts.push(`your time ran out ${times(counts.clock)}`);
+  const text = parts.join("; ");
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}.` : "";
+}
+
+/**
+ * The rematch at a finished game: offer one; answer another person's offer (Accept / Decline);
+ * or see who accepted and who is awaited, and who declined. A spectator only reads.
+ * @param {TablePage} page
+ * @returns {HTMLElement[]}
+ */
+function rematchControls(page) {
+  const state = page.state;
+  if (!state) return [];
+  const viewer = state.seat;
+  const offer = state.rematch ?? null;
+  const names = page.names();
+  /** @param {number} s */
+  const who = (s) => (s === viewer ? "You" : names(s));
+  const people = state.seats.flatMap((s, i) => (s.type === "human" ? [i] : []));
+  /** @type {HTMLElement[]} */
+  const out = [];
+  /**
+   * @param {string} ui
+   * @param {string} text
+   * @param {boolean | undefined} accept
+   * @param {boolean} [primary]
+   */
+  const button = (ui, text, accept, primary = false) =>
+    el(
+      "button",
+      {
+        type: "button",
+        class: `btn${primary ? " btn-primary" : ""}`,
+        dataset: { ui },
+        onclick: () => sendRematch(page, accept),
+      },
+      text,
+    );
+  if (offer && offer.declined.length) {
+    const declined = offer.declined.map(who);
+    out.push(
+      el(
+        "p",
+        { class: "rematch-note", role: "status", dataset: { ui: "rematch-declined" } },
+        `${declined.join(" and ")} declined the rematch.`,
+      ),
+    );
+  } else if (offer) {
+    const waiting = people.filter((s) => !offer.accepted.includes(s)).map(who);
+    const accepted = offer.accepted.filter((s) => people.includes(s)).map(who);
+    const mineOpen = viewer !== null && !offer.accepted.includes(viewer);
+    const text = mineOpen
+      ? `${who(offer.by)} offers a rematch`
+      : `${offer.by === viewer ? "You offer" : `${who(offer.by)} offers`} a rematch — waiting for ${
+          waiting.join(" and ") || "the table"
+        }`;
+    out.push(
+      el(
+        "p",
+        { class: "rematch-note", role: "status", dataset: { ui: "rematch-offer" } },
+        text,
+        accepted.length ? ` (accepted: ${accepted.join(", ")})` : "",
+      ),
+    );
+    if (mineOpen) {
+      out.push(button("rematch-accept", "Accept", true, true));
+      out.push(button("rematch-decline", "Decline", false));
+    }
+    return out;
+  }
+  if (viewer !== null) out.push(button("rematch", "Rematch", undefined, true));
+  return out;
+}
+
+/**
+ * Offer a rematch (`accept` undefined) or answer the open offer.
+ * @param {TablePage} page
+ * @param {boolean | undefined} accept
+ */
+function sendRematch(page, accept) {
+  try {
+    page.connection().send({
+      type: "rematch",
+      token: page.held?.token,
+      ...(accept === undefined ? {} : { accept }),
+    });
+  } catch (err) {
+    toast(errorMessage(err), "error");
+  }
 }
 
 /**

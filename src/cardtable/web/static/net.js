@@ -165,6 +165,10 @@ export class RoomConnection extends EventTarget {
     this.status = "connecting";
     /** @type {Set<number>} ids of the chat messages sent and not answered yet */
     this.chatIds = new Set();
+    /** whether the person asked the clocks to wait (sent again after each reconnection) */
+    this.holding = false;
+    /** @type {Set<number>} ids of the holds sent (their refusals are not the person's business) */
+    this.holdIds = new Set();
   }
 
   /**
@@ -192,6 +196,7 @@ export class RoomConnection extends EventTarget {
       const join = { type: "join", room: this.room };
       if (this.token) join.token = this.token;
       this.sendRaw(join);
+      if (this.holding) this.sendHold(true);
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), PING_MS);
     });
     ws.addEventListener("message", (ev) => {
@@ -203,12 +208,17 @@ export class RoomConnection extends EventTarget {
         this.emit("error", { type: "error", code: "client", message: "unreadable server frame" });
         return;
       }
-      if (msg.type === "error" && typeof msg.id === "number" && this.chatIds.delete(msg.id)) {
+      if (msg.type === "error" && typeof msg.id === "number" && this.holdIds.delete(msg.id)) {
+        // a hold the server would not take (the game is over, or it knows none): the clocks
+        // simply go on, as they would at a table with other people
+        console.warn(`hold refused: ${msg.message}`);
+      } else if (msg.type === "error" && typeof msg.id === "number" && this.chatIds.delete(msg.id)) {
         this.emit("chat_error", msg);
       } else if (msg.type === "chat") {
         if (typeof msg.id === "number") this.chatIds.delete(msg.id);
         this.emit("chat", msg);
       } else if (msg.type === "state") {
+        if (typeof msg.id === "number") this.holdIds.delete(msg.id);
         this.emit("state", msg);
         if (msg.chat_log) this.emit("chat_log", msg.chat_log);
       } else if (msg.type === "error") this.emit("error", msg);
@@ -253,8 +263,29 @@ export class RoomConnection extends EventTarget {
   }
 
   /**
+   * Ask the room's clocks to wait while the person reads something in front of the table (the
+   * round's results, the rules, help, settings), or to go on (`on` false). Remembered, and sent
+   * again after a reconnection; the server holds them only at a table where no other person
+   * plays (docs/protocol.md). Nothing is sent for a spectator.
+   * @param {boolean} on
+   */
+  hold(on) {
+    if (on === this.holding) return;
+    this.holding = on;
+    if (this.token && this.ws && this.ws.readyState === WebSocket.OPEN) this.sendHold(on);
+  }
+
+  /** @param {boolean} on */
+  sendHold(on) {
+    if (!this.token) return;
+    const id = this.nextId++;
+    this.holdIds.add(id);
+    this.sendRaw({ type: "hold", room: this.room, token: this.token, on, id });
+  }
+
+  /**
    * Send a message with a fresh id; returns the id, or throws if not connected.
-   * @param {{type: "act" | "start" | "rematch", token?: string, action?: string, version?: number}} msg
+   * @param {{type: "act" | "start" | "rematch", token?: string, action?: string, version?: number, accept?: boolean}} msg
    * @returns {number}
    */
   send(msg) {

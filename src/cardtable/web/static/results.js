@@ -1,7 +1,9 @@
 // @ts-check
 // The ends of rounds and games in words and tables: the standings of a match (who leads, by
-// how much), the round-by-round results with the hands shown at each round's end, and Qute's
-// exact-target resets. Used by the live table's end panels and by the replay.
+// how much), each seat's round score explained (its hand's sum or points, every step to the
+// score with its reason), the round-by-round results with the hands shown at each round's end,
+// the exact-target resets, and who played a seat's moves when its person did not. Used by the
+// live table's end panels and by the replay.
 
 import { el } from "./ui.js";
 import { variantInfo } from "./variants.js";
@@ -10,6 +12,8 @@ import { cardElement } from "./cardview.js";
 /** @typedef {import("./types/view").View} View */
 /** @typedef {import("./types/view").FamilyRoundResult} FamilyRoundResult */
 /** @typedef {import("./types/view").QuteRoundResult} QuteRoundResult */
+/** @typedef {import("./types/view").ScoreAdjustment} ScoreAdjustment */
+/** @typedef {import("./types/protocol").SeatInfo} SeatInfo */
 /** @typedef {(seat: number) => string} Names */
 
 /**
@@ -54,7 +58,104 @@ export function ordinal(n) {
 }
 
 /**
- * The seats that hit the target exactly in a round and went back to 0 (Qute).
+ * A signed number as a step: "+ 10", "− 8".
+ * @param {number} n
+ */
+const step = (n) => `${n < 0 ? "−" : "+"} ${Math.abs(n)}`;
+
+/**
+ * Why a Cabo-family score differs from the hand's sum, in words (`game`: the variant, whose
+ * caller rule the words follow).
+ * @param {ScoreAdjustment["reason"]} reason
+ * @param {string} game
+ */
+export function reasonWords(reason, game) {
+  switch (reason) {
+    case "caller_lowest":
+      return "called with the lowest sum: scores 0";
+    case "caller_penalty":
+      return game === "gabo"
+        ? "called, but another sum was lower or this one above 5"
+        : "called without the lowest sum";
+    case "kamikaze":
+      return "Kamikaze (12, 12, 13, 13): scores 0";
+    case "kamikaze_victim":
+      return "another player's Kamikaze: scores 50";
+    default:
+      return "the variant's scoring rule";
+  }
+}
+
+/**
+ * "once", "twice", "3 times".
+ * @param {number} n
+ */
+export const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
+
+/**
+ * How a seat's round score came about, in words a phone can show (no hover): the hand's sum
+ * (Qute: its points), each step with its reason, and the score. "sum 26 + 10 (called without
+ * the lowest sum) = 36"; "points 30 + 40 (J points from Bob) × 2 (the draw pile was refilled
+ * once) = 140"; a plain "sum 12" when the score is the sum.
+ * @param {View} view
+ * @param {FamilyRoundResult | QuteRoundResult} round
+ * @param {number} seat
+ * @param {Names} names
+ * @returns {string}
+ */
+export function scoreHow(view, round, seat, names) {
+  const score = round.scores[seat];
+  if ("hand_points" in round) {
+    const points = round.hand_points[seat] ?? 0;
+    const j = round.jpoints?.[seat] ?? 0;
+    let text = `points ${points}`;
+    if (j < 0) text += ` ${step(j)} (J points off their own score)`;
+    else if (j > 0) text += ` ${step(j)} (J points from ${names(round.finisher)})`;
+    if (round.multiplier > 1)
+      text += ` × ${round.multiplier} (the draw pile was refilled ${times(round.multiplier - 1)})`;
+    return text === `points ${score}` ? text : `${text} = ${score}`;
+  }
+  const sum = round.sums?.[seat] ?? score;
+  const steps = round.adjustments?.[seat] ?? [];
+  let text = `sum ${sum}`;
+  for (const a of steps) text += ` ${step(a.points)} (${reasonWords(a.reason, view.game)})`;
+  if (!steps.length && score !== sum) text += ` ${step(score - sum)} (the variant's scoring rule)`;
+  return score === sum && !steps.length ? text : `${text} = ${score}`;
+}
+
+/**
+ * What a reset at exactly the target did to a seat's total, in words: Qute's goes back to 0,
+ * cabo's (`reset_at_exact_target`) is halved.
+ * @param {View} view
+ * @param {FamilyRoundResult | QuteRoundResult} round
+ * @param {number} seat
+ */
+export function resetWords(view, round, seat) {
+  const target = targetOf(view);
+  const after = round.totals[seat] ?? 0;
+  return "hand_points" in round
+    ? `exactly ${target}: back to 0`
+    : `exactly ${target}: halved to ${after}`;
+}
+
+/**
+ * Who played a seat's moves when its person did not, in words ("" when nobody did): "played
+ * by an AI for 3 moves, time ran out twice".
+ * @param {SeatInfo | undefined} info
+ */
+export function playedForWords(info) {
+  const counts = info?.played_for;
+  if (!counts) return "";
+  const parts = [];
+  if (counts.stand_in > 0)
+    parts.push(`played by an AI for ${counts.stand_in} move${counts.stand_in === 1 ? "" : "s"}`);
+  if (counts.clock > 0) parts.push(`time ran out ${times(counts.clock)}`);
+  return parts.join(", ");
+}
+
+/**
+ * The seats that hit the target exactly in a round and went back to 0 (Qute) or were halved
+ * (cabo's `reset_at_exact_target`).
  * @param {FamilyRoundResult | QuteRoundResult | undefined} round
  * @returns {number[]}
  */
@@ -64,13 +165,15 @@ export function resetSeats(round) {
 
 /**
  * The standings as a table: place, player, this round's score (when a round just ended) and
- * the total, coloured by standing (the leader green, the last red), with Qute's resets shown.
+ * the total, coloured by standing (the leader green, the last red), with the resets shown.
+ * Under each player's name: how the round's score came about, and who played the seat's moves
+ * when its person did not (`seats`).
  * @param {View} view
  * @param {Names} names
- * @param {{round?: FamilyRoundResult | QuteRoundResult}} [opts]
+ * @param {{round?: FamilyRoundResult | QuteRoundResult, seats?: SeatInfo[]}} [opts]
  * @returns {HTMLElement}
  */
-export function standingsTable(view, names, { round } = {}) {
+export function standingsTable(view, names, { round, seats } = {}) {
   const rows = standings(view);
   const worst = Math.max(...rows.map((r) => r.rank));
   const reset = new Set(resetSeats(round));
@@ -90,7 +193,25 @@ export function standingsTable(view, names, { round } = {}) {
         dataset: { seat: String(seat), rank: String(rank), total: String(total) },
       },
       el("td", { class: "place" }, ordinal(rank)),
-      el("th", { scope: "row" }, names(seat)),
+      el(
+        "th",
+        { scope: "row" },
+        el("span", { class: "player-name" }, names(seat)),
+        playedForWords(seats?.[seat])
+          ? el(
+              "span",
+              { class: "played-for", dataset: { ui: "played-for" } },
+              ` — ${playedForWords(seats?.[seat])}`,
+            )
+          : null,
+        round
+          ? el(
+              "span",
+              { class: "score-how", dataset: { ui: "score-how" } },
+              scoreHow(view, round, seat, names),
+            )
+          : null,
+      ),
       round
         ? el(
             "td",
@@ -102,15 +223,7 @@ export function standingsTable(view, names, { round } = {}) {
         "td",
         { class: "total" },
         reset.has(seat)
-          ? el(
-              "span",
-              {
-                class: "reset",
-                dataset: { ui: "reset" },
-                title: "exactly on the target: the total goes back to 0",
-              },
-              `${targetOf(view)} → 0`,
-            )
+          ? el("span", { class: "reset", dataset: { ui: "reset" } }, `${targetOf(view)} → ${total}`)
           : String(total),
       ),
     ),
@@ -132,18 +245,19 @@ function targetOf(view) {
 }
 
 /**
- * The words under a round's standings for Qute's resets: "Ann reached exactly 125: back to 0".
+ * The words under a round's standings for the resets: "Ann reached exactly 125: back to 0"
+ * (Qute), "Ann reached exactly 100: halved to 50" (cabo).
  * @param {View} view
  * @param {Names} names
  * @param {FamilyRoundResult | QuteRoundResult | undefined} round
  */
 export function resetNote(view, names, round) {
   const seats = resetSeats(round);
-  if (!seats.length) return null;
+  if (!round || !seats.length) return null;
   return el(
     "p",
     { class: "reset-note", dataset: { ui: "reset-note" } },
-    `${seats.map(names).join(" and ")} reached exactly ${targetOf(view)}: back to 0.`,
+    seats.map((s) => `${names(s)} reached ${resetWords(view, round, s)}.`).join(" "),
   );
 }
 
@@ -187,13 +301,10 @@ export function renderResults(view, names) {
       rounds.map((r) =>
         el(
           "td",
-          {
-            class: r.winners.includes(p) ? "round-winner" : "",
-            title: "sums" in r && r.sums ? `sum ${r.sums[p]}` : "",
-          },
+          { class: r.winners.includes(p) ? "round-winner" : "" },
           String(r.scores[p]),
           resetSeats(r).includes(p)
-            ? el("span", { class: "reset", dataset: { ui: "reset" } }, " → 0")
+            ? el("span", { class: "reset", dataset: { ui: "reset" } }, ` · total → ${r.totals[p]}`)
             : null,
         ),
       ),
@@ -224,12 +335,7 @@ export function renderResults(view, names) {
                 .filter(Boolean)
                 .map((code) => cardElement({ code, faceUp: true, size: "sm", powers })),
             ),
-            "sums" in last && last.sums
-              ? el("span", { class: "sum" }, `sum ${last.sums[p]}`)
-              : null,
-            "hand_points" in last && last.hand_points
-              ? el("span", { class: "sum" }, `points ${last.hand_points[p]}`)
-              : null,
+            el("span", { class: "sum", dataset: { ui: "hand-how" } }, scoreHow(view, last, p, names)),
           ),
         ),
       )

@@ -1,30 +1,15 @@
 // @ts-check
-// What the live table remembers of the cards a moment showed: the cards the viewer saw for a
-// moment (shown face up a while, then turned back over) and the cards put on the discard pile,
-// which the move log keeps showing.
+// The cards the viewer saw for a moment at the live table (its own peeks, spies and looks,
+// kaboo's first sight of its bottom row, a card a timeout showed it, the cards a failed claim or
+// drop shows everybody): face up for exactly the reveal time set in Settings, then turned back
+// over — whatever else is on screen (a round's results, a dialog, the rules), so that nothing
+// in the page can be used to keep a card in view longer.
 
 import { revealSeconds } from "./prefs.js";
-import { isModalOpen } from "./ui.js";
 
 /** @typedef {import("./types/protocol").ViewEvent} ViewEvent */
 
-/**
- * The pile cards of one event, by field (`card`, `out`, `discard`), for the move log.
- * @typedef {Record<string, string | string[]>} PileCards
- */
-
 const ADDR = /^\d+\.\d+$/;
-
-// Event fields holding cards that lie face up on the discard pile once the event is over: the
-// move log may keep showing them (a seat without memory aid is sent them only at the moment).
-/** @type {Record<string, string[]>} */
-const PUBLIC_CARDS = {
-  discard: ["card"],
-  replace: ["out"],
-  snap: ["card"],
-  snap_open: ["card"],
-  round_start: ["discard"],
-};
 
 /**
  * The field `name` of an event, whatever its type (undefined when it has none).
@@ -50,28 +35,21 @@ function addrsOf(ev) {
   return [field(ev, "at"), field(ev, "from"), field(ev, "to")].flat().filter(isAddr);
 }
 
-/** The cards seen a moment ago and the pile cards of the events of one game. */
+/** The cards seen a moment ago, each face up until its own time is up. */
 export class Reveals {
-  /**
-   * @param {() => void} redraw draws the table again when a shown card turns back over
-   * @param {() => boolean} [held] whether the cards must wait (something is in the way)
-   */
-  constructor(redraw, held = isModalOpen) {
+  /** @param {() => void} redraw draws the table again when a shown card turns back over */
+  constructor(redraw) {
     this.redraw = redraw;
-    /** while this says so (a dialog, or a round's results, is in the way) no card turns over */
-    this.held = held;
     /** @type {Map<string, {code: string, until: number}>} address → a card seen, shown a while */
     this.revealed = new Map();
     /** @type {number | undefined} */
     this.timer = undefined;
-    /** @type {Map<string, PileCards>} "game:seq" → pile cards of that event, for the move log */
-    this.publicCards = new Map();
   }
 
   /** Forget everything (a new game). */
   clear() {
     this.revealed.clear();
-    this.publicCards.clear();
+    this.schedule();
   }
 
   /** Whether a card is face up for a moment now. */
@@ -85,37 +63,6 @@ export class Reveals {
    */
   codes() {
     return new Map([...this.revealed].map(([a, r]) => [a, r.code]));
-  }
-
-  /**
-   * Cards of the discard pile named by these events of game `gameNo`, kept for the move log.
-   * @param {ViewEvent[]} events
-   * @param {number | null} gameNo
-   */
-  notePublicCards(events, gameNo) {
-    for (const ev of events) {
-      const fields = [...(PUBLIC_CARDS[ev.type] ?? [])];
-      if (ev.type === "claim" && ev.ok) fields.push("out");
-      if (ev.type === "drop" && ev.ok) fields.push("card");
-      /** @type {PileCards} */
-      const cards = {};
-      for (const f of fields) {
-        const value = field(ev, f);
-        if (value !== undefined && value !== null)
-          cards[f] = /** @type {string | string[]} */ (value);
-      }
-      if (Object.keys(cards).length) this.publicCards.set(`${gameNo}:${ev.seq}`, cards);
-    }
-  }
-
-  /**
-   * The pile cards kept for event `seq` of game `gameNo`, if any.
-   * @param {number | null} gameNo
-   * @param {number} seq
-   * @returns {PileCards | undefined}
-   */
-  pileCards(gameNo, seq) {
-    return this.publicCards.get(`${gameNo}:${seq}`);
   }
 
   // What is seen at this moment: the viewer's own peeks, spies and looks (kaboo's first sight
@@ -170,7 +117,7 @@ export class Reveals {
     this.redraw();
   }
 
-  /** Turn each card back over when its time is up. */
+  /** Turn each card back over when its time is up (its time is set when it is shown). */
   schedule() {
     clearTimeout(this.timer);
     if (!this.revealed.size) return;
@@ -178,26 +125,11 @@ export class Reveals {
     this.timer = setTimeout(
       () => {
         const now = Date.now();
-        if (this.held()) {
-          // A dialog or a round's results are in the way (they come with the next deal): the
-          // cards wait for them to go, then get their full time (restart).
-          for (const r of this.revealed.values()) r.until = Math.max(r.until, now + 500);
-        } else {
-          for (const [a, r] of this.revealed) if (r.until <= now) this.revealed.delete(a);
-        }
+        for (const [a, r] of this.revealed) if (r.until <= now) this.revealed.delete(a);
         this.redraw();
         this.schedule();
       },
-      Math.max(0, next - Date.now()) + 10,
+      Math.max(0, next - Date.now()),
     );
-  }
-
-  /** Give every card shown now the whole reveal time again (after a dialog or results went). */
-  restart() {
-    if (!this.revealed.size) return;
-    const until = Date.now() + revealSeconds() * 1000;
-    for (const r of this.revealed.values()) r.until = until;
-    this.schedule();
-    this.redraw();
   }
 }

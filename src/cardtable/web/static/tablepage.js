@@ -22,6 +22,7 @@ import {
   RoomConnection,
   saveSeat,
 } from "./net.js";
+import { MoveLog } from "./movelog.js";
 import { tableTitle, TurnNotice } from "./notice.js";
 import { getPref, revealSeconds, setPref } from "./prefs.js";
 import { Reveals } from "./reveals.js";
@@ -33,7 +34,7 @@ import { matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
 import { el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
 import { isShedding } from "./variants.js";
-import { describeEvent, eventPlaces, statusLine } from "./words.js";
+import { eventPlaces, statusLine } from "./words.js";
 
 /** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
@@ -80,12 +81,17 @@ export class TablePage {
     /** @type {StateMessage | null} the last state the server sent */
     this.state = null;
     this.picker = new Picker();
-    // Cards shown for a moment wait while a round's results are above the table.
-    this.reveals = new Reveals(
-      () => this.render(),
-      () => isModalOpen() || this.roundPanel !== null,
-    );
-    /** @type {number | null} the game the reveals and pile cards belong to */
+    // A card shown for a moment stays face up for the reveal time, whatever is on screen.
+    this.reveals = new Reveals(() => this.render());
+    /** the moves of the current game, as this seat may read them (the log and the captions) */
+    this.log = new MoveLog();
+    /** whether the next state answers a join (it brings the game's log) */
+    this.joined = false;
+    /** the move log's words as last drawn */
+    this.logText = "";
+    /** whether the clocks are asked to wait while this person reads (see updateHold) */
+    this.holding = false;
+    /** @type {number | null} the game the reveals belong to */
     this.gameNo = null;
     /** @type {MessageId | null} the id of the action sent and not answered yet */
     this.pendingId = null;
@@ -150,6 +156,8 @@ export class TablePage {
       sendStale: (action) => this.play(action, { version: (this.state?.version ?? 1) - 1 }),
     });
     document.addEventListener("keydown", (ev) => onKey(this, ev));
+    // A dialog (the rules, help, settings) opening or closing: the clocks wait while it is open.
+    new MutationObserver(() => this.updateHold()).observe(document.body, { childList: true });
     let summary;
     try {
       summary = /** @type {RoomSummary} */ (
@@ -191,7 +199,11 @@ export class TablePage {
     this.conn = conn;
     conn.on("state", (state) => this.onState(state));
     conn.on("error", (msg) => this.onError(msg));
-    conn.on("status", (detail) => showConnection(this.ui, detail, () => this.conn?.retryNow()));
+    conn.on("status", (detail) => {
+      // The state after each (re)connection answers its join.
+      if (detail.status === "open") this.joined = true;
+      showConnection(this.ui, detail, () => this.conn?.retryNow());
+    });
     this.chat?.attach(conn);
     conn.connect();
   }
@@ -297,7 +309,8 @@ export class TablePage {
       this.reveals.clear();
     }
     const events = state.events ?? [];
-    this.reveals.notePublicCards(events, this.gameNo);
+    this.log.take(state, { joined: this.joined, memory: this.hasAid() === true });
+    this.joined = false;
     this.reveals.note(events, seat);
     const actor = [...events]
       .reverse()
@@ -317,35 +330,29 @@ export class TablePage {
 
   /**
    * The moves of a new state in words: a caption by the seat that made each, the cards they
-   * touched marked for a moment, and every line read out to screen readers. The words come
-   * from the view's own events (merged with the cards put on the pile), so a caption shows no
-   * card the seat is not to keep in view.
+   * touched marked for a moment, and every line read out to screen readers. The words are the
+   * log's (movelog.js), so a caption names every card shown to the table and no card the seat
+   * saw only for a moment without memory aid (that one is face up on the table meanwhile).
    * @param {StateMessage} state
    */
   noteMoves(state) {
     const seqs = new Set((state.events ?? []).map((e) => e.seq));
     this.freshSeqs = seqs;
     if (!seqs.size || !state.view) return;
-    const names = this.names();
-    const viewEvents = new Map((state.view.events ?? []).map((e) => [e.seq, e]));
     /** @type {string[]} */
     const spoken = [];
     /** @type {Map<number | null, string[]>} */
     const bySeat = new Map();
     const touched = new Set();
     for (const raw of state.events ?? []) {
-      const ev = /** @type {ViewEvent} */ ({
-        ...(viewEvents.get(raw.seq) ?? raw),
-        ...this.reveals.pileCards(this.gameNo, raw.seq),
-      });
-      if (ev.type === "round_start") this.captions.clear();
+      if (raw.type === "round_start") this.captions.clear();
       for (const a of eventPlaces(raw)) touched.add(a);
-      const text = describeEvent(ev, names, state.seat);
-      if (!text) continue;
-      spoken.push(text);
-      const seat = "seat" in ev && typeof ev.seat === "number" ? ev.seat : null;
-      bySeat.set(seat, [...(bySeat.get(seat) ?? []), text]);
-      this.captions.set(seat, { seat, text: "", seq: ev.seq });
+    }
+    for (const line of this.log.lines(this.names(), state.seat)) {
+      if (!seqs.has(line.seq)) continue;
+      spoken.push(line.text);
+      bySeat.set(line.seat, [...(bySeat.get(line.seat) ?? []), line.text]);
+      this.captions.set(line.seat, { seat: line.seat, text: "", seq: line.seq });
     }
     // The middle's words (a round begins, a reshuffle) give way to the next move of a seat.
     if (bySeat.size && !bySeat.has(null)) this.captions.delete(null);
@@ -377,7 +384,7 @@ export class TablePage {
       state.seat !== null && clock.seats.includes(state.seat)
         ? "Your time"
         : `Time for ${clock.seats.map(names).join(", ")}`;
-    this.countdown.set({ phase: "turn", closes_in: clock.closes_in }, label);
+    this.countdown.set({ phase: "turn", closes_in: clock.closes_in, paused: clock.paused }, label);
   }
 
   /**
@@ -466,7 +473,7 @@ export class TablePage {
         : "No memory aid here: remember the cards you see.";
     renderBar(this);
     renderEnd(this);
-    this.renderLog(view);
+    this.renderLog();
   }
 
   /**
@@ -500,47 +507,49 @@ export class TablePage {
   }
 
   /**
-   * The move log beside the table: every move of the round in names and words, newest at the
+   * The move log beside the table: every move of the game in names and words, newest at the
    * bottom (kept in view unless the reader scrolled up to read back).
-   * @param {View} view
    */
-  renderLog(view) {
-    const names = this.names();
-    const seat = this.state?.seat ?? null;
+  renderLog() {
     const list = this.ui.logList;
     const atBottom =
       list.childElementCount === 0 || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
-    // The view's events carry only what this seat keeps; cards put on the pile come back
-    // from what the moment showed.
-    /** @type {HTMLElement[]} */
-    const items = [];
-    // While a snap window is open, the seats that let it pass are not listed one by one.
-    let snapOpen = false;
-    for (const e of view.events ?? []) {
-      if (e.type === "snap_open") snapOpen = true;
-      else if (e.type === "pass" && snapOpen) continue;
-      else if (e.type !== "turn") snapOpen = false;
-      const ev = /** @type {ViewEvent} */ ({ ...e, ...this.reveals.pileCards(this.gameNo, e.seq) });
-      const text = describeEvent(ev, names, seat);
-      if (!text) continue;
-      const kind = ev.type === "round_start" || ev.type === "round_end" ? " log-round" : "";
-      items.push(
+    const items = this.log
+      .lines(this.names(), this.state?.seat ?? null)
+      .filter((line) => !line.quiet)
+      .map((line) =>
         el(
           "li",
           {
-            class: `${this.freshSeqs.has(e.seq) ? "fresh" : ""}${kind}`,
-            dataset: { seq: String(e.seq) },
+            class: `${this.freshSeqs.has(line.seq) ? "fresh" : ""}${line.round ? " log-round" : ""}`,
+            dataset: { seq: String(line.seq) },
           },
-          text,
+          line.text,
         ),
       );
-    }
-    const same =
-      list.childElementCount === items.length &&
-      list.lastElementChild?.textContent === items.at(-1)?.textContent;
-    if (same) return;
+    const text = items.map((item) => item.textContent).join("\n");
+    if (text === this.logText && list.childElementCount === items.length) return;
+    this.logText = text;
     list.replaceChildren(...items);
     if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  /**
+   * Ask the clocks to wait while this person has something to read in front of the table (a
+   * round's results, the rules, help, settings), and to go on when it is gone. The server
+   * holds them only where no other person sits at the table; a spectator never asks.
+   */
+  updateHold() {
+    const state = this.state;
+    const on =
+      state !== null &&
+      state.seat !== null &&
+      Boolean(state.view) &&
+      !state.view?.over &&
+      (isModalOpen() || this.roundPanel !== null);
+    if (on === this.holding) return;
+    this.holding = on;
+    this.conn?.hold(on);
   }
 
   // --- input -----------------------------------------------------------------------------------

@@ -70,16 +70,82 @@ export function eventPlaces(ev) {
 }
 
 /**
+ * Who chose a move, when not the seat's own player (the `by` of a state frame or a log entry):
+ * the turn clock, or an AI standing in for a person who is away.
+ * @typedef {import("./types/protocol").By} By
+ */
+
+/**
+ * How a move is told: `by` labels the moves of `by.seat` as chosen by the clock or a stand-in;
+ * `on` is the card a Qute play was laid on (null: an empty stack; undefined: not known).
+ * @typedef {{by?: By | null, on?: string | null}} TellOpts
+ */
+
+// Stands for the acting seat while a sentence is built, when a label goes in front instead.
+const ACTOR = "\u0000";
+
+/**
+ * A card named in a sentence: "the 7♥", "the 7" (Cabo's deck), "the red joker"; "a card" when
+ * the code is not known to the reader.
+ * @param {string | null | undefined} code
+ */
+export function theCard(code) {
+  if (!code) return "a card";
+  if (code === "RJ" || code === "BJ") return code === "RJ" ? "the red joker" : "the black joker";
+  return `the ${cardShort(code)}`;
+}
+
+/**
+ * Cards in a list: "the 7♥", "the 7♥ and the 7♣", "the 7, the 7 and the 8".
+ * @param {string[]} codes
+ */
+export function theCards(codes) {
+  const names = codes.map(theCard);
+  return names.length <= 1
+    ? (names[0] ?? "")
+    : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
  * Describe one event in plain words, with names (null to leave it out). `viewer` is the seat
- * reading it ("you" and "your card"), null or absent for a spectator.
+ * reading it ("you" and "your card"), null or absent for a spectator. A move that the clock or
+ * a stand-in chose for its seat (`opts.by`) says so first: "Time ran out for Bob: looked at
+ * their card 0", "Casual AI for you: called Cabo!" (never "You" for what someone else chose).
  * @param {ViewEvent} ev
  * @param {Names} names
  * @param {number | null} [viewer]
+ * @param {TellOpts} [opts]
  * @returns {string | null}
  */
-export function describeEvent(ev, names, viewer = null) {
+export function describeEvent(ev, names, viewer = null, opts = {}) {
   const seat = "seat" in ev && ev.seat !== undefined && ev.seat !== null ? ev.seat : null;
-  const say = speaker(names, viewer);
+  const by = opts.by && seat !== null && opts.by.seat === seat ? opts.by : null;
+  if (!by) return tell(ev, speaker(names, viewer), opts);
+  // The sentence without its subject, then who chose it in front.
+  const plain = speaker(names, viewer);
+  /** @type {Speaker} */
+  const say = {
+    subject: (s) => (s === seat ? ACTOR : plain.subject(s)),
+    card: plain.card,
+    verb: (you, them, s) => (s === seat ? them : plain.verb(you, them, s)),
+  };
+  const text = tell(ev, say, opts);
+  if (text === null) return null;
+  const whose = by.seat === viewer ? "you" : names(by.seat);
+  const label = by.kind === "clock" ? `Time ran out for ${whose}` : `${by.name} for ${whose}`;
+  const rest = text.startsWith(`${ACTOR} `) ? text.slice(ACTOR.length + 1) : text;
+  return `${label}: ${rest.replaceAll(ACTOR, names(by.seat))}`;
+}
+
+/**
+ * The sentence of one event, as `say` names seats and places.
+ * @param {ViewEvent} ev
+ * @param {Speaker} say
+ * @param {TellOpts} opts
+ * @returns {string | null}
+ */
+function tell(ev, say, opts) {
+  const seat = "seat" in ev && ev.seat !== undefined && ev.seat !== null ? ev.seat : null;
   const who = seat === null ? "" : say.subject(seat);
   /** @param {string} you @param {string} them */
   const v = (you, them) => say.verb(you, them, seat);
@@ -87,42 +153,49 @@ export function describeEvent(ev, names, viewer = null) {
   const place = (a) => say.card(a, seat);
   /** @param {string | string[]} a */
   const places = (a) => (Array.isArray(a) ? a.map(place).join(" and ") : place(a));
-  /** @param {string | null | undefined} code */
-  const c = (code) => (code ? cardShort(code) : "a card");
-  // Codes in brackets, when the event carries them (a table without memory aid gets none).
+  // A card the reader may know, after its place: ", the 7♥" (nothing when it is not known).
   /** @param {string | string[] | null | undefined} codes */
-  const shown = (codes) => {
-    const list = (Array.isArray(codes) ? codes : [codes]).filter(Boolean);
-    return list.length ? ` (${list.map(c).join(", ")})` : "";
+  const named = (codes) => {
+    const list = (Array.isArray(codes) ? codes : [codes]).filter((c) => typeof c === "string");
+    return list.length ? ` (${theCards(list)})` : "";
   };
   switch (ev.type) {
-    case "round_start":
-      return `Round ${ev.round} begins`;
+    case "round_start": {
+      const pile = "discard" in ev && ev.discard?.length ? ev.discard : [];
+      const first = pile.length ? ` — ${theCards(pile)} starts the discard pile` : "";
+      return `Round ${ev.round} begins${first}`;
+    }
     case "peek":
-      return `${who} looked at ${places(ev.at)}${shown(ev.card)}`;
+      return `${who} looked at ${places(ev.at)}${named(ev.card)}`;
     case "spy":
-      return `${who} spied on ${places(ev.at)}${shown(ev.card)}`;
+      return `${who} spied on ${places(ev.at)}${named(ev.card)}`;
     case "look":
-      return `${who} looked at ${places(ev.at)}${shown(ev.cards)}`;
+      return `${who} looked at ${places(ev.at)}${named(ev.cards)}`;
     case "draw":
       if ("from" in ev) {
-        return ev.from === "discard"
-          ? `${who} took ${ev.card ? c(ev.card) : "the top card"} from the discard pile`
-          : `${who} drew a card from the deck${shown(ev.card)}`;
+        if (ev.from === "discard")
+          return `${who} took ${ev.card ? theCard(ev.card) : "the top card"} from the discard pile`;
+        return `${who} drew ${ev.card ? theCard(ev.card) : "a card"} from the deck`;
       }
       // Qute: `card` says whether a card came, `drawn` is its code (for the drawing seat).
       if (!ev.card) return `${who} found the draw pile empty`;
-      return `${who} drew a card from the draw pile${shown(ev.drawn)}`;
+      return `${who} drew ${ev.drawn ? theCard(ev.drawn) : "a card"} from the draw pile`;
     case "replace": {
-      const out = ev.out?.length ? `, and threw away ${ev.out.map(c).join(", ")}` : "";
+      const out = ev.out?.length ? ` and threw away ${theCards(ev.out)}` : "";
       return `${who} put the drawn card in place of ${places(ev.at)}${out}`;
     }
     case "claim":
-      return ev.ok
-        ? `${who} claimed ${places(ev.at)} as equal — right${shown(ev.out)}`
-        : `${who} claimed ${places(ev.at)} as equal — wrong${shown(ev.shown)}`;
+      if (ev.ok) {
+        const out = ev.out?.length ? `: ${theCards(ev.out)} go to the pile` : "";
+        return `${who} claimed ${places(ev.at)} are equal — right${out}`;
+      }
+      return `${who} claimed ${places(ev.at)} are equal — wrong${
+        ev.shown?.length ? `: ${theCards(ev.shown)} now lie face up` : ""
+      }`;
     case "discard":
-      return `${who} threw away ${c(ev.card)}${ev.power ? ` and may ${powerWords(ev.power, v("your", "their"))}` : ""}`;
+      return `${who} threw away ${theCard(ev.card)}${
+        ev.power ? ` and may ${powerWords(ev.power, v("your", "their"))}` : ""
+      }`;
     case "exchange": {
       const [a, b] = ev.at;
       return b === undefined
@@ -131,19 +204,25 @@ export function describeEvent(ev, names, viewer = null) {
     }
     case "drop":
       return ev.ok
-        ? `${who} dropped ${places(ev.at)}${shown(ev.card)} on the pile: a match`
-        : `${who} tried to drop ${places(ev.at)}${shown(ev.card)}: no match`;
+        ? `${who} dropped ${places(ev.at)}${named(ev.card)} on the pile: a match`
+        : `${who} tried to drop ${places(ev.at)}${named(ev.card)}: no match`;
     case "snap":
       return ev.ok
-        ? `${who} snapped ${places(ev.at)}${shown(ev.card)}: a match`
-        : `${who} snapped ${places(ev.at)}${shown(ev.card)}: no match`;
+        ? `${who} snapped ${places(ev.at)}${named(ev.card)}: a match`
+        : `${who} snapped ${places(ev.at)}${named(ev.card)}: no match, it stays on the pile`;
     case "snap_open":
-      return ev.card ? `Snap! Anyone may throw a ${cardShort(ev.card)}` : "Snap window";
+      return `Snap window: anyone may throw a card of the same rank as ${
+        ev.card ? theCard(ev.card) : "the pile's top card"
+      }`;
     case "give":
       return `${who} gave ${place(ev.from)} to take the place of ${place(ev.to)}`;
     case "penalty":
-      if ("count" in ev)
-        return `${who} drew ${countWord(ev.count)} card${ev.count === 1 ? "" : "s"} for the ${ev.for}`;
+      if ("count" in ev) {
+        const many = ev.count > (ev.for === "7" ? 1 : 2);
+        return `${who} drew ${countWord(ev.count)} card${ev.count === 1 ? "" : "s"} for the ${
+          ev.for
+        }${many ? "s" : ""}`;
+      }
       if (ev.at === null) return `${who} owed a penalty card, but the deck was empty`;
       return `${who} took a penalty card as ${place(ev.at)}`;
     case "pass":
@@ -152,20 +231,27 @@ export function describeEvent(ev, names, viewer = null) {
       return `${who} called ${callName(ev.word)}!`;
     case "reshuffle":
       return `The discard pile is shuffled into a new deck (${ev.deck} cards)`;
-    case "play":
-      return `${who} played ${ev.cards.map(c).join(" ")} (${ev.left} left)`;
+    case "play": {
+      const on =
+        opts.on === undefined ? "" : opts.on === null ? " to start the stack" : ` on ${theCard(opts.on)}`;
+      return `${who} played ${theCards(ev.cards)}${on} (${ev.left} left)`;
+    }
     case "suit":
       return `${who} chose ${SUITS[ev.suit]?.name ?? ev.suit} to follow`;
     case "eights":
       return ev.mode === "all"
-        ? `${who} passed the 8s on: the next player draws them all`
-        : `${who} let the 8s go round`;
+        ? `${who} sent the 8s round: every other player in turn draws two per 8`
+        : `${who} gave the 8s to the next player, who draws two per 8 and is skipped`;
     case "skip": {
       // "You", then the others: "You and Bob are skipped", "Bob is skipped".
-      const order = [...ev.seats].sort((a, b) => Number(b === viewer) - Number(a === viewer));
-      const list = order.map((s, i) => (i > 0 ? say.subject(s).replace(/^You$/, "you") : say.subject(s)));
+      /** @param {number} s */
+      const you = (s) => Number(say.subject(s) === "You");
+      const order = [...ev.seats].sort((a, b) => you(b) - you(a));
+      const list = order.map((s, i) =>
+        i > 0 ? say.subject(s).replace(/^You$/, "you") : say.subject(s),
+      );
       const one = list.length === 1 && list[0] !== "You";
-      return `${list.join(" and ")} ${one ? "is" : "are"} skipped (an ${ev.for})`;
+      return `${list.join(" and ")} ${one ? "is" : "are"} skipped (${ev.for === "A" ? "an ace" : "an 8"})`;
     }
     case "refill":
       return `The draw pile is refilled from the stack (${ev.blind} cards)`;
@@ -183,8 +269,9 @@ export function describeEvent(ev, names, viewer = null) {
       return `The round reached its limit of ${ev.turns} turns`;
     case "round_end": {
       const resets = "reset" in ev ? ev.reset : [];
+      const back = "hand_points" in ev ? "back to 0" : "halved";
       const reset = resets.length
-        ? ` — ${resets.map((s) => say.subject(s)).join(", ")} hit the target exactly: back to 0`
+        ? ` — ${resets.map((s) => say.subject(s)).join(" and ")} hit the target exactly: ${back}`
         : "";
       return `Round ${ev.round} over — ${winnerWords(ev.winners, say)} the round${reset}`;
     }
@@ -250,7 +337,8 @@ export function statusLine(view, viewer, names) {
   if (isSheddingView(view)) {
     if (verbs.has("qute")) return "Four of a kind! Call Qute to end the round, or continue";
     if (verbs.has("suit")) return "Choose the suit to follow";
-    if (verbs.has("eights")) return "Your 8s: the next player draws them all, or they go round";
+    if (verbs.has("eights"))
+      return "Your 8s: the next player draws two per 8 and is skipped, or every other player draws two per 8 in turn";
     if (verbs.has("jpoints")) return "J points: minus for you, or plus for everyone else";
     if (view.must_cover) return "Cover the 6: play a card that fits, or draw";
     if (verbs.has("play")) return "Your turn: click a card to play (several of one rank in order)";
