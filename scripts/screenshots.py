@@ -256,10 +256,17 @@ def _settle(page: Page, *, to_end: bool = False) -> None:
     page.wait_for_timeout(150)
 
 
-def new_context(browser: Browser, room: dict[str, Any] | None) -> BrowserContext:
-    """A fresh browser profile holding ``room``'s seat, with reduced motion."""
+def new_context(
+    browser: Browser, room: dict[str, Any] | None, *, phone: bool = False
+) -> BrowserContext:
+    """A fresh browser profile holding ``room``'s seat, with reduced motion; with ``phone`` a
+    touch screen of the phone's size (the page then says "tap" and sizes its controls for a
+    finger, as on a real phone)."""
+    screen = PHONE if phone else DESKTOP
     ctx = browser.new_context(
-        viewport={"width": DESKTOP.width, "height": DESKTOP.height},
+        viewport={"width": screen.width, "height": screen.height},
+        is_mobile=phone,
+        has_touch=phone,
         device_scale_factor=1,
         reduced_motion="reduce",
         color_scheme="light",
@@ -271,27 +278,42 @@ def new_context(browser: Browser, room: dict[str, Any] | None) -> BrowserContext
     return ctx
 
 
+def _follow(phone: Page, page: Page) -> None:
+    """Wait until ``phone`` has drawn the state ``page`` shows."""
+    version = page.evaluate("() => Number(document.body.dataset.version)")
+    phone.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+
+
 def shoot_game(
     browser: Browser, base: str, variant: dict[str, Any], out: Path, *, end: bool
 ) -> list[str]:
     """Play ``variant`` to its interesting moment and photograph it; with ``end``, play on to
-    the end and photograph that too. Returns the file names written."""
+    the end and photograph that too. Returns the file names written. A phone (a touch screen)
+    follows the same seat from the start, so it shows the same moment, cards seen included."""
     for _attempt in range(3):  # a deal may end before the moment (an early call): deal again
         room = create_room(base, variant)
         ctx = new_context(browser, room)
+        phone_ctx = new_context(browser, room, phone=True)
         try:
             page = ctx.new_page()
             page.goto(f"{base}/r/{room['room']}")
+            phone = phone_ctx.new_page()
+            phone.goto(f"{base}/r/{room['room']}")
             if not play_to_moment(page):
                 continue
-            names = shoot(page, out, variant["name"], phone_at_end=True)
+            stem = variant["name"]
+            names = shoot(page, out, stem, (DESKTOP,))
+            _follow(phone, page)
+            names += shoot(phone, out, stem, (PHONE,), phone_at_end=True)
             if end:
-                page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
                 play_to_end(page)
-                names += shoot(page, out, f"{variant['name']}-end")
+                names += shoot(page, out, f"{stem}-end", (DESKTOP,))
+                _follow(phone, page)
+                names += shoot(phone, out, f"{stem}-end", (PHONE,))
             return names
         finally:
             ctx.close()
+            phone_ctx.close()
     raise RuntimeError(f"{variant['name']}: every deal ended before the moment to photograph")
 
 
@@ -305,8 +327,14 @@ def shoot_lobby(browser: Browser, base: str, out: Path) -> list[str]:
         page.wait_for_selector("select[name=game] option", state="attached")
         page.wait_for_load_state("networkidle")
         names = shoot(page, out, "lobby", (DESKTOP,))
-        page.set_viewport_size({"width": PHONE.width, "height": PHONE.height})
-        page.emulate_media(color_scheme="light")
+    finally:
+        ctx.close()
+    ctx = new_context(browser, None, phone=True)  # a touch screen
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("select[name=game] option", state="attached")
+        page.wait_for_load_state("networkidle")
         _settle(page)
         page.screenshot(path=str(out / "lobby-phone-light.png"), animations="disabled")
         return [*names, "lobby-phone-light.png"]
