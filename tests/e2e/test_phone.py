@@ -91,6 +91,13 @@ def test_phone_table(
     expect(page.locator(".rules-modal")).to_be_visible()
     assert_fits(page)
     page.screenshot(path=str(screenshots / f"phone-{game}-rules.png"))
+    # Help speaks of taps, not of keys a phone has not.
+    page.keyboard.press("Escape")
+    page.click("[data-ui=help]")
+    help_box = page.locator(".help-modal")
+    expect(help_box).to_contain_text("Tap cards to build an action")
+    assert help_box.locator("kbd").count() == 0
+    assert "click" not in help_box.inner_text().lower()
 
 
 def assert_big_enough(page: Page) -> None:

@@ -3,7 +3,7 @@
 // word actions, Escape to take things back, and the help dialog that lists them.
 
 import { askCall, cancelCall, isConfirmedCall } from "./actionbar.js";
-import { closeModal, el, forTheScreen, isModalOpen, modal } from "./ui.js";
+import { closeModal, el, forTheScreen, isModalOpen, isTouch, modal } from "./ui.js";
 import { allVariants, callWord, isShedding } from "./variants.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
@@ -34,30 +34,37 @@ const SHORTCUTS = [
   ["?", "this help"],
 ];
 
-/** The keyboard shortcuts and how cards are played, in a dialog. */
+/**
+ * How cards are played and, with a keyboard, the shortcuts, in a dialog (a touch screen is
+ * told about taps only: it has no keys to press).
+ */
 export function openHelp() {
+  const touch = isTouch();
   modal(
-    "Keyboard shortcuts",
+    touch ? "Help" : "Keyboard shortcuts",
     el(
       "div",
       {},
-      el(
-        "dl",
-        { class: "shortcuts" },
-        SHORTCUTS.flatMap(([k, what]) => [
-          el("dt", {}, el("kbd", {}, k)),
-          el("dd", {}, typeof what === "function" ? what() : what),
-        ]),
-      ),
+      touch
+        ? null
+        : el(
+            "dl",
+            { class: "shortcuts" },
+            SHORTCUTS.flatMap(([k, what]) => [
+              el("dt", {}, el("kbd", {}, k)),
+              el("dd", {}, typeof what === "function" ? what() : what),
+            ]),
+          ),
       el(
         "p",
         {},
         forTheScreen(
           "Click cards to build an action: one click on one of your cards replaces it with " +
             "the card you drew; for a swap or a look, click the cards one after the other; to " +
-            "claim several equal cards, press “Claim several equal cards” (or Shift-click) " +
-            "first. The action bar then offers to confirm. Highlighted cards and piles are the " +
-            "ones you can use now.",
+            `claim several equal cards, press “Claim several equal cards”${
+              touch ? "" : " (or Shift-click)"
+            } first. The action bar then offers to confirm. Highlighted cards and piles are ` +
+            "the ones you can use now.",
         ),
       ),
       el(
