@@ -86,7 +86,7 @@ def test_spy_and_look_show_the_card_only_at_that_moment() -> None:
     assert hand(bare(g, 1), 1) == ["?", "?", "?", "?"]
 
 
-def test_failed_claim_is_shown_to_all_then_face_down_again() -> None:
+def test_failed_claim_is_shown_to_all_and_lies_face_up_in_cabo() -> None:
     hands = [["3", "4", "5", "6"], ["7", "8", "9", "10"]]
     g = deal_and_peek("cabo", hands, "11", ["0"])
     g.play(0, "draw deck")
@@ -94,9 +94,40 @@ def test_failed_claim_is_shown_to_all_then_face_down_again() -> None:
     for seat in (0, 1):
         claim = [e for e in cards_of(events, seat) if e["type"] == "claim"]
         assert claim[0]["shown"] == ["3", "4"]
-    assert hand(g.view(1), 0)[:2] == ["3", "4"]  # known to everyone ...
-    assert hand(bare(g, 1), 0) == ["?", "?", "?", "?", "?"]  # ... but face down
-    assert all("shown" not in e for e in bare(g, 1)["events"])
+    # cabo (RULES.md): the cards of a failed claim lie face up, also without memory aid
+    assert hand(bare(g, 1), 0) == ["3", "4", "?", "?", "?"]
+    assert [e["shown"] for e in bare(g, 1)["events"] if e["type"] == "claim"] == [["3", "4"]]
+
+
+def test_a_wrong_drop_is_named_to_all_then_lies_face_down() -> None:
+    hands = [["3H", "4H", "5H", "6H"], ["7C", "8C", "9C", "10C"]]
+    g = deal_and_peek("cabo-german", hands, "2S", ["KD"])
+    events = g.play(0, "drop 1.0")  # a 7 on a 2: wrong, shown and put back
+    for seat in (0, 1):
+        drop = [e for e in cards_of(events, seat) if e["type"] == "drop"]
+        assert drop[0]["card"] == "7C"
+    assert [e["card"] for e in bare(g, 1)["events"] if e["type"] == "drop"] == ["7C"]
+    assert hand(g.view(1), 1)[0] == "7C"  # everyone knows it now ...
+    assert hand(bare(g, 1), 1)[0] == "?"  # ... but it lies face down: remember it
+    assert hand(bare(g, 0), 1)[0] == "?"
+
+
+def test_public_cards_are_named_in_every_seats_history() -> None:
+    hands = [["AH", "2H", "3H", "4H"], ["AC", "2C", "3C", "4C"]]
+    g = deal_and_peek("cabo-german", hands, "5D", ["9S", "6S"])
+    g.play(0, "draw deck")  # 9S: cabo-german's drawn card lies face up
+    g.play(0, "replace 0")
+    g.play(1, "draw discard")  # the AH just thrown away
+    g.play(1, "replace 3")
+    for seat in (0, 1):
+        public = g.history(seat, memory=False)
+        assert [e.get("card") for e in public if e["type"] == "draw"] == ["9S", "AH"]
+        assert [e["out"] for e in public if e["type"] == "replace"] == [["AH"], ["4C"]]
+        assert [e["discard"] for e in public if e["type"] == "round_start"] == [["5D"]]
+        # the initial peeks are there, without the cards they showed
+        assert [e.get("card") for e in public if e["type"] == "peek"] == [None] * 4
+    # with memory, a seat's history keeps its own peeks (and only its own)
+    assert [e.get("card") for e in g.history(0) if e["type"] == "peek"] == ["AH", "2H", None, None]
 
 
 def test_gabo_initial_peek_stays_visible_until_the_first_draw() -> None:

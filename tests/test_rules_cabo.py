@@ -16,6 +16,7 @@ from cardtable import Game, IllegalAction, new_game
 from cardtable.cards import cabo_deck
 
 from .scenario import (
+    deal,
     deal_and_peek,
     full_order,
     hand,
@@ -208,7 +209,7 @@ def test_claim_of_matching_cards_with_the_discard_pile_card() -> None:
     g.play(0, "replace 0 3")
     for v in (g.view(0), g.view(1), g.spectator_view()):
         assert v["discard"] == ["3", "3"]
-        assert v["hands"][0][0] == {"card": "3", "seen": [0, 1]}
+        assert v["hands"][0][0] == {"card": "3", "seen": [0, 1], "face_up": True}
         assert v["hands"][0][3] is None
     assert g.actors == [1]
 
@@ -299,6 +300,7 @@ def test_caller_with_the_lowest_sum_scores_zero() -> None:
     res = called_round([["0", "1", "2", "3"], ["5", "5", "5", "5"], ["4", "4", "4", "4"]])
     assert res["sums"] == [6, 20, 16]
     assert res["scores"] == [0, 20, 16]
+    assert res["adjustments"] == [[{"reason": "caller_lowest", "points": -6}], [], []]
     assert res["winners"] == [0]
     assert res["caller"] == 0
 
@@ -307,6 +309,7 @@ def test_caller_tied_for_lowest_scores_zero() -> None:
     res = called_round([["1", "2", "3", "4"], ["4", "6", "0", "0"], ["6", "6", "6", "5"]])
     assert res["sums"] == [10, 10, 23]
     assert res["scores"] == [0, 10, 23]
+    assert res["adjustments"][0] == [{"reason": "caller_lowest", "points": -10}]
     assert res["winners"] == [0]
 
 
@@ -314,6 +317,7 @@ def test_caller_not_lowest_scores_sum_plus_ten() -> None:
     res = called_round([["5", "5", "5", "5"], ["1", "1", "2", "2"]])
     assert res["sums"] == [20, 6]
     assert res["scores"] == [30, 6]
+    assert res["adjustments"] == [[{"reason": "caller_penalty", "points": 10}], []]
     assert res["winners"] == [1]
 
 
@@ -328,6 +332,7 @@ def test_caller_rule_applies_to_any_seat() -> None:
 def test_caller_penalty_option(penalty: int, score: int) -> None:
     res = called_round([["5", "5", "5", "5"], ["1", "1", "2", "2"]], caller_penalty=penalty)
     assert res["scores"] == [score, 6]
+    assert res["adjustments"][0] == [{"reason": "caller_penalty", "points": penalty}]
 
 
 def test_kamikaze_scores_zero_and_fifty_for_everyone_else() -> None:
@@ -335,6 +340,11 @@ def test_kamikaze_scores_zero_and_fifty_for_everyone_else() -> None:
     assert res["sums"] == [2, 50, 20]
     # overrides the caller rule: the lowest caller gets 50, not 0
     assert res["scores"] == [50, 0, 50]
+    assert res["adjustments"] == [
+        [{"reason": "kamikaze_victim", "points": 48}],
+        [{"reason": "kamikaze", "points": -50}],
+        [{"reason": "kamikaze_victim", "points": 30}],
+    ]
     assert res["winners"] == [1]
 
 
@@ -357,6 +367,8 @@ def test_no_caller_means_plain_sums() -> None:
     res = last_round(g)
     assert res["caller"] is None
     assert res["scores"] == [20, 6]
+    assert res["adjustments"] == [[], []]
+    assert res["reset"] == []
     assert g.result is not None
     assert g.result.winners == [1]
 
@@ -589,6 +601,7 @@ def test_a_total_of_exactly_the_target_drops_to_half() -> None:
     v = g.view(0)
     assert v["round_results"][0]["scores"] == [20, 6]
     assert v["round_results"][0]["totals"] == [10, 6]
+    assert v["round_results"][0]["reset"] == [0]
     assert v["totals"] == [10, 6]
     assert v["round"] == 2
     assert not g.over
@@ -597,6 +610,7 @@ def test_a_total_of_exactly_the_target_drops_to_half() -> None:
 def test_exact_target_reset_is_per_seat() -> None:
     g = _reset_round_one(True, seat1=["6", "5", "4", "5"])
     assert g.view(0)["round_results"][0]["scores"] == [20, 20]
+    assert g.view(0)["round_results"][0]["reset"] == [0, 1]
     assert g.view(0)["totals"] == [10, 10]
 
 
@@ -614,6 +628,102 @@ def test_exact_target_reset_happens_once_per_seat() -> None:
     assert second["hands"] == [["0", "2", "5", "3"], ["2", "1", "0", "7"]]  # the dealt scenario
     assert second["scores"] == [10, 10]
     assert second["totals"] == [20, 16]
+    assert second["reset"] == []  # once per seat
     assert v["totals"] == [20, 16]
     assert not g.over  # 20 does not exceed 20
     assert v["round"] == 3
+
+
+# ------------------------------------------------------------------------ face-up cards in hand
+
+
+def face_up(view: dict[str, Any], seat: int) -> list[bool | None]:
+    """Which cards of a hand lie face up (None for an empty position)."""
+    return [None if c is None else c.get("face_up", False) for c in view["hands"][seat]]
+
+
+def every_view(g: Game) -> list[dict[str, Any]]:
+    """Each seat's view with and without memory aid, and the spectators' both ways."""
+    views: list[dict[str, Any]] = []
+    for seat in range(g.players):
+        views += [g.view(seat), g.view(seat, memory=False)]
+    return [*views, g.spectator_view(), g.spectator_view(memory=False)]
+
+
+def test_a_card_taken_from_the_discard_pile_lies_face_up() -> None:
+    g = cabo([["1", "2", "3", "4"], ["5", "6", "0", "13"]], "9")
+    events = g.play(0, "draw discard")
+    # the card taken is named publicly, also to a seat without memory aid
+    assert [e.visible(0)["card"] for e in events if e.type == "draw"] == ["9"]
+    g.play(0, "replace 2")
+    for v in every_view(g):
+        assert hand(v, 0)[2] == "9"
+        assert face_up(v, 0) == [False, False, True, False]
+        assert v["discard"] == ["3"]
+    # the cards peeked at stay face down: a person without memory aid must remember them
+    assert hand(g.view(0, memory=False), 0) == ["?", "?", "9", "?"]
+
+
+def test_a_face_up_card_stays_face_up_when_exchanged() -> None:
+    g = cabo([["1", "2", "3", "4"], ["5", "6", "0", "13"]], "9", ["11", "7"])
+    g.play(0, "draw discard")
+    g.play(0, "replace 0")  # 9 face up at 0.0; 1 on the pile
+    g.play(1, "draw deck")  # 11: exchange
+    g.play(1, "discard")
+    g.play(1, "exchange 3 0.0")  # seat 1's 13 for seat 0's face-up 9, blind
+    for v in every_view(g):
+        assert hand(v, 1)[3] == "9"
+        assert face_up(v, 1) == [False, False, False, True]
+        assert face_up(v, 0) == [False, False, False, False]
+    # seat 1's 13 went face down to seat 0: nobody without memory aid sees it
+    assert hand(g.view(0, memory=False), 0)[0] == "?"
+    assert hand(g.spectator_view(memory=False), 0)[0] == "?"
+
+
+def test_a_failed_claims_cards_lie_face_up() -> None:
+    g = cabo([["3", "4", "5", "6"], ["7", "8", "9", "10"]], "11", ["0"])
+    g.play(0, "draw deck")
+    events = g.play(0, "replace 0 1")  # 3 and 4 are not equal
+    # the cards shown are public: named in the event every seat and spectator reads
+    assert [e.visible(0)["shown"] for e in events if e.type == "claim"] == [["3", "4"]]
+    for v in every_view(g):
+        assert hand(v, 0)[:2] == ["3", "4"]
+        assert face_up(v, 0) == [True, True, False, False, False]
+    # the drawn card joined the hand face down, known to its drawer only
+    assert hand(g.view(0), 0)[4] == "0"
+    assert hand(g.view(0, memory=False), 0)[4] == "?"
+
+
+def test_a_face_up_card_leaves_the_hand_face_up() -> None:
+    g = cabo([["1", "2", "3", "4"], ["5", "6", "0", "13"]], "9", ["12"])
+    g.play(0, "draw discard")
+    g.play(0, "replace 1")  # 9 face up at 0.1
+    g.play(1, "draw discard")  # seat 1 takes the 2 from the pile
+    g.play(1, "replace 0")
+    g.play(0, "draw deck")  # 12
+    events = g.play(0, "replace 1")  # the face-up 9 goes to the pile
+    assert [e.visible(0)["out"] for e in events if e.type == "replace"] == [["9"]]
+    for v in every_view(g):
+        assert v["discard"][-1] == "9"
+        assert face_up(v, 0) == [False, False, False, False]
+        assert face_up(v, 1) == [True, False, False, False]
+
+
+def test_only_cabo_lays_cards_face_up_in_the_hand() -> None:
+    for variant, top in (("gabo", "5H"), ("kaboo", None), ("cabo-german", "5H")):
+        hands = [["AH", "2H", "3H", "4H"], ["AC", "2C", "3C", "4C"]]
+        if variant == "kaboo":
+            g = deal(variant, hands, None, ["6D"], options={"first": 0})
+            g.play(0, "draw deck")
+            g.play(0, "discard")
+            g.play(1, "draw discard")
+            taker = 1
+        else:
+            g = deal_and_peek(variant, hands, top, None)
+            g.play(0, "draw discard")
+            taker = 0
+        g.play(taker, "replace 2")
+        for v in every_view(g):
+            assert all(c is None or "face_up" not in c for h in v["hands"] for c in h)
+        assert hand(g.view(taker, memory=False), taker)[2] == "?", variant
+        assert hand(g.spectator_view(memory=False), taker)[2] == "?", variant

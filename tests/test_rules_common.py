@@ -470,7 +470,8 @@ def test_a_card_taken_from_the_discard_pile_is_known_to_everyone() -> None:
         assert v["drawn"] == "6"
     g.play(0, "replace 3")
     for v in (g.view(0), g.view(1), g.view(2), g.spectator_view()):
-        assert v["hands"][0][3] == {"card": "6", "seen": [0, 1, 2]}
+        # known to everyone; in cabo it also lies face up (RULES.md, cabo)
+        assert v["hands"][0][3] == {"card": "6", "seen": [0, 1, 2], "face_up": True}
 
 
 def test_cabo_german_shows_the_deck_card_to_everyone() -> None:
@@ -570,7 +571,7 @@ def test_spectators_see_only_cards_that_have_been_face_up() -> None:
     g.play(1, "draw discard")  # the 9 has been face up on the pile
     g.play(1, "replace 1")
     v = g.spectator_view()
-    assert v["hands"][1][1] == {"card": "9", "seen": [0, 1]}
+    assert v["hands"][1][1] == {"card": "9", "seen": [0, 1], "face_up": True}
     assert v["discard"] == ["6", "6"]
 
 

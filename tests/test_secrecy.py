@@ -217,17 +217,29 @@ def _check_memoryless(game: Any, seat: int, allowed: set[str]) -> None:
                 assert b["card"] == f["card"]
     if full["phase"] == "over":
         return
-    # During play: no face-down code at all, but gabo's initial-peek cards before the first draw.
+    # During play: no face-down code at all, but gabo's initial-peek cards before the first draw
+    # and cabo's face-up cards (which everyone, spectators included, sees).
+    public = game.spectator_view(memory=False)
     for s, hand in enumerate(bare["hands"]):
-        for cell in hand:
-            if cell is not None and cell["card"] is not None:
+        for pos, cell in enumerate(hand):
+            if cell is not None and cell.get("face_up"):
+                assert game.variant == "cabo", f"a face-up card in a {game.variant} hand"
+                assert public["hands"][s][pos]["card"] == cell["card"] is not None
+            elif cell is not None and cell["card"] is not None:
                 assert s == seat and cell["card"] in allowed, (
                     f"seat {seat} sees face-down {cell['card']} at seat {s} without memory aid"
                 )
-    for event in bare["events"]:
+    # Events name only cards the whole table saw: each code a memory-less event names, every
+    # other seat and the spectators read in the same event too.
+    others = [game.view(o)["events"] for o in range(game.players) if o != seat]
+    others.append(game.spectator_view()["events"])
+    for i, event in enumerate(bare["events"]):
         if event["type"] not in ("round_end", "game_over"):
-            named = {x for x in strings_in(event) if x in codes}
-            assert not named, f"a memory-less event names {named}"
+            named = Counter(x for x in strings_in(event) if x in codes)
+            for seen in others:
+                assert not named - Counter(x for x in strings_in(seen[i]) if x in codes), (
+                    f"a memory-less event names {named}, not public"
+                )
 
 
 @pytest.mark.parametrize(("name", "players"), ALL_CONFIGS)
@@ -268,13 +280,22 @@ def test_memoryless_views_hide_every_face_down_card(name: str, players: int) -> 
 
 @pytest.mark.parametrize("name", ["cabo", "cabo-german", "gabo", "kaboo"])
 def test_memoryless_spectator_sees_only_what_is_face_up(name: str) -> None:
-    """A spectator without memory aid sees no hand card at all until the reveal."""
+    """A spectator without memory aid sees no hand card until the reveal but cabo's face-up
+    ones (RULES.md, cabo: a card taken from the discard pile, a failed claim's cards)."""
     game: Any = new_game(name, players=3, seed=5, options={"target": None})
     rng = Rng(5)
+    face_up = 0
     while not game.over:
         view = game.spectator_view(memory=False)
-        assert all(c is None or c["card"] is None for h in view["hands"] for c in h)
+        for h in view["hands"]:
+            for c in h:
+                if c is not None and c.get("face_up"):
+                    assert name == "cabo" and c["card"] is not None
+                    face_up += 1
+                else:
+                    assert c is None or c["card"] is None
         assert _masked(view) == _masked(game.spectator_view())
         seat = random_actor(game, rng)
         game.play(seat, kind_first_choice(game, seat, rng))
     assert game.spectator_view(memory=False) == game.spectator_view()
+    assert (face_up > 0) == (name == "cabo")

@@ -92,8 +92,16 @@ def test_events_are_told_apart_by_type() -> None:
         {"seq": 4, "type": "draw", "seat": 0, "card": False},
         {"seq": 5, "type": "penalty", "seat": 2, "count": 0, "for": "8", "cards": []},
         {"seq": 6, "type": "penalty", "seat": 2, "at": None},
-        {"seq": 7, "type": "claim", "seat": 0, "at": ["0.1", "0.2"], "ok": False, "new": "0.4"},
-        {"seq": 8, "type": "snap_open"},
+        {
+            "seq": 7,
+            "type": "claim",
+            "seat": 0,
+            "at": ["0.1", "0.2"],
+            "ok": False,
+            "new": "0.4",
+            "shown": ["3", "5"],
+        },
+        {"seq": 8, "type": "snap_open", "card": "JC"},
         {"seq": 2, "type": "give", "seat": 1, "from": "1.0", "to": "0.3"},
     ],
 )

@@ -33,9 +33,10 @@ class Event:
     """Something that happened: a public part (who did what, where) and the card codes it
     showed, with the seats they were shown to.
 
-    Every card code of a Cabo-family event sits in ``secret``, even a card shown to everyone
-    (``audience`` then holds every seat and the spectators' bit): a card face up at that moment
-    may be face down later, and a view without memory aid carries only the public parts.
+    A card shown to everyone at that moment (a discarded card, one taken from the discard pile,
+    a card shown by a wrong drop or claim) is public: its code sits in ``data``, so every seat,
+    spectators and views without memory aid included, may read it in the log then and later.
+    ``secret`` holds only what a part of the table saw (a peek, a spy, a private draw).
     """
 
     __slots__ = ("audience", "data", "secret", "seq", "type")
@@ -225,8 +226,9 @@ class Game(ABC):
         With ``memory=True`` (the default) the view remembers perfectly every card the seat has
         ever known: what agents and research interfaces read. With ``memory=False`` it is the
         table as a person without memory aid sees it: no code of a face-down card (RULES.md,
-        "Memory"), and events without the cards they showed; what the seat learns reaches it
-        only in the events :meth:`play` returns at that moment.
+        "Memory"), and events with only their public parts (the cards shown to the whole table,
+        none a peek, spy, look or private draw showed); what the seat learns privately reaches
+        it only in the events :meth:`play` returns at that moment.
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
@@ -407,12 +409,18 @@ class Game(ABC):
                 history = self._history = []
             history.append(e)
 
-    def history(self, seat: int) -> list[dict[str, Any]]:
+    def history(self, seat: int, memory: bool = True) -> list[dict[str, Any]]:
         """The events of the current round as ``seat`` saw them, oldest first: everything a
         belief about the cards ``seat`` does not know may read (RULES.md; what a seat sees
-        and nothing more). Actions applied with :meth:`apply` record no events."""
+        and nothing more). Actions applied with :meth:`apply` record no events.
+
+        ``memory=False``: the public parts only (every card shown to the whole table, none a
+        peek, spy, look or private draw showed): the record a person without memory aid may
+        read again, equal for every seat."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
+        if not memory:
+            return [e.visible(0) for e in self._history]
         return [e.for_seat(seat) for e in self._history]
 
     def _not_your_turn(self, seat: int) -> str:
@@ -428,8 +436,12 @@ class Game(ABC):
         secret: Mapping[str, Any] | None = None,
         audience: int = 0,
     ) -> None:
-        """Record an event (only while :meth:`play` collects them)."""
+        """Record an event (only while :meth:`play` collects them). Codes shown to every seat
+        and the spectators (``audience`` holds all their bits) are public: they join ``data``."""
         if self._events is not None:
+            if secret is not None and audience == (2 << self.players) - 1:
+                data = {**data, **secret}
+                secret = None
             self._seq += 1
             self._events.append(Event(self._seq, type, data, secret, audience))
 
@@ -451,8 +463,8 @@ class Game(ABC):
     def _view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
         """The fields every game's view ends with: scores, rounds, events, result, legal.
 
-        Without ``memory`` the events carry only their public part (no card a peek, spy, look
-        or draw showed, no card shown for a moment and then put back face down).
+        Without ``memory`` the events carry only their public part: the cards shown to the
+        whole table at that moment, no card a peek, spy, look or private draw showed.
         """
         g: Any = self  # every engine keeps totals, round_no, target, round_results, _result
         result = g._result

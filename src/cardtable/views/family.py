@@ -39,6 +39,7 @@ __all__ = [
     "PowerPending",
     "ReplaceEvent",
     "ReshuffleEvent",
+    "ScoreAdjustment",
     "SnapEvent",
     "SnapOpenEvent",
     "SnapWindow",
@@ -57,6 +58,9 @@ class FamilySlot(TypedDict):
     in gabo's initial peek until the seat's first draw), else ``null``."""
     seen: list[int]
     """The seats that know the card, in seat order."""
+    face_up: NotRequired[Literal[True]]
+    """Present (and true) only on a card lying face up in the hand (cabo: one taken from the
+    discard pile, or shown by a failed claim); every view shows its code."""
 
 
 @final  # a pending decision is exactly one of the three: `in` tells them apart
@@ -109,6 +113,18 @@ class SnapWindow(TypedDict):
     """Seats that have passed (or snapped wrongly) in this window."""
 
 
+class ScoreAdjustment(TypedDict):
+    """One step from a hand's sum to its round score, and why."""
+
+    reason: Literal["caller_lowest", "caller_penalty", "kamikaze", "kamikaze_victim", "rule"]
+    """``caller_lowest``: the caller had the lowest sum (ties included) and scores 0;
+    ``caller_penalty``: the call was lost (cabo: not lowest; gabo: beaten or above 5);
+    ``kamikaze``: cabo's 12, 12, 13, 13 scores 0; ``kamikaze_victim``: everyone else then scores
+    50; ``rule``: a scoring rule that names no reason."""
+    points: int
+    """What the step adds (negative: takes away)."""
+
+
 class FamilyRoundResult(TypedDict):
     """One finished Cabo-family round (an entry of ``round_results``)."""
 
@@ -118,6 +134,8 @@ class FamilyRoundResult(TypedDict):
     """The round's score per seat."""
     sums: list[int]
     """Hand sums per seat, before the caller's rule."""
+    adjustments: list[list[ScoreAdjustment]]
+    """Per seat, the steps from its sum to its score, in order (empty: the score is the sum)."""
     winners: list[int]
     """Seats that won the round."""
     caller: int | None
@@ -126,6 +144,9 @@ class FamilyRoundResult(TypedDict):
     """Every hand shown at the round's end (``null``: an empty position)."""
     totals: list[int]
     """Match totals after the round."""
+    reset: list[int]
+    """Seats whose total hit the target exactly and was halved (cabo's
+    ``reset_at_exact_target``)."""
 
 
 class FamilyRoundStartEvent(TypedDict):
@@ -139,8 +160,8 @@ class FamilyRoundStartEvent(TypedDict):
     """The round's number, from 1."""
     first: int
     """The seat that plays first."""
-    discard: NotRequired[list[str]]
-    """The starting discard pile (with memory aid only)."""
+    discard: list[str]
+    """The starting discard pile (public: face up)."""
 
 
 class PeekEvent(TypedDict):
@@ -169,7 +190,8 @@ FamilyDrawEvent = TypedDict(
     },
 )
 FamilyDrawEvent.__doc__ = """A seat drew a card: ``from`` the deck or the discard pile; ``card``
-its code, for the seats allowed to see it, with memory aid."""
+its code where it is public (always from the discard pile; from the deck in cabo-german, whose
+drawn card lies face up), else for the drawer only (with memory aid, or at that moment)."""
 
 
 class ReshuffleEvent(TypedDict):
@@ -194,8 +216,8 @@ class ReplaceEvent(TypedDict):
     """The seat that replaced."""
     at: list[str]
     """The position replaced (one)."""
-    out: NotRequired[list[str]]
-    """The code of the card put on the pile (with memory aid)."""
+    out: list[str]
+    """The code of the card put on the pile (public)."""
 
 
 class ClaimEvent(TypedDict):
@@ -214,9 +236,9 @@ class ClaimEvent(TypedDict):
     new: NotRequired[str]
     """Present only when the claim failed: the position where the drawn card went."""
     out: NotRequired[list[str]]
-    """Claim held, with memory aid: the cards put on the pile."""
+    """Claim held: the cards put on the pile (public)."""
     shown: NotRequired[list[str]]
-    """Claim failed, with memory aid: the cards shown, now face down again."""
+    """Claim failed: the cards shown to everyone (public; they now lie face up in the hand)."""
 
 
 class DiscardEvent(TypedDict):
@@ -230,8 +252,8 @@ class DiscardEvent(TypedDict):
     """The discarding seat."""
     power: PowerName | None
     """The power the card gives, or ``null``."""
-    card: NotRequired[str]
-    """The card's code (with memory aid)."""
+    card: str
+    """The card's code (public)."""
 
 
 class SnapOpenEvent(TypedDict):
@@ -241,8 +263,8 @@ class SnapOpenEvent(TypedDict):
     """Running number of the event in its game."""
     type: Literal["snap_open"]
     """The event's kind."""
-    card: NotRequired[str]
-    """The card that opened it (with memory aid)."""
+    card: str
+    """The card that opened it (public)."""
 
 
 class SpyEvent(TypedDict):
@@ -338,8 +360,8 @@ class SnapEvent(TypedDict):
     """The position the card came from (any seat's)."""
     ok: bool
     """Whether it matched the window's rank (a wrong snap costs two penalty cards)."""
-    card: NotRequired[str]
-    """The snapped card (with memory aid)."""
+    card: str
+    """The snapped card (public: it lands on the pile, right or wrong)."""
 
 
 class DropEvent(TypedDict):
@@ -355,8 +377,8 @@ class DropEvent(TypedDict):
     """The position the card came from (any seat's)."""
     ok: bool
     """Whether it matched (a wrong drop is shown, put back and costs a penalty card)."""
-    card: NotRequired[str]
-    """The card (with memory aid)."""
+    card: str
+    """The card (public: shown to everyone, right or wrong)."""
 
 
 GiveEvent = TypedDict(
@@ -386,6 +408,8 @@ class FamilyRoundEndEvent(TypedDict):
     """The round's score per seat."""
     sums: list[int]
     """Hand sums per seat, before the caller's rule."""
+    adjustments: list[list[ScoreAdjustment]]
+    """Per seat, the steps from its sum to its score, in order (empty: the score is the sum)."""
     winners: list[int]
     """Seats that won the round."""
     caller: int | None
@@ -394,6 +418,9 @@ class FamilyRoundEndEvent(TypedDict):
     """Every hand shown at the round's end (``null``: an empty position)."""
     totals: list[int]
     """Match totals after the round."""
+    reset: list[int]
+    """Seats whose total hit the target exactly and was halved (cabo's
+    ``reset_at_exact_target``)."""
 
 
 FamilyEvent: TypeAlias = Annotated[
@@ -495,6 +522,7 @@ _TYPED_DICTS: tuple[Any, ...] = (
     LookPending,
     GivePending,
     SnapWindow,
+    ScoreAdjustment,
     FamilyRoundResult,
     FamilyRoundStartEvent,
     PeekEvent,

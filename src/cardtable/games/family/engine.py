@@ -33,7 +33,7 @@ from .phases import (
     PHASES,
 )
 from .rulesets import POWER_NAMES, RuleSet
-from .scoring import RoundEnd
+from .scoring import RoundEnd, explain
 from .view import family_view, round_info
 from .worlds import debug_lines, redeal
 
@@ -668,16 +668,19 @@ class FamilyGame(Game):
             self.discard.append(self._take_drawn()[0])
         end = self._round_end()
         sums = end.sums
-        scores = self.rs.scoring.scores(end)
-        winners = self.rs.scoring.winners(end, scores)
+        scoring = self.rs.scoring
+        scores = scoring.scores(end)
+        winners = scoring.winners(end, scores)
         self.rounds.append(scores)
         self.round_winners.append(winners)
         target = self.target
+        reset = []
         for s in range(self.n):
             self.totals[s] += scores[s]
             if self.reset_at_target and self.totals[s] == target and not self.resets_used >> s & 1:
                 self.totals[s] = target // 2
                 self.resets_used |= 1 << s
+                reset.append(s)
         everyone = self.allmask | self.pub
         self.known = [[everyone] * len(h) for h in self.hands]
         record = (
@@ -688,6 +691,8 @@ class FamilyGame(Game):
             self.caller,
             [list(h) for h in self.hands],
             list(self.totals),
+            explain(scoring, end, scores),
+            reset,
         )
         self._round_log.append(record)
         if self._events is not None:

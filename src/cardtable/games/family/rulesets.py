@@ -146,6 +146,10 @@ class RuleSet:
     """Whether the call reads as an exclamation in the client ("Cabo!") or not ("Knock")."""
     hand_layout: str = "row"
     """How the client lays a hand out: ``row`` or ``square`` (two rows of two: kaboo)."""
+    face_up_in_hand: bool = False
+    """Whether a card the whole table saw face up lies face up when it goes into a hand (cabo:
+    a card taken from the discard pile, the cards of a failed claim), shown in every view,
+    memory-less and spectators' included; otherwise a card in a hand is face down."""
 
     @property
     def call_label(self) -> str:
@@ -246,6 +250,7 @@ CABO = RuleSet(
     scoring=scoring.CABO,
     caller_penalty=10,
     extra_options=_CABO_OPTIONS,
+    face_up_in_hand=True,
 )
 
 CABO_GERMAN = RuleSet(

@@ -3,8 +3,10 @@
 A rule set names a :class:`Scoring` (``SUM``, ``CABO``, ``GABO`` or one of its own) and a
 :class:`MatchEnd` (``EXCEEDS``, ``REACHES``). The engine calls them with a :class:`RoundEnd`,
 the revealed round, and never branches on a variant's name. A new scoring rule is a subclass
-overriding :meth:`Scoring.scores` (and :meth:`Scoring.winners` if the lowest score does not
-simply win), passed to ``dataclasses.replace(rule_set, scoring=…)``.
+overriding :meth:`Scoring.adjustments` — each seat's steps from its hand's sum to its score,
+with their reasons, which the round's results show — (or, for a rule with no such steps,
+:meth:`Scoring.scores`), and :meth:`Scoring.winners` if the lowest score does not simply win,
+passed to ``dataclasses.replace(rule_set, scoring=…)``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,18 @@ from typing import Literal, NamedTuple
 
 from ...match import lowest
 
-__all__ = ["CABO", "EXCEEDS", "GABO", "REACHES", "SUM", "MatchEnd", "RoundEnd", "Scoring"]
+__all__ = [
+    "CABO",
+    "EXCEEDS",
+    "GABO",
+    "REACHES",
+    "SUM",
+    "Adjustment",
+    "MatchEnd",
+    "RoundEnd",
+    "Scoring",
+    "explain",
+]
 
 
 class RoundEnd(NamedTuple):
@@ -29,6 +42,17 @@ class RoundEnd(NamedTuple):
     """Points the variant adds to a caller who loses the call (the game's option)."""
 
 
+class Adjustment(NamedTuple):
+    """One step from a hand's sum to its round score, and why."""
+
+    reason: str
+    """``caller_lowest`` (the caller had the lowest sum and scores 0), ``caller_penalty`` (a
+    lost call), ``kamikaze`` (cabo's 12, 12, 13, 13 scores 0), ``kamikaze_victim`` (everyone
+    else scores 50), or ``rule`` (a scoring rule that gives no reason of its own)."""
+    points: int
+    """What the step adds to the score (negative: takes away)."""
+
+
 class Scoring:
     """Round scores: each seat scores its hand sum; the lowest score wins the round."""
 
@@ -37,9 +61,18 @@ class Scoring:
     penalises_caller = False
     """Whether a caller can be charged extra for a lost call (agents weigh calls by it)."""
 
+    def adjustments(self, end: RoundEnd) -> list[list[Adjustment]]:
+        """Each seat's steps from its hand's sum to its score, in order (none: the sum)."""
+        return [[] for _ in end.sums]
+
     def scores(self, end: RoundEnd) -> list[int]:
-        """Each seat's score for the round."""
-        return list(end.sums)
+        """Each seat's score for the round: its sum and its adjustments."""
+        if type(self).adjustments is Scoring.adjustments:
+            return list(end.sums)
+        return [
+            total + sum(a.points for a in steps)
+            for total, steps in zip(end.sums, self.adjustments(end), strict=True)
+        ]
 
     def winners(self, end: RoundEnd, scores: list[int]) -> list[int]:
         """The seats that won the round (ties share it)."""
@@ -56,19 +89,25 @@ class CaboScoring(Scoring):
     name = "cabo"
     penalises_caller = True
 
-    def scores(self, end: RoundEnd) -> list[int]:
+    def adjustments(self, end: RoundEnd) -> list[list[Adjustment]]:
         """Kamikaze first, then the caller rule."""
-        n = len(end.sums)
+        sums = end.sums
+        n = len(sums)
         for s, vals in enumerate(end.values):
             if sorted(vals) == [12, 12, 13, 13]:
-                return [0 if t == s else 50 for t in range(n)]
-        scores = list(end.sums)
-        caller, sums = end.caller, end.sums
+                return [
+                    [Adjustment("kamikaze", -sums[t])]
+                    if t == s
+                    else [Adjustment("kamikaze_victim", 50 - sums[t])]
+                    for t in range(n)
+                ]
+        steps: list[list[Adjustment]] = [[] for _ in range(n)]
+        caller = end.caller
         if caller >= 0 and sums[caller] > min(sums[t] for t in range(n) if t != caller):
-            scores[caller] = sums[caller] + end.caller_penalty
+            steps[caller].append(Adjustment("caller_penalty", end.caller_penalty))
         elif caller >= 0:
-            scores[caller] = 0
-        return scores
+            steps[caller].append(Adjustment("caller_lowest", -sums[caller]))
+        return steps
 
 
 class GaboScoring(Scoring):
@@ -78,20 +117,31 @@ class GaboScoring(Scoring):
     name = "gabo"
     penalises_caller = True
 
-    def scores(self, end: RoundEnd) -> list[int]:
+    def adjustments(self, end: RoundEnd) -> list[list[Adjustment]]:
         """The caller's penalty where the call failed."""
-        scores = list(end.sums)
         caller, sums = end.caller, end.sums
+        steps: list[list[Adjustment]] = [[] for _ in sums]
         if caller >= 0:
             beaten = any(sums[t] < sums[caller] for t in range(len(sums)) if t != caller)
             if beaten or sums[caller] > 5:
-                scores[caller] = sums[caller] + end.caller_penalty
-        return scores
+                steps[caller].append(Adjustment("caller_penalty", end.caller_penalty))
+        return steps
 
     def winners(self, end: RoundEnd, scores: list[int]) -> list[int]:
         """The caller alone when tied for lowest."""
         best = lowest(scores)
         return [end.caller] if end.caller in best else best
+
+
+def explain(scoring: Scoring, end: RoundEnd, scores: list[int]) -> list[list[Adjustment]]:
+    """The steps from each sum to each score: ``scoring``'s own, and one ``rule`` step for
+    whatever a rule that overrides only :meth:`Scoring.scores` adds without saying why."""
+    steps = scoring.adjustments(end)
+    out = []
+    for total, seat_steps, score in zip(end.sums, steps, scores, strict=True):
+        rest = score - total - sum(a.points for a in seat_steps)
+        out.append(list(seat_steps) + ([Adjustment("rule", rest)] if rest else []))
+    return out
 
 
 class MatchEnd:

@@ -25,31 +25,36 @@ _FROM_NAMES: tuple[Literal["deck", "discard"] | None, ...] = (None, "deck", "dis
 
 def round_info(g: FamilyGame, record: tuple[Any, ...]) -> FamilyRoundResult:
     """One finished round as views and the ``round_end`` event show it."""
-    round_no, scores, sums, winners, caller, hands, totals = record
+    round_no, scores, sums, winners, caller, hands, totals, steps, reset = record
     codes = g.codes
     return {
         "round": round_no,
         "scores": list(scores),
         "sums": list(sums),
+        "adjustments": [[{"reason": a.reason, "points": a.points} for a in s] for s in steps],
         "winners": list(winners),
         "caller": caller if caller >= 0 else None,
         "hands": [[codes[c] if c >= 0 else None for c in h] for h in hands],
         "totals": list(totals),
+        "reset": list(reset),
     }
 
 
 def _card_view(
-    g: FamilyGame, cid: int, kn: int, bit: int, seen: int | None = None
+    g: FamilyGame, cid: int, kn: int, bit: int, seen: int | None = None, up: bool = False
 ) -> FamilySlot | None:
     """One position: the code if ``kn`` lets the viewer ``bit`` see it, and the seats that
-    know the card (from ``seen``, else ``kn``)."""
+    know the card (from ``seen``, else ``kn``); ``up``: the card lies face up."""
     if cid < 0:
         return None
     who = kn if seen is None else seen
-    return {
+    slot: FamilySlot = {
         "card": g.codes[cid] if kn & bit else None,
         "seen": [s for s in range(g.n) if who >> s & 1],
     }
+    if up:
+        slot["face_up"] = True
+    return slot
 
 
 def family_view(g: FamilyGame, seat: int | None, memory: bool = True) -> FamilyView:
@@ -58,10 +63,13 @@ def family_view(g: FamilyGame, seat: int | None, memory: bool = True) -> FamilyV
     bit = g.pub if seat is None else 1 << seat
     codes = g.codes
     ph = g.phase
-    memory = memory or ph == PH_OVER  # once the game is over every card is shown
+    over = ph == PH_OVER
+    memory = memory or over  # once the game is over every card is shown
+    # cabo: a card the whole table saw face up lies face up in the hand (RULES.md, cabo)
+    pub = g.pub if g.rs.face_up_in_hand and not over else 0
     if memory:
         hands = [
-            [_card_view(g, c, k, bit) for c, k in zip(h, kn, strict=True)]
+            [_card_view(g, c, k, bit, None, bool(k & pub)) for c, k in zip(h, kn, strict=True)]
             for h, kn in zip(g.hands, g.known, strict=True)
         ]
     else:
@@ -70,7 +78,9 @@ def family_view(g: FamilyGame, seat: int | None, memory: bool = True) -> FamilyV
         first = g.first_look[seat] if seat is not None else ()
         hands = [
             [
-                _card_view(g, c, k if s == seat and c in first else 0, bit, k)
+                _card_view(
+                    g, c, k if k & pub or (s == seat and c in first) else 0, bit, k, bool(k & pub)
+                )
                 for c, k in zip(h, kn, strict=True)
             ]
             for s, (h, kn) in enumerate(zip(g.hands, g.known, strict=True))

@@ -171,6 +171,11 @@ export interface FamilySlot {
    * The seats that know the card, in seat order.
    */
   seen: number[];
+  /**
+   * Present (and true) only on a card lying face up in the hand (cabo: one taken from the
+   * discard pile, or shown by a failed claim); every view shows its code.
+   */
+  face_up?: true;
 }
 /**
  * A power card was discarded and its power waits to be used (phase ``power``).
@@ -254,6 +259,10 @@ export interface FamilyRoundResult {
    */
   sums: number[];
   /**
+   * Per seat, the steps from its sum to its score, in order (empty: the score is the sum).
+   */
+  adjustments: ScoreAdjustment[][];
+  /**
    * Seats that won the round.
    */
   winners: number[];
@@ -269,6 +278,27 @@ export interface FamilyRoundResult {
    * Match totals after the round.
    */
   totals: number[];
+  /**
+   * Seats whose total hit the target exactly and was halved (cabo's
+   * ``reset_at_exact_target``).
+   */
+  reset: number[];
+}
+/**
+ * One step from a hand's sum to its round score, and why.
+ */
+export interface ScoreAdjustment {
+  /**
+   * ``caller_lowest``: the caller had the lowest sum (ties included) and scores 0;
+   * ``caller_penalty``: the call was lost (cabo: not lowest; gabo: beaten or above 5);
+   * ``kamikaze``: cabo's 12, 12, 13, 13 scores 0; ``kamikaze_victim``: everyone else then scores
+   * 50; ``rule``: a scoring rule that names no reason.
+   */
+  reason: "caller_lowest" | "caller_penalty" | "kamikaze" | "kamikaze_victim" | "rule";
+  /**
+   * What the step adds (negative: takes away).
+   */
+  points: number;
 }
 /**
  * A round is dealt.
@@ -291,9 +321,9 @@ export interface FamilyRoundStartEvent {
    */
   first: number;
   /**
-   * The starting discard pile (with memory aid only).
+   * The starting discard pile (public: face up).
    */
-  discard?: string[];
+  discard: string[];
 }
 /**
  * A seat looked at one of its own cards (initial peek or the peek power).
@@ -339,7 +369,8 @@ export interface TurnEvent {
 }
 /**
  * A seat drew a card: ``from`` the deck or the discard pile; ``card``
- * its code, for the seats allowed to see it, with memory aid.
+ * its code where it is public (always from the discard pile; from the deck in cabo-german, whose
+ * drawn card lies face up), else for the drawer only (with memory aid, or at that moment).
  */
 export interface FamilyDrawEvent {
   seq: number;
@@ -386,9 +417,9 @@ export interface ReplaceEvent {
    */
   at: string[];
   /**
-   * The code of the card put on the pile (with memory aid).
+   * The code of the card put on the pile (public).
    */
-  out?: string[];
+  out: string[];
 }
 /**
  * cabo: a seat claimed several of its cards have one value, to replace them all.
@@ -419,11 +450,11 @@ export interface ClaimEvent {
    */
   new?: string;
   /**
-   * Claim held, with memory aid: the cards put on the pile.
+   * Claim held: the cards put on the pile (public).
    */
   out?: string[];
   /**
-   * Claim failed, with memory aid: the cards shown, now face down again.
+   * Claim failed: the cards shown to everyone (public; they now lie face up in the hand).
    */
   shown?: string[];
 }
@@ -448,9 +479,9 @@ export interface DiscardEvent {
    */
   power: ("peek" | "spy" | "exchange" | "look") | null;
   /**
-   * The card's code (with memory aid).
+   * The card's code (public).
    */
-  card?: string;
+  card: string;
 }
 /**
  * gabo: a snap window opened.
@@ -465,9 +496,9 @@ export interface SnapOpenEvent {
    */
   type: "snap_open";
   /**
-   * The card that opened it (with memory aid).
+   * The card that opened it (public).
    */
-  card?: string;
+  card: string;
 }
 /**
  * A seat looked at another seat's card (the spy power).
@@ -624,9 +655,9 @@ export interface SnapEvent {
    */
   ok: boolean;
   /**
-   * The snapped card (with memory aid).
+   * The snapped card (public: it lands on the pile, right or wrong).
    */
-  card?: string;
+  card: string;
 }
 /**
  * cabo-german: a seat dropped a card matching the pile's top, or tried to.
@@ -653,9 +684,9 @@ export interface DropEvent {
    */
   ok: boolean;
   /**
-   * The card (with memory aid).
+   * The card (public: shown to everyone, right or wrong).
    */
-  card?: string;
+  card: string;
 }
 /**
  * cabo-german: after dropping another seat's card, a seat gave one of its
@@ -693,6 +724,10 @@ export interface FamilyRoundEndEvent {
    */
   sums: number[];
   /**
+   * Per seat, the steps from its sum to its score, in order (empty: the score is the sum).
+   */
+  adjustments: ScoreAdjustment[][];
+  /**
    * Seats that won the round.
    */
   winners: number[];
@@ -708,6 +743,11 @@ export interface FamilyRoundEndEvent {
    * Match totals after the round.
    */
   totals: number[];
+  /**
+   * Seats whose total hit the target exactly and was halved (cabo's
+   * ``reset_at_exact_target``).
+   */
+  reset: number[];
 }
 /**
  * The game (the whole match) has ended: its result (both games).
