@@ -121,6 +121,9 @@ export function seatInitials(players, names) {
   );
 }
 
+/** How many seen-by markers a card shows on a phone before "+N". */
+const SEEN_SHOWN = 2;
+
 /**
  * The row of markers drawn under a card: one per seat that has seen it, its initials shown and
  * its full name as the tooltip and the spoken label.
@@ -151,6 +154,14 @@ export function seenMarks(seats, names, short) {
         short[s] ?? String(s),
       ),
     ),
+    // On a phone only the first two markers show, then how many more (table.css).
+    seats.length > SEEN_SHOWN
+      ? el(
+          "span",
+          { class: "seen-more", title: `seen by ${who.join(", ")}`, "aria-hidden": "true" },
+          `+${seats.length - SEEN_SHOWN}`,
+        )
+      : null,
   );
 }
 
