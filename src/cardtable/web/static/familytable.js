@@ -42,20 +42,28 @@ export function familyHand(view, seat, ctx) {
     // The server sends a code only for a card this viewer may have face up: with the memory
     // aid every card it knows, without it none during play (the round's end shows them all).
     // A card it has just seen comes in the events of that moment and is shown for a while
-    // (ctx.revealed: address -> code).
+    // (ctx.revealed: address -> code). A card that lies face up in the hand (cabo: taken from
+    // the discard pile, or shown by a failed claim) is face up for everyone, always: drawn like
+    // a card on the pile, not as one remembered.
+    const open = Boolean(slot.face_up) && !over;
     const flash = slot.card ? null : (ctx.revealed?.get(addr) ?? null);
     const code = slot.card ?? flash;
     const card = cardElement({
       code,
       faceUp: Boolean(code),
       addr,
-      label: where,
+      label: open
+        ? `${where}, face up for everyone`
+        : code && !over
+          ? `${where}, face down`
+          : where,
       legal: ctx.targets?.has(addr),
       selected: ctx.selection?.includes(addr),
-      known: ctx.viewer !== null && !over,
+      known: ctx.viewer !== null && !over && !open,
       revealed: Boolean(flash),
       interactive: ctx.interactive,
       size,
+      extra: open ? "open" : undefined,
       powers: ctx.powers,
     });
     const cell = el("div", { class: "slot" }, card);
