@@ -168,8 +168,8 @@ def open_seat(
     name: str = "Ann",
 ) -> tuple[Page, str]:
     """Create a room through the API (seat 0 a person without memory aid unless told), open its
-    table in a new page of ``context`` holding seat 0, with the reveal time set; returns the
-    page and the room's id."""
+    table in a new page of ``context`` holding seat 0, with the reveal time set, once its first
+    state is there; returns the page and the room's id."""
     body: dict[str, Any] = {"game": game, "players": len(seats), "seats": seats, "name": name}
     if options is not None:
         body["options"] = options
@@ -185,6 +185,7 @@ def open_seat(
         [room["room"], room["seat"], room["token"], reveal_seconds],
     )
     page.goto(f"{server.url}/r/{room['room']}")
+    page.wait_for_function("() => window.cardtable && window.cardtable.state()?.view")
     return page, str(room["room"])
 
 

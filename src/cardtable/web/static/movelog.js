@@ -104,8 +104,12 @@ export class MoveLog {
     const game = view.game;
     /** @type {Map<number, ViewEvent>} */
     const told = new Map((view.events ?? []).map((e) => [e.seq, e]));
+    // Without memory aid, the public part only: the view's own telling of the event where it
+    // still has it (it knows what was public), made public in any case — in Qute too, where a
+    // hand is held face up by its owner, as the join's log does (the log reads the same after
+    // a refresh).
     /** @param {ViewEvent} e */
-    const readable = (e) => told.get(e.seq) ?? (memory ? e : publicPart(e, game));
+    const readable = (e) => (memory ? e : publicPart(told.get(e.seq) ?? e, game));
     if (joined) {
       this.clear();
       if (state.log) {

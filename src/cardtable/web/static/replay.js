@@ -538,9 +538,26 @@ export class ReplayPage {
     const events = view.events ?? [];
     const lines = events
       .filter((e) => e.seq >= first && !NOT_THE_MOVE.has(e.type))
-      .map((e) => describeEvent(e, this.names, this.viewer))
+      .map((e) => describeEvent(e, this.names, this.viewer, { by: step.by }))
       .filter((t) => typeof t === "string" && t !== "");
     return /** @type {string[]} */ (lines);
+  }
+
+  /**
+   * Who chose the move that caused event `seq` when not its seat's own player (the clock, a
+   * stand-in), from the steps loaded up to step `index`; null when its player did, or the step
+   * is not loaded.
+   * @param {number} index
+   * @param {number} seq
+   * @returns {import("./types/protocol").By | null}
+   */
+  byFor(index, seq) {
+    for (let i = index; i >= 0 && i > index - 60; i -= 1) {
+      const step = this.cur.steps.get(i);
+      if (!step) return null;
+      if ((step.first_event ?? Number.POSITIVE_INFINITY) <= seq) return step.by ?? null;
+    }
+    return null;
   }
 
   /**
@@ -651,7 +668,11 @@ export class ReplayPage {
         : "",
     );
     const lines = (view.events ?? [])
-      .map((e) => describeEvent(e, this.names, this.viewer))
+      .map((e) =>
+        describeEvent(e, this.names, this.viewer, {
+          by: place.kind === "start" ? null : this.byFor(place.index, e.seq),
+        }),
+      )
       .filter(Boolean);
     this.logList.replaceChildren(
       ...lines

@@ -118,7 +118,17 @@ export function scoreHow(view, round, seat, names) {
   const sum = round.sums?.[seat] ?? score;
   const steps = round.adjustments?.[seat] ?? [];
   let text = `sum ${sum}`;
-  for (const a of steps) text += ` ${step(a.points)} (${reasonWords(a.reason, view.game)})`;
+  for (const a of steps) {
+    // gabo's lost call says which way it was lost: a lower sum, or one above 5
+    const lower = (round.sums ?? []).flatMap((t, s) => (s !== seat && t < sum ? [s] : []));
+    const why =
+      a.reason === "caller_penalty" && view.game === "gabo"
+        ? lower.length
+          ? `called, but ${lower.map(names).join(" and ")} had a lower sum`
+          : "called with a sum above 5"
+        : reasonWords(a.reason, view.game);
+    text += ` ${step(a.points)} (${why})`;
+  }
   if (!steps.length && score !== sum) text += ` ${step(score - sum)} (the variant's scoring rule)`;
   return score === sum && !steps.length ? text : `${text} = ${score}`;
 }
