@@ -182,8 +182,12 @@ export function familyInfo(view, ctx) {
       el("span", { class: "info-power" }, `Power: ${pending.power} (${cardShort(pending.card)})`),
     );
   }
-  if (pending && "give" in pending && pending.give)
-    items.push(el("span", { class: "info-power" }, `Give to ${pending.give}`));
+  if (pending && "give" in pending && pending.give) {
+    // "1.2": seat 1's position 2, the gap the drop left
+    const [seat, pos] = pending.give.split(".").map(Number);
+    const whose = seat === ctx.viewer ? "your" : `${ctx.names(seat)}'s`;
+    items.push(el("span", { class: "info-power" }, `Gap to fill: ${whose} card ${pos}`));
+  }
   return el("div", { class: "table-info" }, items);
 }
 

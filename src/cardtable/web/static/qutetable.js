@@ -24,6 +24,17 @@ export function quteSortKey(code, by = "suit") {
   return by === "rank" ? rank * 10 + suit : suit * 20 + rank;
 }
 
+/**
+ * A decision in progress, in words (RULES.md: the order of decisions after a play).
+ * @type {Record<string, string>}
+ */
+const PENDING = {
+  qute: "Qute, or play on",
+  suit: "the suit to follow",
+  eights: "who draws for the 8s",
+  jpoints: "the J points",
+};
+
 /** What each way of sorting is called beside the hand. */
 const SORT_NAMES = { suit: "suit", rank: "rank" };
 
@@ -206,6 +217,9 @@ export function quteInfo(view, ctx) {
     .filter(Boolean);
   if (penalties.length)
     items.push(el("span", { class: "info-power" }, `Draws: ${penalties.join(", ")}`));
-  if (view.pending) items.push(el("span", { class: "info-power" }, `Decision: ${view.pending}`));
+  if (view.pending) {
+    const what = PENDING[view.pending] ?? view.pending;
+    items.push(el("span", { class: "info-power" }, `Deciding: ${what}`));
+  }
   return el("div", { class: "table-info" }, items);
 }
