@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from ..webserver import Server
+from ..webserver import Server, http
 from .driver import CALLS, choose_action, play_action, state, wait_actionable, wait_version
 from .fairness import RECORD_FRAMES, check_memory, frames_sent, open_seat
 
@@ -312,5 +312,54 @@ def test_kaboo_round_two_shows_the_bottom_row_for_its_time_beside_the_results(
         expect(results).to_have_count(0)
         expect(page.locator(".table .card.revealed")).to_have_count(0)
         assert frames_sent(page, "hold")[-1]["on"] is False
+    finally:
+        ctx.close()
+
+
+def test_the_clocks_wait_for_a_reader_only_at_a_table_without_other_people(
+    server: Server, browser: Browser, screenshots: Path
+) -> None:
+    """Alone with an AI player, the rules dialog holds the peek window: the countdown says it
+    is paused, and runs again once the dialog is closed. With another person at the table the
+    same dialog holds nothing."""
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
+    ctx.set_default_timeout(20_000)
+    ctx.add_init_script(RECORD_FRAMES)
+    try:
+        page, _ = open_seat(ctx, server, "gabo", [{"type": "human"}, {"type": "ai"}])
+        countdown = page.locator(".window-countdown")
+        expect(countdown).to_contain_text("Peek window")
+        expect(countdown).not_to_contain_text("paused")
+        page.click("[data-ui=rules]")
+        expect(countdown).to_contain_text("(paused)")
+        assert state(page)["window"]["paused"] is True
+        page.screenshot(path=str(screenshots / "fair-paused-clock.png"))
+        close_dialog(page)
+        expect(countdown).not_to_contain_text("paused")
+        assert state(page)["window"]["paused"] is False
+
+        status, made = http(
+            "POST",
+            f"{server.url}/api/rooms",
+            {"game": "gabo", "seats": [{"type": "human"}, {"type": "human"}], "name": "Ann"},
+        )
+        assert status == 201, made
+        status, _ = http("POST", f"{server.url}/api/rooms/{made['room']}/join", {"name": "Bob"})
+        assert status in (200, 201)
+        shared = ctx.new_page()
+        shared.goto(server.url + "/")
+        shared.evaluate(
+            "([r, t]) => localStorage.setItem('cardtable:seat:' + r, "
+            "JSON.stringify({ seat: 0, token: t }))",
+            [made["room"], made["token"]],
+        )
+        shared.goto(f"{server.url}/r/{made['room']}")
+        wait_actionable(shared)
+        shared.click("[data-ui=rules]")
+        shared.wait_for_function(
+            "() => window.__ctFrames.some((f) => f.msg.type === 'state' && f.msg.held === false)"
+        )
+        assert state(shared)["window"]["paused"] is False
+        expect(shared.locator(".window-countdown")).not_to_contain_text("paused")
     finally:
         ctx.close()
