@@ -15,11 +15,28 @@ from cardtable.tui.app import CardtableApp, RoundScreen
 KEY_NAMES = {".": "full_stop"}
 
 
+class FakeClock:
+    """A clock the test moves by hand (the table reads the time only from it)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def make_app(
-    variant: str, seed: int = 1, options: dict[str, Any] | None = None, **kwargs: Any
+    variant: str,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+    **kwargs: Any,
 ) -> CardtableApp:
-    """A single round (where the variant allows it; ``options`` may ask for a match) against
-    the cheapest bots, no clocks."""
+    """A single round (where the variant allows it; ``options`` may ask for a match) of
+    ``players`` seats against the cheapest bots, no clocks."""
     options = {"target": None} if options is None else options
     settings: dict[str, Any] = {
         "opponents": "random",
@@ -28,9 +45,10 @@ def make_app(
         "snap_window": 0.0,
         "flash": 0.0,
         "save": False,
+        "clock": FakeClock(),  # a reveal's time passes only when a test says so
     }
     settings.update(kwargs)
-    return CardtableApp(new_game(variant, seed=seed, options=options), **settings)
+    return CardtableApp(new_game(variant, players, seed=seed, options=options), **settings)
 
 
 async def settle(app: CardtableApp, pilot: Pilot[Any]) -> None:

@@ -60,7 +60,7 @@ async def test_a_rounds_results_hold_the_next_round_until_closed(variant: str) -
         moves = len(app.game.log["actions"])
         await pilot.pause(0.3)
         await app.workers.wait_for_complete()
-        assert app.deadline is None and app.thinking is None and not app.mine
+        assert app.window is None and app.thinking is None and not app.mine
         assert len(app.game.log["actions"]) == moves
         picture = app.export_screenshot().replace("&#160;", " ")
         assert shown in picture and "Enter: next round" in picture
@@ -69,7 +69,7 @@ async def test_a_rounds_results_hold_the_next_round_until_closed(variant: str) -
         assert not isinstance(app.screen, RoundScreen) and app.between is None
         if variant == "cabo":  # the next round opens with its peeks: their clock starts now
             assert app.game.timed_window() == "peek" and app.mine
-            assert app.deadline is not None
+            assert app.window is not None and not app.window.paused
         else:
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -99,13 +99,13 @@ async def test_peeked_cards_are_shown_until_the_next_move() -> None:
     app = make_app("cabo")
     async with app.run_test(size=(100, 35)) as pilot:
         await settle(app, pilot)
-        assert app.prefix == ["peek"]  # the only word there is comes by itself
-        await pilot.press("0")
+        assert app.prefix == []  # nothing is chosen for the person
+        await pilot.press("0")  # the card alone: peek is the only word it can go with
         await settle(app, pilot)
         first = _shown(app, 0, 0)
         assert first is not None
         assert first == app.game.view(0)["hands"][0][0]["card"]
-        await pilot.press("1")
+        await pilot.press("p", "1")
         await settle(app, pilot)
         # the two initial peeks are seen together, until the first move after them
         assert _shown(app, 0, 0) == first
@@ -127,6 +127,7 @@ async def test_the_memory_aid_keeps_seen_cards() -> None:
         await settle(app, pilot)
         await pilot.press("1")
         await settle(app, pilot)
+        assert app.game.log["actions"][:2] == [[0, "peek 0"], [0, "peek 1"]]
         assert _shown(app, 0, 0) is not None
         assert _shown(app, 0, 1) is not None
 
@@ -186,7 +187,7 @@ async def test_enter_in_a_timed_window_plays_the_clocks_move() -> None:
     app = make_app("gabo", peek_window=600.0)
     async with app.run_test(size=(100, 35)) as pilot:
         await settle(app, pilot)
-        assert app.deadline is not None
+        assert app.window is not None
         assert "⏱" in str(app.query_one("#status").render())
         expected = str(app.game.timeout_action(0))
         assert not [a for s, a in app.game.log["actions"] if s == 0]  # the bots may peek first

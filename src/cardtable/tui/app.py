@@ -2,46 +2,43 @@
 
 It talks to the engine only through the public game contract and draws from the person's
 ``view`` alone: ``view(seat, memory=False)`` by default, with the cards the person has just
-seen added until their next move (:func:`~cardtable.cli.sights.table_view`, as in line mode);
-``view(seat)`` with the memory aid. Events are told in the line mode's words (the variant's
-:class:`~cardtable.cli.render.Front`); without the memory aid their public part only, so the
-event panel keeps no card the person should have to remember.
+seen added for their reveal time (:class:`~cardtable.tui.timing.Reveals`, until their next
+move at the latest); ``view(seat)`` with the memory aid. Events are told in the line mode's
+words (the variant's :class:`~cardtable.cli.render.Front`); without the memory aid their public
+part only, which names every card the whole table saw and none a peek showed.
 
-A move is built step by step: a word with a letter key (or a click on its button), a card
-with its number (the notation's: ``2`` is your card 2, ``1.3`` seat 1's card 3), the arrow
-keys and Enter, or a click. Only continuations of legal actions are offered.
+A move is built step by step: a word by its fixed key (:mod:`cardtable.cli.keys`; the same in
+every menu) or a click on its button, a card by its number (``2`` your card 2, ``1.3`` seat
+1's card 3), the arrow keys and Enter, or a click. Nothing is chosen for the person; a call
+that ends the round asks to be confirmed; a key that means nothing now says so.
+
+Layout: the status bar, then the other seats (scrolled with PageUp/PageDown/Home/End) beside or
+above the event panel (Tab gives those keys to it), then — always on screen — the piles, the
+line of the cards just seen and the person's own hand, the prompt, the words that may come
+next and the keys of the game. A short screen gets the compact layout (no borders).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, Horizontal, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
-from .. import Game, IllegalAction, agents, new_game, replay, variants
-from ..cli.fronts import front
-from ..cli.render import Front, is_position, render_result
-from ..cli.rules import rules_markdown
-from ..cli.sights import note_sights, table_view
+from .. import IllegalAction, replay
+from ..cli.keys import QUTE_SORT_KEY, key_words
+from ..cli.render import is_position
 from ..games.family.rulesets import RULESETS
-from . import REVEAL_SECONDS, saves
-from .steps import (
-    PHASE_NAMES,
-    choice_keys,
-    event_places,
-    next_words,
-    public_event,
-    seat_word,
-    verb_words,
-)
+from . import saves
+from .board import SPINNER, Board, hand_cells
+from .flow import PEEK_WINDOW, SNAP_WINDOW, TableFlow
+from .help import help_markdown, keys_line
+from .steps import PHASE_NAMES, choice_keys, next_words, seat_word
 from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, RoundScreen, SeatPanel
 
 __all__ = [
@@ -54,26 +51,37 @@ __all__ = [
     "RoundScreen",
 ]
 
-PEEK_WINDOW = 30.0
-"""Seconds the person has for the initial peek before it is done for them (as on the server)."""
+COMPACT_HEIGHT = 32
+"""Screens shorter than this get the compact layout."""
 
-SNAP_WINDOW = 5.0
-"""Seconds a snap window stays open for the person before they pass (as on the server)."""
+NARROW_WIDTH = 100
+"""Screens narrower than this put the event panel under the other seats."""
 
-FLASH = 1.5
-"""Seconds the cards an event involved stay highlighted."""
+WIDE_WIDTH = 160
+"""Screens at least this wide give the event panel a third of the width."""
 
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c"})
+"""Keys the app's bindings take (help, quit) before the table sees them."""
 
 
-class TableArea(VerticalScroll):
-    """The table: the other seats, the piles, then the person's seat (drawn by the app)."""
+class TableArea(VerticalScroll, can_focus=False):
+    """The other seats (drawn by the app); the scroll keys move it."""
 
     def compose(self) -> ComposeResult:
-        """The app's table as it is now."""
+        """The app's other seats as they are now."""
         app = self.app
         if isinstance(app, CardtableApp):
-            yield from app.compose_table()
+            yield app.board().opponents_grid(app.game.players, app.opponent_columns())
+
+
+class Dock(Vertical):
+    """What is always on screen: the piles, the cards just seen, the person's hand."""
+
+    def compose(self) -> ComposeResult:
+        """The app's piles and the person's seat as they are now."""
+        app = self.app
+        if isinstance(app, CardtableApp):
+            yield from app.compose_dock()
 
 
 class ChoiceBar(Horizontal):
@@ -86,90 +94,21 @@ class ChoiceBar(Horizontal):
             yield from app.choice_boxes()
 
 
-class CardtableApp(App[None]):
-    """A full-screen table for one person (seat ``seat``) against bots.
+class EventLog(RichLog, can_focus=False):
+    """The event panel (the scroll keys move it after Tab)."""
 
-    ``game`` is a new game (or one rebuilt from a save: ``resumed``). Bots are ``opponents``
-    agents seeded from ``bot_seed``; ``bot_pause`` seconds pass before each bot move so that a
-    person can follow it. ``peek_window`` and ``snap_window`` are the seconds the person has in
-    a timed window (0: no clock). ``save`` keeps the game in the user's data directory after
-    every move (:mod:`cardtable.tui.saves`).
-    """
+
+class CardtableApp(TableFlow):
+    """A full-screen table for one person (seat ``seat``) against bots (see
+    :class:`~cardtable.tui.flow.TableFlow` for the arguments): its drawing and its keys."""
 
     CSS_PATH = "table.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "help"),
+        Binding("question_mark,f1,h", "help", "help"),
         Binding("q,ctrl+q", "quit", "quit"),
     ]
 
-    def __init__(
-        self,
-        game: Game,
-        seat: int = 0,
-        *,
-        opponents: str = "casual",
-        bot_seed: int = 0,
-        memory_aid: bool = False,
-        peek_window: float = PEEK_WINDOW,
-        snap_window: float = SNAP_WINDOW,
-        reveal: float = REVEAL_SECONDS,
-        bot_pause: float = 0.6,
-        flash: float = FLASH,
-        save: bool = True,
-        resumed: bool = False,
-    ) -> None:
-        super().__init__()
-        self.game = game
-        """The game on the table."""
-        self.me = seat
-        """The person's seat."""
-        self.opponents = opponents
-        """The bots' level or agent name."""
-        self.bot_seed = bot_seed
-        """Seed of the bots."""
-        self.memory_aid = memory_aid
-        """Whether every card the person has seen stays shown."""
-        self.peek_window = peek_window
-        """Seconds of the initial-peek window (0: no clock)."""
-        self.snap_window = snap_window
-        """Seconds of a snap window (0: no clock)."""
-        self.reveal = reveal
-        """Seconds a card the person sees stays face up without the memory aid."""
-        self.bot_pause = bot_pause
-        """Seconds before each bot move."""
-        self.flash_seconds = flash
-        """Seconds the cards an event involved stay highlighted (0: not at all)."""
-        self.save = save
-        """Whether the game is saved after every move."""
-        self.prefix: list[str] = []
-        """The words of the move being built."""
-        self.typed = ""
-        """Digits (and dots) typed toward a card number."""
-        self.cursor = -1
-        """Index of the highlighted target among :meth:`targets` (-1: none)."""
-        self.thinking: int | None = None
-        """The bot seat deciding now, if any."""
-        self.deadline: float | None = None
-        """When the person's timed window runs out (``time.monotonic``), if one is open."""
-        self.flash: set[str] = set()
-        """Ids of the table widgets an event just involved."""
-        self.last_round: Mapping[str, Any] | None = None
-        """The ``round_end`` event of the last round that ended (shown with the game's end)."""
-        self.between: Mapping[str, Any] | None = None
-        """The ``round_end`` event of a round of a match just over, while its results are shown:
-        the next round's clocks and bots wait until the person closes them."""
-        self.table: Mapping[str, Any] = {}
-        """The view the table is drawn from (see the module's text)."""
-        self._sights: dict[str, str] = {}
-        self._marks: dict[str, set[str]] = {}
-        self._table_up = False
-        self._resumed = resumed
-        self._generation = 0
-        self._spin = 0
-        self._start(game)
-
-    # ------------------------------------------------------------------ building blocks
     @classmethod
     def from_save(cls, record: Mapping[str, Any], **kwargs: Any) -> CardtableApp:
         """The app continuing a saved game (a record of :func:`cardtable.tui.saves.load_save`):
@@ -185,38 +124,6 @@ class CardtableApp(App[None]):
             **kwargs,
         )
 
-    def _start(self, game: Game) -> None:
-        self.game = game
-        self.front: Front = front(game.variant)
-        self.title = variants.get(game.variant).title
-        self.bots = [
-            agents.get(self.opponents, seed=self.bot_seed * 16 + s) for s in range(game.players)
-        ]
-        self.prefix, self.typed, self.cursor = [], "", -1
-        self.deadline, self.thinking = None, None
-        self.between = self.last_round = None
-        self._sights = {}
-        self._generation += 1
-        self.table = self._view()
-
-    @property
-    def mine(self) -> bool:
-        """Whether the person may act now (input is ignored otherwise)."""
-        return (
-            not self.game.over
-            and self.me in self.game.actors
-            and self.thinking is None
-            and self.between is None
-        )
-
-    def _view(self) -> Mapping[str, Any]:
-        return table_view(self.game, self.me, self.memory_aid, self._sights, self.front)
-
-    @property
-    def qute(self) -> bool:
-        """Whether the game on the table is Qute (hands held face up, cards named by code)."""
-        return "blind" in self.table
-
     @property
     def legal(self) -> list[str]:
         """The person's legal actions now (none while it is not their turn)."""
@@ -227,170 +134,113 @@ class CardtableApp(App[None]):
         return next_words(self.legal, self.prefix)
 
     def _hand_words(self) -> dict[str, str]:
-        """The person's cards as words of a move: in Qute their codes, else their numbers."""
-        hand = self.table["hands"][self.me]
-        out: dict[str, str] = {}
-        for i, cell in enumerate(hand):
-            if cell is None:
-                continue
-            out[str(i)] = str(cell["card"]) if self.qute and cell["card"] else str(i)
-        return out
+        """The person's cards as words of a move, by their number on the table."""
+        return {c.label: c.word for c in hand_cells(self.table, self.me, self.me, self.order)}
 
     def targets(self) -> list[tuple[str, str, str]]:
         """The cards and piles that may come next, as ``(widget id, label, word)``: the
-        person's cards first, then the piles, then the other seats' cards."""
-        words = set(self.words())
+        person's cards first, then the piles, then the other seats' cards. Where one word
+        alone leads to cards (``peek`` in the initial peek), its cards are targets at once:
+        choosing one plays that word with it."""
+        prefix = self._steps()
+        following = next_words(self.legal, prefix)
+        words = set(following)
         out: list[tuple[str, str, str]] = []
-        for label, word in self._hand_words().items():
-            if word in words:
-                out.append((f"card-{self.me}-{label}", label, word))
+        for cell in hand_cells(self.table, self.me, self.me, self.order):
+            if cell.word in words:
+                out.append((cell.box_id, cell.label, cell.word))
         pile_ids = {"deck": "pile-deck", "discard": "pile-discard", "draw": "pile-deck"}
-        piles = ("draw",) if self.qute else ("deck", "discard") if self.prefix == ["draw"] else ()
+        piles = ("draw",) if self.qute else ("deck", "discard") if prefix == ["draw"] else ()
         for word in piles:
             if word in words:
                 out.append((pile_ids[word], word, word))
-        for w in self.words():
+        for w in following:
             if is_position(w) and "." in w:
                 seat, _, pos = w.partition(".")
                 out.append((f"card-{seat}-{pos}", w, w))
         return out
 
+    def _steps(self) -> list[str]:
+        """The move so far, with the one word a card chosen now would stand for."""
+        implied = self._card_first()
+        return [*self.prefix, implied] if implied else list(self.prefix)
+
     def choices(self) -> dict[str, str]:
         """The words (not cards) that may come next, each with its key; ``""`` (play the move
         as built) is Enter's."""
         cards = set(self._hand_words().values())
-        return choice_keys(verb_words(self.words(), cards))
+        words = [w for w in self.words() if w and not is_position(w) and w not in cards]
+        return choice_keys(words, self.keys)
 
-    # ------------------------------------------------------------------ layout
+    def board(self) -> Board:
+        """What the table's drawing needs now."""
+        return Board(
+            self.table,
+            self.me,
+            self.opponents,
+            thinking=self.thinking,
+            spin=self._spin,
+            marks=self._marks,
+            order=self.order,
+            compact=self.has_class("-compact"),
+            memory_aid=self.memory_aid,
+        )
+
     def compose(self) -> ComposeResult:
-        """Status bar, table and event panel, the move bar and the keys line."""
+        """Status bar, other seats and event panel, the dock, the move bar and the keys."""
         yield Static(id="status")
         with Horizontal(id="body"):
             yield TableArea(id="table")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+            yield EventLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Dock(id="dock")
         yield Static(id="prompt")
         yield ChoiceBar(id="choices")
         yield Static(id="keys")
 
+    def compose_dock(self) -> Iterator[Container | Horizontal | SeatPanel | Static]:
+        """The piles, the line of the cards just seen, the person's own seat."""
+        board = self.board()
+        yield board.piles()
+        seen: dict[str, str] = dict(self.table.get("seen_now") or {})
+        if seen:
+            yield Static(board.sight_line(seen, self.reveals.left(self.clock())), id="sight")
+        yield board.seat_panel(self.me)
+
+    def opponent_columns(self) -> int:
+        """How many of the other seats' panels fit side by side."""
+        width = self.size.width
+        log = 0 if width < NARROW_WIDTH else (width // 3 if width >= WIDE_WIDTH else 40)
+        per = 26 if self.has_class("-compact") else 30
+        return max(1, min(self.game.players - 1, (width - log - 2) // per))
+
     def on_mount(self) -> None:
-        """Tell the opening, start the clocks and let the first actor move."""
+        """Tell the opening (or the round so far, when resumed), start the clocks and let the
+        first actor move."""
         self._table_up = True
-        self._layout(self.size.width)
-        log = self.query_one("#log", RichLog)
+        self._layout(self.size.width, self.size.height)
+        log = self.query_one("#log", EventLog)
         log.border_title = "Events"
         if self._resumed:
             moves = len(self.game.log["actions"])
-            log.write(Text(f"Game resumed after {moves} moves.", style="bold"))
+            log.write(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
+            for ev in self.game.history(self.me, memory=self.memory_aid):
+                if ev.get("type") != "round_end":
+                    for part in self.front.event(ev, self.me):
+                        log.write(part)
         else:
             self._tell(self.game.opening_events)
-        self.set_interval(0.2, self._tick)
+        self.set_interval(0.2, self.tick)
         self._advance()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Put the event panel under the table on a narrow screen."""
-        self._layout(event.size.width)
+        """Choose the layout for the new size."""
+        self._layout(event.size.width, event.size.height)
         self._redraw()
 
-    def _layout(self, width: int) -> None:
-        self.set_class(width < 100, "-narrow")
-
-    def _opponent_columns(self) -> int:
-        width = self.size.width - (0 if self.size.width < 100 else 36) - 2
-        return max(1, min(self.game.players - 1, width // 30))
-
-    def _seat_panel(self, seat: int) -> SeatPanel:
-        view = self.table
-        me = seat == self.me
-        cells: list[CardBox] = []
-        hand = view["hands"][seat]
-        for i, cell in enumerate(hand):
-            if cell is None:
-                continue
-            label = str(i) if me else f"{seat}.{i}"
-            code = cell.get("card")
-            word = str(code) if me and self.qute and code else label
-            box_id = f"card-{seat}-{i}"
-            cells.append(CardBox(label, code, word, id=box_id, classes=self._marks_of(box_id)))
-        name = f"You (seat {seat})" if me else f"Seat {seat} · {self.opponents} AI"
-        tags = [f"total {view['totals'][seat]}"]
-        if self.thinking == seat:
-            tags.append(f"{SPINNER[self._spin % len(SPINNER)]} thinking…")
-        elif seat in view["actors"] and not view["over"]:
-            tags.append("▶ to act")
-        if view.get("caller") == seat:
-            tags.append(f"called {view.get('call')}")
-        if self.qute and not me:
-            tags.append(f"{len(hand)} card{'s' if len(hand) != 1 else ''}")
-            cells = []
-        hand_box = Container(*cells, classes="hand")
-        rules = RULESETS.get(str(view["game"]))
-        square = len(hand) <= 4 and rules is not None and rules.hand_layout == "square"
-        per_row = 2 if square else (min(8, max(1, len(cells))) if me else 4)
-        hand_box.styles.grid_size_columns = max(1, per_row)
-        panel = SeatPanel(Static(" · ".join(tags), classes="tags"), hand_box)
-        panel.border_title = name
-        panel.set_class(me, "-mine")
-        panel.set_class(seat in view["actors"] and not view["over"], "-actor")
-        return panel
-
-    def _piles(self) -> Horizontal:
-        view = self.table
-        boxes: list[Static] = []
-        if self.qute:
-            boxes.append(self._pile(f"blind {view['blind']}", None, "draw", "pile-deck"))
-            top = view.get("top")
-            boxes.append(self._pile("stack", top, "", "pile-stack", top is None))
-            if view.get("suit"):
-                boxes.append(Static(f"suit to follow\n{view['suit']}", classes="note"))
-        else:
-            boxes.append(self._pile(f"deck {view['deck']}", None, "deck", "pile-deck"))
-            pile = view["discard"]
-            top = pile[-1] if pile else None
-            boxes.append(
-                self._pile(f"discard {len(pile)}", top, "discard", "pile-discard", not pile)
-            )
-            if view.get("drawer") is not None:
-                who = seat_word(int(view["drawer"]), self.me)
-                boxes.append(self._pile(f"held by {who}", view.get("drawn"), "", "pile-drawn"))
-        boxes.append(Static(self._note(), classes="note"))
-        return Horizontal(*boxes, id="piles")
-
-    def _pile(
-        self, label: str, code: str | None, word: str, box_id: str, empty: bool = False
-    ) -> CardBox:
-        return CardBox(label, code, word, id=box_id, classes=self._marks_of(box_id), empty=empty)
-
-    def _note(self) -> Text:
-        """A line on what the table waits for (a power, a snap window, a Qute decision)."""
-        view = self.table
-        me = self.me
-        parts: list[str] = []
-        pending = view.get("pending")
-        if isinstance(pending, dict):
-            if "give" in pending:
-                parts.append(f"{seat_word(int(view['turn']), me)} may give a card or pass")
-            elif pending.get("power"):
-                parts.append(f"power: {pending['power']}")
-        elif isinstance(pending, str):
-            parts.append(f"to decide: {pending}")
-        snap = view.get("snap")
-        if snap:
-            parts.append(f"snap window for rank {snap['rank']}: drop a card of that rank or pass")
-        if self.qute and view.get("phase") == "cover":
-            parts.append("the 6 on top must be covered")
-        seen: dict[str, str] = dict(view.get("seen_now") or {})
-        if seen:
-            parts.append("shown until your next move: remember it")
-        return Text("\n".join(parts), style="italic")
-
-    def compose_table(self) -> Iterator[Container | Horizontal | SeatPanel]:
-        """The other seats in a grid, the piles, the person's seat."""
-        others = [(self.me + k) % self.game.players for k in range(1, self.game.players)]
-        grid = Container(*(self._seat_panel(s) for s in others), id="opponents")
-        grid.styles.grid_size_columns = self._opponent_columns()
-        yield grid
-        yield self._piles()
-        yield self._seat_panel(self.me)
+    def _layout(self, width: int, height: int) -> None:
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+        self.set_class(width >= WIDE_WIDTH, "-wide")
+        self.set_class(height < COMPACT_HEIGHT, "-compact")
 
     def _redraw(self) -> None:
         """Draw everything again from :attr:`table` (and the move being built)."""
@@ -398,26 +248,38 @@ class CardtableApp(App[None]):
             return
         self._marks = self._mark_sets()
         self.query_one("#table", TableArea).refresh(recompose=True)
+        self.query_one("#dock", Dock).refresh(recompose=True)
         self._draw_bars()
+        if self.look_at:  # another seat's card just seen: bring it into view
+            self.call_after_refresh(self._scroll_to_sight)
+
+    def _scroll_to_sight(self) -> None:
+        """Scroll the other seats to the card just seen there (again at each tick while it is
+        shown, as the dock above may have grown meanwhile), unless the person scrolled."""
+        seat, _, pos = self.look_at.partition(".")
+        if not self.look_at or f"{seat}.{pos}" not in self.reveals.active(self.clock()):
+            self.look_at = ""
+            return
+        found = self.query(f"#card-{seat}-{pos}")
+        if found:
+            self.query_one("#table", TableArea).scroll_to_widget(found.first(), animate=False)
 
     def _mark_sets(self) -> dict[str, set[str]]:
         """Which widgets get which mark: ``-target``, ``-cursor``, ``-chosen``, ``-flash``."""
         targets = self.targets()
         cursor = {targets[self.cursor][0]} if 0 <= self.cursor < len(targets) else set()
         chosen = {f"card-{w.replace('.', '-')}" for w in self.prefix if "." in w}
-        chosen |= {f"card-{self.me}-{w}" for w in self.prefix if w.isdigit()}
         if self.qute:
             hand = self._hand_words()
             chosen |= {f"card-{self.me}-{i}" for i, w in hand.items() if w in self.prefix}
+        else:
+            chosen |= {f"card-{self.me}-{w}" for w in self.prefix if w.isdigit()}
         return {
             "-target": {t[0] for t in targets},
             "-cursor": cursor,
             "-chosen": chosen,
             "-flash": set(self.flash),
         }
-
-    def _marks_of(self, widget_id: str) -> str:
-        return " ".join(mark for mark, ids in self._marks.items() if widget_id in ids)
 
     def _mark(self) -> None:
         """Mark the cards and piles on the table again (after the cursor moved or a flash)."""
@@ -432,8 +294,10 @@ class CardtableApp(App[None]):
         phase = str(view["phase"])
         parts.append(PHASE_NAMES.get(phase, phase))
         # what cannot wait comes first: the clock and a bot at work
-        if self.deadline is not None:
-            parts.append(f"⏱ {max(0, round(self.deadline - time.monotonic()))} s")
+        if self.window is not None:
+            now = self.clock()
+            paused = " (paused)" if self.window.paused else ""
+            parts.append(f"⏱ {max(0, round(self.window.left(now)))} s{paused}")
         if self.thinking is not None:
             parts.append(f"{SPINNER[self._spin % len(SPINNER)]} seat {self.thinking} thinking…")
         if not view["over"]:
@@ -447,19 +311,24 @@ class CardtableApp(App[None]):
             parts.append(f"{who} called {view.get('call')}; final turns left: {left or 0}")
         if not self.qute:
             parts.append("memory aid" if self.memory_aid else "no memory aid")
-        # wraps on a narrow terminal rather than cutting anything off
-        return Text(" · ".join(parts))
+        return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
 
     def _prompt(self) -> Text:
+        out = self.message.copy() + Text("  ") if self.message is not None else Text()
         if self.game.over:
-            return Text("The game is over — n: play again · q: quit", style="bold")
+            return out + Text("The game is over — n: play again · q: quit", style="bold")
         if self.between is not None:
-            return Text("The round is over — Enter: next round", style="bold")
+            return out + Text("The round is over — Enter: next round", style="bold")
+        if self.confirm is not None:
+            return out + Text(self._confirm_words(self.confirm), style="bold yellow")
         if not self.mine:
             who = self.thinking if self.thinking is not None else self.game.actors[0]
-            return Text(f"Waiting for seat {who}…", style="dim")
-        out = Text("Your move: ", style="bold")
+            return out + Text(f"Waiting for seat {who}…", style="dim")
+        out.append("Your move: ", style="bold")
         out.append(" ".join(self.prefix) + " › " if self.prefix else "", style="bold cyan")
+        implied = self._card_first()
+        if implied:  # the card alone will do: say which word it stands for
+            out.append(f"{implied} › ", style="cyan")
         if self.typed:
             out.append(f"typed {self.typed} ", style="bold yellow")
         targets = self.targets()
@@ -468,7 +337,16 @@ class CardtableApp(App[None]):
             numbered = any(t[0].startswith("card-") for t in targets)
             how = "number, arrows or click" if numbered else "letter, arrows or click"
             out.append(f"choose {labels} ({how})")
+        elif self.words():
+            out.append("choose a word (its key, or click it)")
         return out
+
+    def _confirm_words(self, word: str) -> str:
+        rs = RULESETS.get(self.game.variant)
+        ends = rs is not None and rs.call_ends_round
+        when = "the round ends at once" if ends else "every other seat has one last turn"
+        key = self.keys.get(word, word)
+        return f"Call {word}? Then {when}. {key} again or Enter: call · Esc: take it back"
 
     def choice_boxes(self) -> list[ChoiceBox]:
         """A button for each word that may come next (and Enter's, when it does something)."""
@@ -488,207 +366,105 @@ class CardtableApp(App[None]):
         self.query_one("#status", Static).update(self._status())
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#choices", ChoiceBar).refresh(recompose=True)
-        keys = "?: help · q: quit (saved)"
-        if self.mine:
-            keys = "letters: words · numbers/arrows/click: cards · Esc: back · " + keys
-        self.query_one("#keys", Static).update(Text(keys, no_wrap=True, overflow="ellipsis"))
-
-    # ------------------------------------------------------------------ the flow
-    def _advance(self) -> None:
-        """After any change: finish, wait for the person, or let a bot think."""
-        self.table = self._view()
-        if self.game.over:
-            self.deadline, self.thinking, self.between = None, None, None
-            self._redraw()
-            if self.save:
-                saves.clear_save()
-            self._show_result()
-            return
-        if self.between is not None:
-            self.deadline = None
-            self._redraw()
-            if not isinstance(self.screen, RoundScreen):
-                title = f"Round {self.between.get('round')} is over."
-                shown = RoundScreen(title, self.front.round_end(self.between, self.me))
-                self.push_screen(shown, self._next_round)
-            return
-        if self.me in self.game.actors:
-            window = self.game.timed_window()
-            length = {"peek": self.peek_window, "snap": self.snap_window}.get(window or "", 0.0)
-            if window is None or length <= 0:
-                self.deadline = None
-            elif self.deadline is None:
-                self.deadline = time.monotonic() + length
-            self._auto()
-            self._redraw()
-            return
-        self.deadline = None
-        bot = self.game.actors[0]
-        self.thinking = bot
-        self._redraw()
-        generation = self._generation
-        self.run_worker(
-            lambda: self._think(bot, generation), thread=True, group="bots", exit_on_error=True
+        self.query_one("#keys", Static).update(
+            keys_line(self.keys, self._game_words(), qute=self.qute, events=self.scroll_events)
         )
 
-    def _next_round(self, _: None = None) -> None:
-        """The person closed a round's results: the next round goes on."""
-        self.between = None
-        self._advance()
+    def _game_words(self) -> list[str]:
+        """The words of this game's moves, in the order its help lists them."""
+        out: list[str] = []
+        for text, _ in self.front.notation:
+            for part in text.replace("/", " ").replace("|", " ").split():
+                if part in self.keys and part not in out:
+                    out.append(part)
+        if "suit" in out:
+            out += [s for s in ("C", "D", "H", "S") if s not in out]
+        return out
 
-    def _think(self, bot: int, generation: int) -> None:
-        """A bot decides (in a worker thread), then its move is played on the app's thread."""
-        if self.bot_pause > 0:
-            time.sleep(self.bot_pause)
-        action = str(self.bots[bot].act(self.game, bot))
-        self.call_from_thread(self._bot_moved, bot, action, generation)
-
-    def _bot_moved(self, bot: int, action: str, generation: int) -> None:
-        if generation != self._generation:
-            return  # a new game was started meanwhile
-        self.thinking = None
-        self._apply(bot, action)
-
-    def _apply(self, seat: int, action: str) -> None:
-        """Play ``action`` for ``seat`` and tell what happened."""
-        initial_peek = self.table.get("phase") == "peek"
-        events_ = self.game.play(seat, action)
-        if seat == self.me:
-            if not initial_peek:
-                # a card just seen is shown until the person's next move; the initial peeks
-                # are seen together, until the first move after them
-                self._sights.clear()
-            self.prefix, self.typed, self.cursor = [], "", -1
-        self._tell(events_)
-        if self.save:
-            saves.write_save(self.record())
-        self._advance()
-
-    def _tell(self, events_: list[Any]) -> None:
-        """Write ``events_`` in words to the event panel and flash the cards they involve."""
-        seen = [ev.for_seat(self.me) for ev in events_]
-        note_sights(seen, self._sights)
-        ends = [ev for ev in seen if ev.get("type") == "round_end"]
-        if ends:
-            self.last_round = ends[-1]
-            if not self.game.over:
-                self.between = ends[-1]
-        told = seen if self.memory_aid else [public_event(ev, self.me) for ev in events_]
-        log = self.query_one("#log", RichLog) if self._table_up else None
-        flash: set[str] = set()
-        for ev in told:
-            flash.update(event_places(ev))
-            if log is not None:
-                parts = self.front.event(ev, self.me)
-                if ev.get("type") == "round_end":
-                    parts = parts[:1]  # the results have their own screen
-                for part in parts:
-                    log.write(part)
-        if self.flash_seconds <= 0:
-            return
-        self.flash = flash
-        generation = self._generation
-        if self._table_up:
-            self.set_timer(self.flash_seconds, lambda: self._unflash(flash, generation))
-
-    def _unflash(self, flash: set[str], generation: int) -> None:
-        if generation == self._generation and self.flash is flash:
-            self.flash = set()
-            self._mark()
-
-    def _tick(self) -> None:
-        """Every fifth of a second: the spinner, the clock, and a timed-out window."""
-        self._spin += 1
-        if not self.query("#status"):  # the table is going away (the app closes)
-            return
-        if self.thinking is not None:
-            self._draw_bars()
-        if self.deadline is None:
-            return
-        if time.monotonic() >= self.deadline and self.mine:
-            self.deadline = None
-            self._apply(self.me, str(self.game.timeout_action(self.me)))
-            return
+    def _draw_status(self) -> None:
         self.query_one("#status", Static).update(self._status())
 
-    def record(self) -> dict[str, Any]:
-        """What is saved: the game's log and the table's settings."""
-        return {
-            "log": self.game.log,
-            "seat": self.me,
-            "opponents": self.opponents,
-            "bot_seed": self.bot_seed,
-            "memory_aid": self.memory_aid,
-            "peek_window": self.peek_window,
-            "snap_window": self.snap_window,
-            "reveal": self.reveal,
-        }
+    def _redraw_sight(self) -> None:
+        sight = self.query("#sight")
+        seen: dict[str, str] = dict(self.table.get("seen_now") or {})
+        if sight and seen:
+            line = self.board().sight_line(seen, self.reveals.left(self.clock()))
+            sight.first(Static).update(line)
 
-    def _show_result(self) -> None:
-        result: RenderableType = render_result(
-            self.game.view(self.me, memory=self.memory_aid), self.me
-        )
-        if self.last_round is not None:  # the last round's hands, then the match
-            last = self.front.round_end(self.last_round, self.me)
-            result = Group(last, Text(""), result)
-
-        def done(choice: str | None) -> None:
-            if choice == "again":
-                self.action_play_again()
-            elif choice == "quit":
-                self.exit()
-
-        self.push_screen(ResultScreen(result), done)
-
-    # ------------------------------------------------------------------ input
     def choose(self, word: str) -> None:
         """Add ``word`` to the move (``""``: play the move as built, or in a timed window let
-        the clock's choice be played now); a whole move is played at once."""
+        the clock's choice be played now); a whole move is played at once; a call waits for
+        its confirmation."""
         if not self.mine:
             return
         words = self.words()
         if word == "":
-            if self.prefix and words and words[0] == "":
+            if self.confirm is not None:
+                self._play(self.confirm)
+            elif self.prefix and words and words[0] == "":
                 self._play(" ".join(self.prefix))
             elif self.game.timed_window():
                 self._play(str(self.game.timeout_action(self.me)))
             return
+        implied = self._card_first() if word not in words else ""
+        if implied and word in next_words(self.legal, [*self.prefix, implied]):
+            self.prefix.append(implied)  # a card alone: its only word goes first
+            words = self.words()
         if word not in words:
-            self.bell()
+            self._say(f"{word} is not possible now")
             return
+        if not self.prefix and self._is_call(word) and self.confirm != word:
+            self.confirm = word
+            self._draw_bars()
+            return
+        self.confirm = None
         self.prefix.append(word)
         self.typed, self.cursor = "", -1
         if self.words() == [""]:
             self._play(" ".join(self.prefix))
             return
-        self._auto()
         self._redraw()
 
-    def _auto(self) -> None:
-        """Take the only word that may come next when it is not a card (``peek`` in the
-        initial peek, ``play`` when Qute's hand must play), so the person picks the card."""
-        while True:
-            words = self.words()
-            if len(words) != 1 or not words[0] or words[0] not in self.choices():
-                return
-            self.prefix.append(words[0])
+    def _is_call(self, word: str) -> bool:
+        rs = RULESETS.get(self.game.variant)
+        return rs is not None and word == rs.call
+
+    def _card_first(self) -> str:
+        """The word a card typed now stands for, where it is the only word that may come next
+        and cards follow it (``peek`` in the initial peek); ``""`` otherwise."""
+        words = [w for w in self.words() if w]
+        if len(words) != 1 or is_position(words[0]) or words[0] not in self.choices():
+            return ""
+        after = next_words(self.legal, [*self.prefix, words[0]])
+        cards = set(self._hand_words().values())
+        return words[0] if any(is_position(w) or w in cards for w in after) else ""
 
     def _play(self, action: str) -> None:
         try:
             self._apply(self.me, action)
         except IllegalAction as err:  # pragma: no cover - only legal words are offered
-            self.notify(str(err), severity="error")
+            self._say(str(err))
             self.prefix = []
             self._redraw()
+
+    def _say(self, words: str) -> None:
+        """Show what a key did not do, in the prompt (until the next key)."""
+        self.message = Text(words, style="bold red")
+        self.bell()
+        self._draw_bars()
 
     def on_picked(self, message: Picked) -> None:
         """A click on a card, pile or word."""
         if message.word or isinstance(message.control, ChoiceBox):
+            self.message = None
             self.choose(message.word)
 
     def back(self) -> None:
-        """Undo the last step: the typed number, else the last word."""
-        if self.typed:
+        """Undo the last step: a call waiting, the typed number, else the last word."""
+        if self.confirm is not None:
+            self.confirm = None
+            self.message = Text("The call is taken back.", style="yellow")
+        elif self.typed:
             self.typed = ""
         elif self.prefix:
             self.prefix.pop()
@@ -701,13 +477,13 @@ class CardtableApp(App[None]):
         labels = {t[1]: t[2] for t in self.targets() if t[1][:1].isdigit()}
         matching = [label for label in labels if label.startswith(typed)]
         if not matching:
-            self.bell()
+            self._say(f"no card {typed} can come next")
             return
         if matching == [typed]:
             self.choose(labels[typed])
             return
         self.typed = typed
-        self._draw_bars()
+        self._redraw()
 
     def _enter(self) -> None:
         if self.typed:
@@ -715,33 +491,64 @@ class CardtableApp(App[None]):
             if self.typed in labels:
                 self.choose(labels[self.typed])
             else:
-                self.bell()
+                self._say(f"no card {self.typed} can come next")
             return
         targets = self.targets()
-        if 0 <= self.cursor < len(targets):
+        if 0 <= self.cursor < len(targets) and self.confirm is None:
             self.choose(targets[self.cursor][2])
+            return
+        if self.confirm is None and not self.prefix and not self.game.timed_window():
+            self._say("Enter plays a move once it is built: choose a word first")
             return
         self.choose("")
 
     def _move_cursor(self, step: int) -> None:
         targets = self.targets()
         if not targets:
+            self._say("no card to choose now: choose a word by its letter")
             return
         self.cursor = (self.cursor + step) % len(targets) if self.cursor >= 0 else 0
         self._mark()
 
+    def _scroll(self, key: str) -> None:
+        """PageUp/PageDown/Home/End on the other seats or (after Tab) the event panel."""
+        target: Any = self.query_one("#log" if self.scroll_events else "#table")
+        {
+            "pageup": target.scroll_page_up,
+            "pagedown": target.scroll_page_down,
+            "home": target.scroll_home,
+            "end": target.scroll_end,
+        }[key](animate=False)
+
     def on_key(self, event: events.Key) -> None:
-        """Cards by number, words by letter, arrows, Enter and Esc (only on your turn)."""
+        """Every key of the table: scrolling, sorting, then (on the person's turn) cards by
+        number, words by letter, arrows, Enter and Esc; a key that means nothing now says so."""
         if self.screen is not self.screen_stack[0]:
             return
-        if self.game.over and event.key == "n":
-            self.action_play_again()
-            return
-        if not self.mine:
-            return
-        key = event.key
-        char = event.character or ""
-        if key in ("enter", "space"):
+        key, char = event.key, event.character or ""
+        if key in _APP_KEYS:
+            return  # help and quit: the app's bindings
+        event.stop()
+        self.message = None
+        if key in ("pageup", "pagedown", "home", "end"):
+            self.look_at = ""  # the person scrolls: the table follows them
+            self._scroll(key)
+        elif key == "tab":
+            self.scroll_events = not self.scroll_events
+            self.query_one("#log").set_class(self.scroll_events, "-scrolling")
+            self._draw_bars()
+        elif self.qute and char == QUTE_SORT_KEY:
+            self._sort()
+        elif self.game.over:
+            if key == "n":
+                self.action_play_again()
+            else:
+                self._say("the game is over: n plays again, q quits")
+        elif not self.mine:
+            self._say(self._not_now())
+        elif self.confirm is not None and char == self.keys.get(self.confirm):
+            self.choose(self.confirm)
+        elif key in ("enter", "space"):
             self._enter()
         elif key in ("escape", "backspace"):
             self.back()
@@ -750,49 +557,63 @@ class CardtableApp(App[None]):
         elif key in ("right", "down"):
             self._move_cursor(1)
         elif char.isdigit() or char == ".":
+            self.confirm = None
             self._type(char)
         elif char.isalpha():
-            for word, letter in self.choices().items():
-                if letter == char:
-                    self.choose(word)
-                    break
-            else:
-                return
+            self._letter(char)
         else:
-            return
-        event.stop()
+            self._say(f"{char or key}: no meaning here — ? lists the keys")
+
+    def _letter(self, char: str) -> None:
+        had = self.confirm
+        self.confirm = None
+        for word, letter in self.choices().items():
+            if letter == char:
+                self.choose(word)
+                return
+        meant = key_words(self.keys).get(char)
+        if had is not None:
+            self.message = Text("The call is taken back.", style="yellow")
+            self._draw_bars()
+        if meant is not None:
+            self._say(f"{char} is '{meant}', which is not possible now")
+        else:
+            self._say(f"{char}: no meaning in this game — ? lists the keys")
+
+    def _not_now(self) -> str:
+        if self.between is not None:
+            return "the round is over: Enter shows the next one"
+        who = self.thinking if self.thinking is not None else self.game.actors[0]
+        return f"not your turn: seat {who} is to act"
+
+    def _sort(self) -> None:
+        """Sort the person's Qute hand the other way; remembered for the next games."""
+        self.order = "rank" if self.order == "suit" else "suit"
+        if self.save:
+            saves.write_settings({"qute_sort": self.order})
+        self.prefix, self.typed, self.cursor = (
+            [p for p in self.prefix if not p[:1].isdigit()],
+            "",
+            -1,
+        )
+        self.message = Text(f"Your hand is sorted by {self.order} now.", style="dim")
+        self._redraw()
 
     def action_help(self) -> None:
-        """Open the help overlay."""
-        self.push_screen(HelpScreen(self.help_markdown()))
+        """Open the help overlay (the clocks wait; a reveal's time goes on)."""
+        if any(isinstance(s, HelpScreen) for s in self.screen_stack):
+            return
+        self._cover()
+        self.push_screen(HelpScreen(self.help_markdown()), lambda _: self._uncover())
 
     def help_markdown(self) -> str:
-        """The keys, the game's notation, the memory note and its rules, as Markdown."""
-        rows = "\n".join(f"| `{text}` | {meaning} |" for text, meaning in self.front.notation)
-        memory = self.front.memory(self.memory_aid) if self.front.memory else ""
-        return (
-            "# Keys\n\n"
-            "- **letters**: the words offered in the bar at the bottom (draw, discard, pass …)\n"
-            "- **numbers**: a card by its number on the table — `2` is your card 2, `1.3` is "
-            "seat 1's card 3 (counted from 0, as in the notation)\n"
-            "- **arrows** move over the cards that may come next; **Enter** or **Space** "
-            "chooses one, or plays the move as built; in a peek or snap window Enter passes\n"
-            "- **mouse**: click a card, a pile or a word\n"
-            "- **Esc**: undo the last step · **?** / **F1**: this help · **q**: quit (the "
-            "game is saved: `cardtable play --resume` continues it) · **n**: play again "
-            "when the game is over\n\n"
-            f"# Notation\n\n| text | meaning |\n|---|---|\n{rows}\n\n"
-            f"{self.front.note} {memory}\n\n" + rules_markdown(self.game.variant)
+        """The keys of this game, its notation, the memory note and its rules, as Markdown."""
+        return help_markdown(
+            self.front,
+            self.keys,
+            self._game_words(),
+            self.game.variant,
+            memory_aid=self.memory_aid,
+            qute=self.qute,
+            reveal=self.reveal,
         )
-
-    def action_play_again(self) -> None:
-        """A new game of the same kind, with the next seed."""
-        g = self.game
-        fresh = new_game(g.variant, players=g.players, seed=g.seed + 1, options=dict(g.options))
-        while self.screen is not self.screen_stack[0]:
-            self.pop_screen()
-        self._start(fresh)
-        log = self.query_one("#log", RichLog)
-        log.write(Text("— a new game —", style="bold"))
-        self._tell(self.game.opening_events)
-        self._advance()

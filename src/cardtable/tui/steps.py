@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..cli.keys import RESERVED
 from ..cli.render import LETTERS, continuations, is_position
 from ..cli.sights import sights_in
 
@@ -42,18 +43,20 @@ def verb_words(words: Iterable[str], card_words: Iterable[str]) -> list[str]:
     return [w for w in words if w and not is_position(w) and w not in cards]
 
 
-def choice_keys(words: Sequence[str]) -> dict[str, str]:
-    """A key for each word: its first letter that is free (of :data:`LETTERS`), else the first
-    free letter. ``h`` and ``q`` are never used: they are help and quit."""
-    keys: dict[str, str] = {}
-    taken: set[str] = set()
+def choice_keys(words: Sequence[str], keys: Mapping[str, str]) -> dict[str, str]:
+    """Each word of ``words`` with its fixed key in the game's map ``keys``
+    (:func:`cardtable.cli.keys.word_keys`); a word the map lacks gets its first free letter
+    (of :data:`LETTERS`), so a key never means two words. ``h``, ``q`` and ``n`` are never
+    used: help, quit, play again."""
+    out: dict[str, str] = {}
+    taken = set(keys.values()) | set(RESERVED)
     for word in words:
-        key = next((c for c in word.lower() if c in LETTERS and c not in taken), None)
+        key = keys.get(word)
         if key is None:
-            key = next((c for c in LETTERS if c not in taken), "?")
-        taken.add(key)
-        keys[word] = key
-    return keys
+            key = next((c for c in word.lower() + LETTERS if c in LETTERS and c not in taken), "?")
+            taken.add(key)
+        out[word] = key
+    return out
 
 
 def _addresses(value: Any) -> list[str]:
@@ -107,8 +110,9 @@ def seat_word(seat: int, me: int) -> str:
 
 def public_event(ev: Any, me: int) -> dict[str, Any]:
     """Event ``ev`` as the event panel keeps it without the memory aid: what seat ``me`` saw,
-    except the face-down cards it saw for a moment (a peek, spy or look, a drawn card), which
-    only the table shows, and only until the person's next move."""
+    except the face-down cards it saw privately (a peek, spy or look, a card drawn from the
+    deck), which only the table shows, and only for their reveal time. Every card the whole
+    table saw is in the event's public part, so it is named."""
     mine: dict[str, Any] = ev.for_seat(me)
     if mine.get("type") == "draw" or sights_in(mine):
         public: dict[str, Any] = ev.visible(0)

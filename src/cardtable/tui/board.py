@@ -1,0 +1,220 @@
+"""What the full-screen table shows of the game: the seats' panels, the piles, the note on
+what the table waits for, and the line of the cards just seen, all drawn from one view.
+
+:class:`Board` holds what a drawing needs (the view, the person's seat, the marks on cards,
+the layout); :func:`hand_cells` says which card of a hand is where, for the drawing and for
+the moves alike (a Qute hand is sorted as the person chose, and numbered as it is shown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Container, Horizontal
+from textual.widgets import Static
+
+from ..cli.qute import sort_hand
+from ..games.family.rulesets import RULESETS
+from .steps import seat_word
+from .widgets import CardBox, SeatPanel
+
+__all__ = ["SPINNER", "Board", "Cell", "hand_cells"]
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+"""The frames of the "thinking" spinner."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One card of a hand as the table shows it."""
+
+    label: str
+    """Its number on the table: ``2`` for the person's card 2, ``1.3`` for seat 1's card 3."""
+    code: str | None
+    """Its code as shown (``None``: face down)."""
+    word: str
+    """What choosing it adds to a move: its number, or in Qute its code."""
+    box_id: str
+    """The id of its widget: ``card-S-P``."""
+    face_up: bool = False
+    """Whether it lies face up in the hand (cabo: taken from the discard pile, or shown by a
+    wrong claim)."""
+
+
+def hand_cells(view: Mapping[str, Any], seat: int, me: int, order: str = "suit") -> list[Cell]:
+    """The cards of ``seat``'s hand in the order the table shows them: positions in order,
+    except the person's own Qute hand, sorted by ``order`` (``suit`` or ``rank``) and numbered
+    as shown. Empty positions are left out."""
+    qute = "blind" in view
+    if qute and seat == me:
+        codes = [str(c) for c in view.get("hand") or []]
+        return [
+            Cell(str(i), code, code, f"card-{me}-{i}")
+            for i, code in enumerate(sort_hand(codes, order))
+        ]
+    cells: list[Cell] = []
+    for i, slot in enumerate(view["hands"][seat]):
+        if slot is None:
+            continue
+        label = str(i) if seat == me else f"{seat}.{i}"
+        cells.append(
+            Cell(label, slot.get("card"), label, f"card-{seat}-{i}", bool(slot.get("face_up")))
+        )
+    return cells
+
+
+@dataclass
+class Board:
+    """Everything one drawing of the table needs."""
+
+    view: Mapping[str, Any]
+    """The view the table is drawn from."""
+    me: int
+    """The person's seat."""
+    opponents: str
+    """The bots' level (named on their panels)."""
+    thinking: int | None = None
+    """The bot seat deciding now, if any."""
+    spin: int = 0
+    """The spinner's frame."""
+    marks: dict[str, set[str]] = field(default_factory=dict)
+    """Which widget ids get which mark (``-target``, ``-cursor``, ``-chosen``, ``-flash``)."""
+    order: str = "suit"
+    """How the person's Qute hand is sorted."""
+    compact: bool = False
+    """The compact layout (a short screen): panels without borders, names in their line."""
+    memory_aid: bool = False
+    """Whether the person plays with the memory aid."""
+
+    @property
+    def qute(self) -> bool:
+        """Whether the game is Qute."""
+        return "blind" in self.view
+
+    def classes(self, widget_id: str) -> str:
+        """The marks of one widget, as CSS classes."""
+        return " ".join(mark for mark, ids in self.marks.items() if widget_id in ids)
+
+    def seat_panel(self, seat: int) -> SeatPanel:
+        """One seat's panel: its name, total and state, then its cards."""
+        view = self.view
+        me = seat == self.me
+        hand = hand_cells(view, seat, self.me, self.order)
+        boxes = [
+            CardBox(
+                f"{c.label} up" if c.face_up else c.label,
+                c.code,
+                c.word,
+                id=c.box_id,
+                classes=" ".join(
+                    filter(None, [self.classes(c.box_id), "-faceup" if c.face_up else ""])
+                ),
+            )
+            for c in hand
+        ]
+        name = f"You (seat {seat})" if me else f"Seat {seat} · {self.opponents} AI"
+        if self.compact:  # no border to carry the name: it opens the line, short
+            tags = [f"You (seat {seat})" if me else f"Seat {seat}", f"{view['totals'][seat]} pts"]
+        else:
+            tags = [f"total {view['totals'][seat]}"]
+        if self.qute:
+            count = int(view["counts"][seat])
+            tags.append(f"{count} card{'s' if count != 1 else ''}")
+            if me:
+                tags.append(f"sorted by {self.order}")
+            else:
+                boxes = []
+        if self.thinking == seat:
+            tags.append(f"{SPINNER[self.spin % len(SPINNER)]} thinking…")
+        elif seat in view["actors"] and not view["over"]:
+            tags.append("▶" if self.compact and not me else "▶ to act")
+        if view.get("caller") == seat:
+            tags.append(f"called {view.get('call')}")
+        hand_box = Container(*boxes, classes="hand")
+        rules = RULESETS.get(str(view["game"]))
+        square = len(hand) <= 4 and rules is not None and rules.hand_layout == "square"
+        per_row = 2 if square else (max(1, min(12 if self.compact else 8, len(boxes))) if me else 4)
+        hand_box.styles.grid_size_columns = per_row
+        panel = SeatPanel(Static(" · ".join(tags), classes="tags"), hand_box)
+        if not self.compact:
+            panel.border_title = name
+        panel.set_class(me, "-mine")
+        panel.set_class(seat in view["actors"] and not view["over"], "-actor")
+        return panel
+
+    def opponents_grid(self, players: int, columns: int) -> Container:
+        """The other seats, in seat order from the person's left, ``columns`` to a row."""
+        others = [(self.me + k) % players for k in range(1, players)]
+        grid = Container(*(self.seat_panel(s) for s in others), id="opponents")
+        grid.styles.grid_size_columns = max(1, columns)
+        return grid
+
+    def pile(
+        self, label: str, code: str | None, word: str, box_id: str, empty: bool = False
+    ) -> CardBox:
+        """A pile (or the drawn card) as a card box."""
+        return CardBox(label, code, word, id=box_id, classes=self.classes(box_id), empty=empty)
+
+    def piles(self) -> Horizontal:
+        """The deck (Qute: the blind), the discard pile (Qute: the stack), a drawn card, and
+        the note on what the table waits for."""
+        view = self.view
+        boxes: list[Static] = []
+        if self.qute:
+            boxes.append(self.pile(f"blind {view['blind']}", None, "draw", "pile-deck"))
+            top = view.get("top")
+            boxes.append(self.pile("stack", top, "", "pile-stack", top is None))
+            if view.get("suit"):
+                boxes.append(Static(f"suit to follow\n{view['suit']}", classes="note"))
+        else:
+            boxes.append(self.pile(f"deck {view['deck']}", None, "deck", "pile-deck"))
+            pile = view["discard"]
+            top = pile[-1] if pile else None
+            boxes.append(
+                self.pile(f"discard {len(pile)}", top, "discard", "pile-discard", not pile)
+            )
+            if view.get("drawer") is not None:
+                who = seat_word(int(view["drawer"]), self.me)
+                boxes.append(self.pile(f"held by {who}", view.get("drawn"), "", "pile-drawn"))
+        boxes.append(Static(self.note(), classes="note"))
+        return Horizontal(*boxes, id="piles")
+
+    def note(self) -> Text:
+        """A line on what the table waits for (a power, a snap window, a Qute decision)."""
+        view = self.view
+        me = self.me
+        parts: list[str] = []
+        pending = view.get("pending")
+        if isinstance(pending, dict):
+            if "give" in pending:
+                parts.append(f"{seat_word(int(view['turn']), me)} may give a card or pass")
+            elif pending.get("power"):
+                parts.append(f"power: {pending['power']}")
+        elif isinstance(pending, str):
+            parts.append(f"to decide: {pending}")
+        snap = view.get("snap")
+        if snap:
+            parts.append(f"snap window for rank {snap['rank']}: drop a card of that rank or pass")
+        if self.qute and view.get("phase") == "cover":
+            parts.append("the 6 on top must be covered")
+        return Text("\n".join(parts), style="italic")
+
+    def sight_line(self, seen: Mapping[str, str], left: float) -> Text:
+        """The cards just seen (address → code), where they are and for how long more: this
+        line is always on screen, even when the table is scrolled away from the card."""
+        out = Text("Seen now: ", style="bold yellow")
+        for i, (addr, code) in enumerate(seen.items()):
+            if i:
+                out.append(" · ")
+            seat, _, pos = addr.partition(".")
+            out.append(f"your card {pos} " if seat == str(self.me) else f"{addr} ")
+            out.append(f"[{code}]", style="bold")
+        them = "it" if len(seen) == 1 else "them"
+        out.append(
+            f" — face down again in {max(1, round(left))} s or at your move: remember {them}",
+            style="yellow",
+        )
+        return out

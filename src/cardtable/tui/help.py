@@ -1,0 +1,95 @@
+"""The full-screen table's own words on its keys: the help page (``?``) and the keys line at
+the foot of the screen, both for the game being played only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+
+from ..cli.keys import QUTE_SORT_KEY
+from ..cli.render import Front
+from ..cli.rules import rules_markdown
+
+__all__ = ["help_markdown", "keys_line"]
+
+
+def keys_line(keys: Mapping[str, str], words: Sequence[str], *, qute: bool, events: bool) -> Text:
+    """The foot of the screen: help and quit first (never cut off), then the key of every
+    word of this game (the same in every menu), then the table's own keys; ``events``: the
+    scroll keys move the event panel."""
+    out = Text()
+
+    def key(letter: str, meaning: str) -> None:
+        out.append(letter, style="bold")
+        out.append(f" {meaning}  ")
+
+    key("?", "help")
+    key("q", "quit")
+    out.append("│ ")
+    suits = [w for w in words if keys.get(w) == w]  # Qute's suits: their own capital letter
+    for word in words:
+        if word not in suits:
+            key(keys[word], word)
+    if suits:
+        key("/".join(suits), "suit")
+    if qute:
+        key(QUTE_SORT_KEY, "sort")
+    key("PgUp/PgDn", f"{'events' if events else 'seats'} (Tab: {'seats' if events else 'events'})")
+    out.stylize("dim")
+    return out
+
+
+def help_markdown(
+    front: Front,
+    keys: Mapping[str, str],
+    words: Sequence[str],
+    variant: str,
+    *,
+    memory_aid: bool,
+    qute: bool,
+    reveal: float,
+) -> str:
+    """The help page: this game's keys, the table's keys, its notation, the memory note and
+    its rules, as Markdown."""
+    letters = "\n".join(f"| **{keys[w]}** | {w} |" for w in words)
+    sort = (
+        f"- **{QUTE_SORT_KEY}**: sort your hand by suit or by rank (remembered)\n" if qute else ""
+    )
+    memory = front.memory(memory_aid) if front.memory else ""
+    seen = (
+        ""
+        if qute or memory_aid
+        else f"- A card you see stays face up for {reveal:g} s (or until your next move), "
+        "whatever covers the table meanwhile; the line *Seen now* names it while it lasts.\n"
+    )
+    rows = "\n".join(f"| `{text}` | {meaning} |" for text, meaning in front.notation)
+    return (
+        "# Keys\n\n"
+        "Every word of a move has one key, the same in every menu:\n\n"
+        f"| key | word |\n|---|---|\n{letters}\n\n"
+        "- **numbers**: a card by its number on the table — `2` is your card 2, `1.3` is "
+        "seat 1's card 3 (counted from 0, as in the notation); where one word alone leads to "
+        "a card (`peek` in the initial peek), the card alone is enough\n"
+        "- **arrows** move over the cards that may come next; **Enter** or **Space** "
+        "chooses one, or plays the move as built; in a peek or snap window Enter lets the "
+        "table choose for you\n"
+        "- a **call** that ends the round asks first: its key again (or Enter) calls, "
+        "**Esc** takes it back\n"
+        "- **Esc** / **Backspace**: undo the last step\n"
+        "- **PageUp** / **PageDown** / **Home** / **End**: scroll the other seats; **Tab** "
+        "gives these keys to the event panel and back (your hand, the piles and the cards "
+        "just seen are always on screen)\n"
+        f"{sort}"
+        "- **mouse**: click a card, a pile or a word\n"
+        "- **?** / **h** / **F1**: this help · **q**: quit (the game is saved: "
+        "`cardtable play --resume` continues it) · **n**: play again when the game is over\n"
+        "- A key that means nothing at that moment says so in the prompt line.\n\n"
+        "# Clocks\n\n"
+        "- A peek or snap window has a clock (⏱ in the status bar); when it runs out the "
+        "table plays for you and the event panel says *time ran out*. While this help or a "
+        "round's results cover the table, the clock and the AI players wait.\n"
+        f"{seen}\n"
+        f"# Notation\n\n| text | meaning |\n|---|---|\n{rows}\n\n"
+        f"{front.note} {memory}\n\n" + rules_markdown(variant)
+    )
