@@ -107,10 +107,17 @@ def check_decision(page: Page, screen: dict[str, int], *, touch: bool, where: st
 
 
 def open_table(
-    browser: Browser, server: Server, game: str, players: int, *, phone: bool
+    browser: Browser,
+    server: Server,
+    game: str,
+    players: int,
+    *,
+    phone: bool,
+    target: int | None = None,
 ) -> tuple[BrowserContext, Page]:
-    """A single round of ``game``: the person in seat 0, casual AI players in the others; the
-    page opened on a phone (touch) or a desktop, holding the person's seat."""
+    """A single round of ``game`` (a match to ``target`` if given): the person in seat 0, casual
+    AI players in the others; the page opened on a phone (touch) or a desktop, holding the
+    person's seat."""
     seats = [{"type": "human"}] + [{"type": "ai", "level": "casual"}] * (players - 1)
     status, room = http(
         "POST",
@@ -120,7 +127,7 @@ def open_table(
             "players": players,
             "seats": seats,
             "name": "Ann",
-            "options": {"target": None},
+            "options": {"target": target},
         },
     )
     assert status in (200, 201), room
@@ -144,14 +151,33 @@ def open_table(
     return ctx, page
 
 
-def play_checking(page: Page, screen: dict[str, int], *, touch: bool, max_moves: int = 300) -> int:
-    """Play the person's seat to the end of the round, checking every decision; returns the
-    number of decisions."""
+# The page may act, or it shows a finished round's results and waits for "Got it" (the table's
+# clocks and AI players wait while the only person reads them).
+_ACTIONABLE_OR_RESULTS = """() => {
+    const s = window.cardtable && window.cardtable.state();
+    if (!s || !s.view || document.body.dataset.busy === "1") return false;
+    return s.view.over || s.view.legal.length > 0
+        || Boolean(document.querySelector('[data-ui=round-dismiss]'));
+}"""
+
+
+def play_checking(
+    page: Page, screen: dict[str, int], *, touch: bool, max_moves: int = 300
+) -> tuple[int, int]:
+    """Play the person's seat to the end of the game, checking every decision (a match's round
+    results read and dismissed between rounds); returns the number of decisions and of the
+    decisions made while a round's results were shown."""
+    beside_results = 0
     for moves in range(max_moves):
-        current = wait_actionable(page)
+        page.wait_for_function(_ACTIONABLE_OR_RESULTS, timeout=20_000)
+        current = state(page)
         view = current["view"]
+        if not view["over"] and not view["legal"]:
+            page.click("[data-ui=round-dismiss]")
+            continue
         if view["over"]:
-            return moves
+            return moves, beside_results
+        beside_results += page.locator("[data-ui=round-panel]").count()
         check_decision(page, screen, touch=touch, where=f"decision {moves}, phase {view['phase']}")
         try:
             play_action(page, choose_action(view, moves))
@@ -160,6 +186,22 @@ def play_checking(page: Page, screen: dict[str, int], *, touch: bool, max_moves:
             if state(page)["version"] == current["version"]:
                 raise
     raise AssertionError(f"no end after {max_moves} decisions")
+
+
+def test_a_match_fits_a_phone_with_the_round_results_shown(
+    server: Server, browser: Browser
+) -> None:
+    """Between the rounds of a match the results show above the table while the next round's
+    opening peeks are to be made: the hand, the prompt and the bar stay on screen."""
+    for _deal in range(4):  # a match may end with its first round: then deal another
+        ctx, page = open_table(browser, server, "gabo", 3, phone=True, target=60)
+        try:
+            _, beside_results = play_checking(page, PHONE, touch=True)
+        finally:
+            ctx.close()
+        if beside_results:
+            return
+    raise AssertionError("no match went beyond its first round")
 
 
 def every_seat_count(game: str) -> list[int]:
@@ -177,7 +219,7 @@ def test_every_decision_fits_a_phone(
 ) -> None:
     ctx, page = open_table(browser, server, game, players, phone=True)
     try:
-        decisions = play_checking(page, PHONE, touch=True)
+        decisions, _ = play_checking(page, PHONE, touch=True)
         assert decisions >= 2, f"{game}: the person had only {decisions} decisions"
     finally:
         ctx.close()
