@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from ..webserver import Server
+from ..webserver import Server, http
 from .driver import choose_action, create_room, play_action, wait_actionable
 from .test_phone_first import MEASURE, TOUCH_TARGET
 
@@ -120,3 +120,30 @@ def test_the_lobby_and_its_dialog_fit_a_finger(server: Server, phone: BrowserCon
     assert_big_enough(page)
     page.keyboard.press("Escape")
     expect(page.locator(".rules-modal")).to_have_count(0)
+
+
+def test_a_spectator_scrolls_to_every_seat(server: Server, phone: BrowserContext) -> None:
+    """A spectator has no hand of their own to keep in view: the seat drawn at the bottom stays
+    in the table, and scrolled to the end it lies above the docked prompt."""
+    seats = [{"type": "ai", "level": "casual"}] * 3
+    status, room = http(
+        "POST",
+        server.url + "/api/rooms",
+        {"game": "gabo", "players": 3, "seats": seats, "options": {"target": None}},
+    )
+    assert status in (200, 201), room
+    page = phone.new_page()
+    page.goto(f"{server.url}/r/{room['room']}?watch")
+    page.wait_for_selector(".table .area-me .card")
+    assert page.eval_on_selector(".area-me", "n => getComputedStyle(n).position") != "fixed"
+    page.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    page.wait_for_function(
+        """() => {
+            const cards = [...document.querySelectorAll('.area-me .card')];
+            const prompt = document.querySelector('.status-row').getBoundingClientRect();
+            return cards.length > 0 && cards.every(c => {
+                const r = c.getBoundingClientRect();
+                return r.top >= 0 && r.bottom <= prompt.top + 0.5;
+            });
+        }"""
+    )

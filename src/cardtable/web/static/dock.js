@@ -31,7 +31,9 @@ function height(node) {
 function update() {
   if (!parts) return;
   const bar = height(parts.bar);
-  const me = height(parts.host.querySelector(".area-me"));
+  // The own seat counts only where it is docked (a spectator's bottom seat stays in the table).
+  const seat = parts.host.querySelector(".area-me");
+  const me = seat && getComputedStyle(seat).position === "fixed" ? height(seat) : 0;
   const prompt = height(parts.prompt);
   const root = document.documentElement.style;
   root.setProperty("--bar-h", `${Math.ceil(bar)}px`);
