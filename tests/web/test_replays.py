@@ -561,7 +561,9 @@ def people_match(server: Server) -> tuple[str, int, list[str]]:
             assert game["status"] == "finished"
             if len(game["result"]["rounds"]) >= 2:
                 return room, game_no, tokens
-            again = clients[0].request(type="rematch", room=room, token=tokens[0])
+            offer = clients[0].request(type="rematch", room=room, token=tokens[0])
+            assert offer["rematch"] == {"by": 0, "accepted": [0], "declined": []}, offer
+            again = clients[1].request(type="rematch", room=room, token=tokens[1], accept=True)
             assert again["type"] == "state" and again["game_no"] == game_no + 1, again
             for c in clients:
                 c.wait(lambda s, n=game_no + 1: s["game_no"] == n and not s["view"]["over"])
