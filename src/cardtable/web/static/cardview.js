@@ -154,7 +154,7 @@ export function seenMarks(seats, names, short) {
         short[s] ?? String(s),
       ),
     ),
-    // On a phone only the first two markers show, then how many more (table.css).
+    // On a phone only the first two markers show, then how many more (cards.css).
     seats.length > SEEN_SHOWN
       ? el(
           "span",

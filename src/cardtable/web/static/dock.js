@@ -1,9 +1,9 @@
 // @ts-check
-// The docked parts of the live table (table.css, "the dock"): on a phone the prompt, the
-// person's own seat and the action bar lie fixed at the bottom of the screen, one above the
-// other, and the page keeps room for them under the table; on a wide screen the own seat sticks
-// above the action bar. Their heights are kept in CSS variables on <html>: --bar-h (the action
-// bar), --me-h (the own seat), --dock-h (the three together).
+// The docked parts of the live table (dock.css): on a phone the prompt, the person's own seat
+// and the action bar lie fixed at the bottom of the screen, one above the other, and the page
+// keeps room for them under the table; on a wide screen the own seat sticks above the action
+// bar. Their heights are kept in CSS variables on <html>: --bar-h (the action bar), --me-h (the
+// own seat, where it is docked), --dock-h (the three together).
 
 /**
  * The parts watched: the action bar, the status row (the prompt) and the table's host, whose

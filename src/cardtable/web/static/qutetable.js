@@ -1,6 +1,7 @@
 // @ts-check
 // Qute's table: the viewer's hand fanned and sorted by suit or by rank (the person's choice,
-// remembered), the others' hands as backs, the blind and the stack in the middle with a wished suit, and the round's facts.
+// remembered), the others' hands as backs, the blind and the stack in the middle with a wished
+// suit, and the round's facts.
 
 import { cardName, parseCard, SUITS } from "./cards.js";
 import { cardElement, pile } from "./cardview.js";

@@ -203,7 +203,7 @@ export function renderTable(view, tableCtx) {
       seats.map((s) => seatPanel(view, s, ctx, hand(s))),
     );
   // The field (the other seats around the piles) above the viewer's own seat: apart, so that
-  // the own seat can stay in view while a tall field scrolls (style.css: a docked hand).
+  // the own seat can stay in view while a tall field scrolls (dock.css).
   return el(
     "div",
     {
