@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from ..webserver import Server, http, running_server
 from .driver import CALLS, choose_action, play_action, state, wait_actionable, wait_version
 
-LABEL_ANN = re.compile(r"^(Time ran out for Ann|Casual AI for Ann): ")
+LABEL_ANN = re.compile(r"^(Time ran out for Ann|Casual AI for Ann): ", re.MULTILINE)
 LABEL_YOU = re.compile(r"^(Time ran out for you|Casual AI for you): ")
 DEALT = re.compile(r"^(Ann looked at their|You looked at your) card [23]$")
 """The deal's first sight of the bottom row: nobody chose it."""
@@ -143,6 +143,15 @@ def test_moves_chosen_by_the_clock_or_a_stand_in_are_labelled(
         else:
             expect(bob_row).to_have_count(0)
         ann.screenshot(path=str(screenshots / "labels-end-ann.png"), full_page=True)
+        # The replay tells the same moves the same way, step by step.
+        bob.goto(f"{quick_clock.url}/r/{room}/replay/1")
+        said: set[str] = set()
+        for _ in range(30):
+            said.update(LABEL_ANN.findall(bob.locator("main").inner_text()))
+            if len(said) == 2:
+                break
+            bob.click("[data-ui=next]")
+        assert said == {"Time ran out for Ann", "Casual AI for Ann"}, said
     finally:
         ann.context.close()
         bob.context.close()
