@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
+from rich import box
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -437,11 +438,11 @@ def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> Renderab
 
 
 _REASONS = {
-    "caller_lowest": "called with the lowest sum: scores 0",
-    "caller_penalty": "the call failed: caller penalty +{points}",
-    "kamikaze": "Kamikaze (12, 12, 13, 13): scores 0",
-    "kamikaze_victim": "another hand's Kamikaze: scores 50",
-    "rule": "a scoring rule: {signed}",
+    "caller_lowest": "lowest caller: 0",
+    "caller_penalty": "call failed: +{points}",
+    "kamikaze": "Kamikaze: 0",
+    "kamikaze_victim": "other's Kamikaze: 50",
+    "rule": "scoring rule: {signed}",
 }
 """Each reason of a round's score adjustment in words (``{points}``: what it adds)."""
 
@@ -461,7 +462,7 @@ def _adjustment_words(steps: Sequence[Mapping[str, Any]]) -> str:
 def _legend(rs: RuleSet | None, info: Mapping[str, Any]) -> str:
     """What the results table needs explained, for this game only: ★, the scoring rule of the
     game (its caller rule, Kamikaze) and the exact-target reset when it happened."""
-    parts = ["★ won the round (lowest score). Score = the hand's sum + the steps beside it."]
+    parts = ["★ won the round (lowest score). The score is the hand's sum unless a note says why."]
     scoring = rs.scoring if rs is not None else SUM
     if scoring is CABO:
         parts.append(
@@ -486,11 +487,16 @@ def _family_round_end(
     """The results of a finished Cabo-family round: every hand, its sum, each step from the
     sum to the score with its reason (``adjustments``), the score and the total (a total
     halved at exactly the target says so)."""
-    table = Table(title=f"Round {info['round']} results", title_style="bold")
+    table = Table(
+        title=f"Round {info['round']} results",
+        title_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
     table.add_column("Seat", no_wrap=True)
     table.add_column("Hand")
     table.add_column("Sum", justify="right")
-    table.add_column("Why the score differs", style="dim")
+    table.add_column("Sum → score")
     table.add_column("Score", justify="right")
     table.add_column("Total", justify="right")
     winners = info.get("winners", [])
@@ -527,10 +533,10 @@ def _score_words(total: int, score: int, caller: bool) -> str:
     if score == total:
         return ""
     if caller and score > total:
-        return f"the call failed: caller penalty +{score - total}"
+        return f"call failed: +{score - total}"
     if caller and score == 0:
-        return "called with the lowest sum: scores 0"
-    return f"a scoring rule: {score - total:+d}"
+        return "lowest caller: 0"
+    return f"scoring rule: {score - total:+d}"
 
 
 # ---------------------------------------------------------------------------- events

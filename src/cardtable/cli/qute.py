@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -318,17 +319,24 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     target exactly and went back to 0 says so), and what each rule means, only where it
     applied."""
     mult = int(info.get("multiplier", 1))
-    table = Table(title=f"Round {info['round']} results", title_style="bold")
+    jpoints = [int(j) for j in info["jpoints"]]
+    table = Table(
+        title=f"Round {info['round']} results",
+        title_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
     table.add_column("Seat", no_wrap=True)
     table.add_column("Cards left")
-    table.add_column("Hand", justify="right")
-    table.add_column("J points", justify="right")
+    table.add_column("Points", justify="right")
+    if any(jpoints):
+        table.add_column("J points", justify="right")
+    if any(jpoints) or mult > 1:
+        table.add_column("How")
     table.add_column("Score", justify="right")
-    table.add_column("How", style="dim")
     table.add_column("Total", justify="right")
     winners = [int(w) for w in info.get("winners", [])]
     reset = [int(r) for r in info.get("reset") or []]
-    jpoints = [int(j) for j in info["jpoints"]]
     for s, cards in enumerate(info["hands"]):
         hand: list[str] = sorted(cards, key=_qute_key)
         name = _who(s, me)
@@ -343,15 +351,17 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
         total = str(info["totals"][s])
         if s in reset:
             total += " (exactly the target: back to 0)"
-        table.add_row(
+        row: list[RenderableType] = [
             Text(name, style="bold green" if s in winners else ""),
             _cards(hand) if hand else Text("none", style="dim"),
             str(points),
-            f"{j:+d}" if j else "–",
-            str(info["scores"][s]),
-            how if (j or mult > 1) else "",
-            total,
-        )
+        ]
+        if any(jpoints):
+            row.append(f"{j:+d}" if j else "–")
+        if any(jpoints) or mult > 1:
+            row.append(how)
+        row += [str(info["scores"][s]), total]
+        table.add_row(*row)
     legend = [
         "★ won the round (the lowest score). Cards left count 6–9: 0, 10 Q K: 10, A: 15, J: 20."
     ]

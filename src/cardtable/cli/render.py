@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import typer
+from rich import box
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -304,6 +305,8 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
         title="Final totals",
         title_style="bold",
         caption="★ marks the winner: the lowest total wins (a tie shares the win)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
     table.add_column("Seat")
     for i in range(len(result["rounds"])):

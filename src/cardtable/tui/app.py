@@ -236,6 +236,8 @@ class CardtableApp(TableFlow):
         """Choose the layout for the new size."""
         self._layout(event.size.width, event.size.height)
         self._redraw()
+        if not self.scroll_events:  # a new size: the latest events in view again
+            self.call_after_refresh(self.query_one("#log", EventLog).scroll_end, animate=False)
 
     def _layout(self, width: int, height: int) -> None:
         self.set_class(width < NARROW_WIDTH, "-narrow")

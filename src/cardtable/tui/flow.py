@@ -321,6 +321,8 @@ class TableFlow(App[None]):
                     part = Text(TIMED_OUT, style="bold red") + part
                 first = False
                 log.write(part)
+        if log is not None and not self.scroll_events:  # the latest line in view, once laid out
+            self.call_after_refresh(log.scroll_end, animate=False)
         if self.flash_seconds <= 0:
             return
         self.flash = flash

@@ -27,7 +27,8 @@ def keys_line(keys: Mapping[str, str], words: Sequence[str], *, qute: bool, even
     key("?", "help")
     key("q", "quit")
     out.append("│ ")
-    suits = [w for w in words if keys.get(w) == w]  # Qute's suits: their own capital letter
+    # Qute's suits: their own capital letter, in the suit order
+    suits = sorted((w for w in words if keys.get(w) == w), key="CDHS".find)
     for word in words:
         if word not in suits:
             key(keys[word], word)
@@ -52,7 +53,7 @@ def help_markdown(
 ) -> str:
     """The help page: this game's keys, the table's keys, its notation, the memory note and
     its rules, as Markdown."""
-    letters = "\n".join(f"| **{keys[w]}** | {w} |" for w in words)
+    letters = " · ".join(f"**{keys[w]}** {w}" for w in words)
     sort = (
         f"- **{QUTE_SORT_KEY}**: sort your hand by suit or by rank (remembered)\n" if qute else ""
     )
@@ -66,8 +67,7 @@ def help_markdown(
     rows = "\n".join(f"| `{text}` | {meaning} |" for text, meaning in front.notation)
     return (
         "# Keys\n\n"
-        "Every word of a move has one key, the same in every menu:\n\n"
-        f"| key | word |\n|---|---|\n{letters}\n\n"
+        f"Every word of a move has one key, the same in every menu: {letters}\n\n"
         "- **numbers**: a card by its number on the table — `2` is your card 2, `1.3` is "
         "seat 1's card 3 (counted from 0, as in the notation); where one word alone leads to "
         "a card (`peek` in the initial peek), the card alone is enough\n"

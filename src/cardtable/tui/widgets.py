@@ -118,10 +118,14 @@ class ResultScreen(ModalScreen[str]):
         super().__init__()
 
     def compose(self) -> ComposeResult:
-        """The result and the keys."""
+        """The keys first (always in view), then the result, which scrolls (arrows,
+        PageUp/PageDown)."""
         with VerticalScroll(id="result"):
+            yield Static(
+                Text("n: play again · q: quit · Esc: look at the table", style="bold"),
+                classes="keys",
+            )
             yield Static(self.result)
-            yield Static(Text("n: play again · q: quit · Esc: look at the table", style="bold"))
 
     def action_choose(self, what: str) -> None:
         """Close with ``what`` (``again``, ``quit`` or ``table``)."""
@@ -144,11 +148,18 @@ class RoundScreen(ModalScreen[None]):
         super().__init__()
 
     def compose(self) -> ComposeResult:
-        """The title, the results and the key."""
+        """The title and the key first (always in view), then the results, which scroll."""
         with VerticalScroll(id="round"):
-            yield Static(Text(self.title_text, style="bold"))
+            yield Static(
+                Text.assemble(
+                    (self.title_text, "bold"),
+                    "  ",
+                    ("Enter: next round", "bold reverse"),
+                    " (the clocks and the AI players wait)",
+                ),
+                classes="keys",
+            )
             yield Static(self.result)
-            yield Static(Text("Enter: next round", style="bold"))
 
     def action_next_round(self) -> None:
         """Close: the next round begins."""
