@@ -3,6 +3,7 @@ formats, readable times, and the warnings for short runs and agents without game
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import signal
@@ -158,6 +159,31 @@ def test_progress_moves_game_by_game() -> None:
         progress=lambda done, total: seen.append((done, total)),
     )
     assert seen == [(n, 6) for n in range(1, 7)]
+
+
+def test_progress_shows_movement_while_no_game_has_finished() -> None:
+    """Expert agents can think for seconds over a move: with no game finished yet, the line
+    still changes as time passes (a spinner), so the run never looks frozen."""
+    from rich.console import Console
+
+    from cardtable.cli.arena import arena_progress
+
+    now = [0.0]
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    bar = arena_progress(console, get_time=lambda: now[0])
+    bar.add_task("kaboo · expert vs expert", total=200)
+
+    def line() -> str:
+        out = io.StringIO()
+        Console(file=out, width=100, color_system=None).print(bar.get_renderable())
+        return out.getvalue()
+
+    frames = set()
+    for _ in range(5):
+        frames.add(line().split("kaboo")[0])
+        now[0] += 0.25
+    assert len(frames) >= 4  # the spinner turned
+    assert "0/200" in line()
 
 
 # ---------------------------------------------------------------------------- output paths

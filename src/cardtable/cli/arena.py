@@ -6,6 +6,7 @@ with :func:`arena_table` and :func:`head_to_head_table`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -39,7 +40,7 @@ from .checks import number_in
 from .render import _fail, _s
 from .rules import parse_option, resolve_variant
 
-__all__ = ["arena_command", "arena_table", "head_to_head_table"]
+__all__ = ["arena_command", "arena_progress", "arena_table", "head_to_head_table"]
 
 
 def arena_table(result: ArenaResult) -> Table:
@@ -111,6 +112,23 @@ def head_to_head_table(result: ArenaResult) -> Table | None:
             cells.append("–" if rate is None else f"{rate:.3f}")
         table.add_row(label, *cells)
     return table
+
+
+def arena_progress(console: Console, get_time: Callable[[], float] | None = None) -> Progress:
+    """The run's progress bar: games done of all, time spent and left, and a spinner that
+    turns (ten frames a second) while a game is being played, however long an agent thinks
+    over one move, so a slow run never looks frozen. ``get_time``: the clock (tests)."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        get_time=get_time,
+    )
 
 
 def arena_command(
@@ -235,19 +253,10 @@ def arena_command(
                 style="yellow",
             )
         )
-    columns = (  # the spinner turns while a game is played, however long an agent thinks
-        SpinnerColumn(),
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
     # The first Ctrl-C stops the run and shows what finished; later ones are ignored.
     with interrupt_once(keep_ignoring=True):
         try:
-            with Progress(*columns, console=console) as bar:
+            with arena_progress(console) as bar:
                 task = bar.add_task(f"{name} · {' vs '.join(names)}", total=games)
 
                 def advance(done: int, total: int) -> None:
