@@ -56,6 +56,16 @@ def public_cards(event: dict[str, Any], game: str) -> list[str]:
     return out
 
 
+SNAPSHOT = """() => ({
+    frames: window.__ctFrames.map((f) => f.msg),
+    state: window.cardtable.state(),
+    lines: [...document.querySelectorAll("[data-ui=log] li")].map((i) => [i.dataset.seq,
+        i.textContent]),
+    captions: Object.fromEntries([...document.querySelectorAll(".seat[data-seat]")].map((n) =>
+        [n.dataset.seat, n.querySelector("[data-ui=caption]")?.textContent ?? ""])),
+})"""
+
+
 def words(page: Page, script: str) -> Any:
     """Run ``script`` (an async arrow function taking the words module) in the page."""
     return page.evaluate(
@@ -184,16 +194,14 @@ def test_every_public_card_is_named_then_and_after_a_refresh(
             if current["view"]["over"]:
                 break
             play_action(page, forced_move(current["view"], moves, rnd))
-            latest = go_on(page)
+            go_on(page)
+            # One look at the page (the AI players and the windows move on meanwhile): its
+            # frames, its state, its log and its captions.
+            seen = page.evaluate(SNAPSHOT)
+            latest = seen["state"]
+            lines = {int(seq): text for seq, text in seen["lines"]}
             # Every event of every frame so far: its public cards are named in its log line.
-            frames = page.evaluate("() => window.__ctFrames.map((f) => f.msg)")
-            lines = {
-                int(li["seq"]): li["text"]
-                for li in page.locator("[data-ui=log] li").evaluate_all(
-                    "items => items.map(i => ({seq: i.dataset.seq, text: i.textContent}))"
-                )
-            }
-            for frame in frames:
+            for frame in seen["frames"]:
                 if frame.get("type") != "state" or frame.get("game_no") != latest["game_no"]:
                     continue
                 for event in frame.get("events", []):
@@ -212,8 +220,7 @@ def test_every_public_card_is_named_then_and_after_a_refresh(
                 mine = [e for e in told if e.get("seat") == seat]
                 if seat is None or not public_cards(event, game) or event not in mine[-2:]:
                     continue
-                caption = page.locator(f".seat[data-seat='{seat}'] [data-ui=caption]")
-                assert lines[event["seq"]] in caption.inner_text()
+                assert lines[event["seq"]] in seen["captions"].get(str(seat), ""), seen["captions"]
         assert checked >= 5, named
         expected = {"qute": {"play"}, "cabo-german": {"discard"}}.get(game, {"discard"})
         assert expected <= set(named), named
