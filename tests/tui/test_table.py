@@ -256,3 +256,19 @@ def test_closing_the_table_prints_the_seed_and_how_to_resume(
     text = run_table(new_game("gabo", players=3, seed=7), opponents="random")
     assert text == "seed 7: replay this deal with --seed 7"
     assert farewell(7, over=True, saved=True) == "seed 7: replay this deal with --seed 7"
+
+
+@sync
+async def test_gabo_says_why_the_initial_peek_stays_in_sight() -> None:
+    app = make_app("gabo")
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await enter(app, pilot, "peek 0")
+        await enter(app, pilot, "peek 1")
+        await settle(app, pilot)
+        kept = str(app.query_one("#kept").render())
+        assert "your initial peek, shown until your first draw" in kept
+        assert f"your card 0 [{_shown(app, 0, 0)}]" in kept
+        await enter(app, pilot, "draw deck")
+        await settle(app, pilot)
+        assert not app.query("#kept")

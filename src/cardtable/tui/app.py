@@ -204,6 +204,9 @@ class CardtableApp(TableFlow):
         seen: dict[str, str] = dict(self.table.get("seen_now") or {})
         if seen:
             yield Static(board.sight_line(seen, self.reveals.left(self.clock())), id="sight")
+        kept = board.kept_until_draw(seen)
+        if kept is not None:
+            yield Static(kept, id="kept")
         yield board.seat_panel(self.me)
 
     def opponent_columns(self) -> int:

@@ -202,6 +202,27 @@ class Board:
             parts.append("the 6 on top must be covered")
         return Text("\n".join(parts), style="italic")
 
+    def kept_until_draw(self, seen: Mapping[str, str]) -> Text | None:
+        """Why some of the person's face-down cards show without the memory aid: gabo keeps
+        the initial peek in sight until the first draw (``None`` when nothing is kept)."""
+        view = self.view
+        if self.memory_aid or self.qute or view["over"]:
+            return None
+        kept = [
+            c
+            for c in hand_cells(view, self.me, self.me)
+            if c.code is not None and not c.face_up and f"{self.me}.{c.label}" not in seen
+        ]
+        if not kept:
+            return None
+        out = Text()
+        for i, c in enumerate(kept):
+            out.append(" · " if i else "")
+            out.append(f"your card {c.label} ")
+            out.append(f"[{c.code}]", style="bold")
+        out.append(" — your initial peek, shown until your first draw", style="dim")
+        return out
+
     def sight_line(self, seen: Mapping[str, str], left: float) -> Text:
         """The cards just seen (address → code), where they are and for how long more: this
         line is always on screen, even when the table is scrolled away from the card."""

@@ -33,7 +33,7 @@ def keys_line(keys: Mapping[str, str], words: Sequence[str], *, qute: bool, even
         if word not in suits:
             key(keys[word], word)
     if suits:
-        key("/".join(suits), "suit")
+        key("/".join(suits), "♣♦♥♠")
     if qute:
         key(QUTE_SORT_KEY, "sort")
     key("PgUp/PgDn", f"{'events' if events else 'seats'} (Tab: {'seats' if events else 'events'})")
