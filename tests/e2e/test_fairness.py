@@ -96,6 +96,18 @@ def navigate(
 ) -> Page:
     """Do one step of the person's navigation; returns the page (the same one)."""
     if step == "move":
+        # A round's results above the table hold the AI players while they are read: a person
+        # who waits on them goes on by dismissing the results.
+        page.wait_for_function(
+            """() => {
+                const s = window.cardtable && window.cardtable.state();
+                if (!s || !s.view || document.body.dataset.busy === "1") return false;
+                return s.view.over || s.view.legal.length > 0 ||
+                    document.querySelector("[data-ui=round-dismiss]") !== null;
+            }"""
+        )
+        if not state(page)["view"]["legal"] and page.locator("[data-ui=round-dismiss]").count():
+            page.click("[data-ui=round-dismiss]")
         current = wait_actionable(page)
         if current["view"]["over"]:
             return page
@@ -276,7 +288,15 @@ def test_kaboo_round_two_shows_the_bottom_row_for_its_time_beside_the_results(
         )
         moves = 0
         while True:
-            current = wait_actionable(page)
+            # (round 2 may begin with the AI's turn, which waits while the results are read)
+            page.wait_for_function(
+                """() => {
+                    const s = window.cardtable.state();
+                    return document.body.dataset.busy !== "1" && (s.view.round > 1 ||
+                        s.view.over || s.view.legal.length > 0);
+                }"""
+            )
+            current = state(page)
             if current["view"]["round"] > 1 or current["view"]["over"]:
                 break
             view = current["view"]
