@@ -102,13 +102,33 @@ def state(page: Page) -> State:
     return result
 
 
+# The page may act, or it shows a finished round's results and waits for "Got it" (the table's
+# clocks and AI players wait while the only person at the table reads them).
+_ACTIONABLE_OR_RESULTS = """() => {
+    const s = window.cardtable && window.cardtable.state();
+    if (!s || !s.view || document.body.dataset.busy === "1") return false;
+    return s.view.over || s.view.legal.length > 0
+        || document.querySelector("[data-ui=round-dismiss]") !== null;
+}"""
+
+
 def wait_actionable(page: Page, timeout: float = 20_000) -> State:
-    """Wait until the page may act (or the game is over); return that state."""
-    try:
-        page.wait_for_function(_ACTIONABLE, timeout=timeout)
-    except PlaywrightError as err:
-        raise AssertionError(f"the page never became actionable: {describe(page)}") from err
-    return state(page)
+    """Wait until the page may act (or the game is over); return that state.
+
+    A round's results shown above the table hold the AI players while the only person reads
+    them: when the page cannot act, they are dismissed, as a person going on would."""
+    for _ in range(8):
+        try:
+            page.wait_for_function(_ACTIONABLE_OR_RESULTS, timeout=timeout)
+        except PlaywrightError as err:
+            raise AssertionError(f"the page never became actionable: {describe(page)}") from err
+        current = state(page)
+        if current["view"]["over"] or current["view"]["legal"]:
+            return current
+        dismiss = page.locator("[data-ui=round-dismiss]")
+        if dismiss.count():
+            dismiss.click()
+    raise AssertionError(f"the page never became actionable: {describe(page)}")
 
 
 def describe(page: Page) -> str:

@@ -97,17 +97,7 @@ def navigate(
     """Do one step of the person's navigation; returns the page (the same one)."""
     if step == "move":
         # A round's results above the table hold the AI players while they are read: a person
-        # who waits on them goes on by dismissing the results.
-        page.wait_for_function(
-            """() => {
-                const s = window.cardtable && window.cardtable.state();
-                if (!s || !s.view || document.body.dataset.busy === "1") return false;
-                return s.view.over || s.view.legal.length > 0 ||
-                    document.querySelector("[data-ui=round-dismiss]") !== null;
-            }"""
-        )
-        if not state(page)["view"]["legal"] and page.locator("[data-ui=round-dismiss]").count():
-            page.click("[data-ui=round-dismiss]")
+        # who waits on them goes on by dismissing the results (wait_actionable does).
         current = wait_actionable(page)
         if current["view"]["over"]:
             return page

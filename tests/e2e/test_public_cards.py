@@ -73,23 +73,6 @@ def words(page: Page, script: str) -> Any:
     )
 
 
-def go_on(page: Page) -> dict[str, Any]:
-    """Wait until the person may act; a round's results above the table (which hold the AI
-    players while they are read) are dismissed first, as a person going on would."""
-    page.wait_for_function(
-        """() => {
-            const s = window.cardtable && window.cardtable.state();
-            if (!s || !s.view || document.body.dataset.busy === "1") return false;
-            return s.view.over || s.view.legal.length > 0 ||
-                document.querySelector("[data-ui=round-dismiss]") !== null;
-        }"""
-    )
-    dismiss = page.locator("[data-ui=round-dismiss]")
-    if dismiss.count():
-        dismiss.click()
-    return wait_actionable(page)
-
-
 def log_lines(page: Page) -> list[str]:
     """The move log's lines, oldest first."""
     return page.locator("[data-ui=log] li").all_inner_texts()
@@ -190,11 +173,11 @@ def test_every_public_card_is_named_then_and_after_a_refresh(
         named: dict[str, int] = {}
         checked = 0
         for moves in range(40):
-            current = go_on(page)
+            current = wait_actionable(page)
             if current["view"]["over"]:
                 break
             play_action(page, forced_move(current["view"], moves, rnd))
-            go_on(page)
+            wait_actionable(page)
             # One look at the page (the AI players and the windows move on meanwhile): its
             # frames, its state, its log and its captions.
             seen = page.evaluate(SNAPSHOT)
