@@ -5,6 +5,9 @@ no face-down card of a game without memory aid is on the screen past its reveal 
 Random games of every variant are played by keys against random bots, under a fake clock; a
 step is a move, a wait, the help, a scroll key or a resize. After each step the screen is read:
 
+The table looks at the clock five times a second (:meth:`CardtableApp.tick`); the screen is
+read after a tick has been drawn.
+
 - every card box of a hand shows a code only where the memory-less view shows it (a face-up
   card, gabo's initial peek until the first draw, the end of the round) or where the person
   saw that very card less than the reveal time ago (the initial peek's cards count from the
@@ -177,6 +180,7 @@ async def run_example(variant: str, seed: int, steps: list[str], waits: list[flo
             if isinstance(app.screen, RoundScreen):
                 clock.advance(wait * 5)  # the results read slowly
                 app.tick()
+                await pilot.pause()  # the table as drawn after that tick
                 check(app, tracker)
                 await pilot.press("enter")
                 tracker.results_closed()
@@ -191,6 +195,7 @@ async def run_example(variant: str, seed: int, steps: list[str], waits: list[flo
                 assert isinstance(app.screen, HelpScreen)
                 clock.advance(wait)
                 app.tick()
+                await pilot.pause()
                 check(app, tracker)
                 await pilot.press("escape")
             elif step == "scroll":

@@ -272,3 +272,41 @@ async def test_gabo_says_why_the_initial_peek_stays_in_sight() -> None:
         await enter(app, pilot, "draw deck")
         await settle(app, pilot)
         assert not app.query("#kept")
+
+
+@sync
+async def test_a_resumed_table_tells_the_round_again_with_its_public_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(saves.DATA_DIR_ENV, str(tmp_path))
+    game = new_game("cabo-german", players=3, seed=7, options={"target": None})
+    player = agents.get("heuristic", seed=7)
+    while len(game.log["actions"]) < 30:
+        seat = game.actors[0]
+        game.play(seat, str(player.act(game, seat)))
+    record = {"log": game.log, "seat": 0, "opponents": "random", "bot_seed": 7}
+    again = CardtableApp.from_save(record, bot_pause=0.0, flash=0.0, save=False)
+    async with again.run_test(size=(100, 35)) as pilot:
+        await pilot.pause()
+        log = " ".join(
+            " ".join(line.text for line in again.query_one("#log", RichLog).lines).split()
+        )
+    assert "Game resumed after 30 moves" in log
+    public = {c for ev in game.history(0, memory=False) for c in _public_codes(ev)}
+    assert public and all(f"[{c}]" in log for c in public)  # named again, as before
+    private = {
+        ev["card"] for ev in game.history(0) if ev["type"] in ("peek", "spy") and "card" in ev
+    }
+    assert private - public  # the person's own peeks, never shown to the table
+    assert not any(f"[{c}]" in log for c in private - public)  # no peek is told again
+
+
+def _public_codes(ev: dict[str, object]) -> list[str]:
+    out: list[str] = []
+    for key in ("card", "out", "shown", "discard"):
+        value = ev.get(key)
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(str(v) for v in value)
+    return out
