@@ -128,8 +128,11 @@ async def test_a_timed_out_snap_window_is_labelled() -> None:
         assert app.game.timed_window() == "snap" and app.window is not None
         clock.advance(5)
         app.tick()
-        await pilot.pause()
+        await settle(app, pilot)
         assert "time ran out: you passed" in _log(app)
+        # the AI players' passes in a snap window are not news (as in line mode)
+        after = _log(app).rsplit("a snap window opens", 1)[1]
+        assert "seat 1 passed" not in after and "seat 2 passed" not in after
 
 
 @sync

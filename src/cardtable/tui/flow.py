@@ -272,7 +272,10 @@ class TableFlow(App[None]):
         """Play ``action`` for ``seat`` and tell what happened (``by_clock``: the person's time
         ran out and the clock chose)."""
         initial_peek = self.table.get("phase") == "peek"
+        snap = self.game.timed_window() == "snap"
         events_ = self.game.play(seat, action)
+        if snap and seat != self.me:  # an AI's pass in a snap window is not news
+            events_ = [ev for ev in events_ if ev.type != "pass"]
         if seat == self.me:
             if not initial_peek:
                 # a card just seen turns down at the person's next move; the initial peeks
