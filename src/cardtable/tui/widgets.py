@@ -85,7 +85,7 @@ class HelpScreen(ModalScreen[None]):
     """The keys, the notation of the game and its rules."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,f1,q", "dismiss_help", "close")
+        Binding("escape,question_mark,f1,q,h", "dismiss_help", "close")
     ]
 
     def __init__(self, markdown: str) -> None:
