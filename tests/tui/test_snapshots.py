@@ -91,6 +91,8 @@ def test_your_hand_and_the_card_just_seen_are_always_on_screen(size: tuple[int, 
             assert _on_screen(app, app.query_one("#card-9-3"))  # the table scrolled to it
             for pile in ("#pile-deck", "#pile-discard"):
                 assert _on_screen(app, app.query_one(pile))
+            log = app.query_one("#log")  # the latest event in view, though the dock grew
+            assert log.scroll_y == log.max_scroll_y
 
     asyncio.run(look())
 

@@ -97,6 +97,13 @@ class ChoiceBar(Horizontal):
 class EventLog(RichLog, can_focus=False):
     """The event panel (the scroll keys move it after Tab)."""
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the latest line in view when the panel changes size (the dock above grows
+        with a card just seen), unless the person is scrolling it."""
+        app = self.app
+        if not (isinstance(app, CardtableApp) and app.scroll_events):
+            self.call_after_refresh(self.scroll_end, animate=False)
+
 
 class CardtableApp(TableFlow):
     """A full-screen table for one person (seat ``seat``) against bots (see
