@@ -202,3 +202,19 @@ async def test_cabo_face_up_cards_lie_face_up_on_the_table() -> None:
         assert box.code == "9" and box.has_class("-faceup") and box.label == "3 up"
         assert app.query_one("#card-0-0", CardBox).code is None  # a peeked card is not
         assert "you took the [9] from the discard pile" in _log(app)
+
+
+@sync
+async def test_a_move_that_may_grow_says_enter_plays_it() -> None:
+    """cabo's claim: 'replace 2' is a whole move, and adding card 3 claims they are equal."""
+    game = new_game("cabo", players=2, seed=1, deck=CABO_DEAL, options={"target": None})
+    for seat, action in [(0, "peek 0"), (0, "peek 1"), (1, "peek 0"), (1, "peek 1")]:
+        game.play(seat, action)
+    app = CardtableApp(game, opponents="random", bot_pause=0.0, flash=0.0, save=False)
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d", "e", "r", "2")
+        prompt = app._prompt().plain
+        assert "Enter plays it, or add a card of the same value to claim with it: 3" in prompt
+        await pilot.press("enter")
+        assert [0, "replace 2"] in app.game.log["actions"]  # no claim made

@@ -348,7 +348,13 @@ class CardtableApp(TableFlow):
             labels = ", ".join(t[1] for t in targets[:12]) + (" …" if len(targets) > 12 else "")
             numbered = any(t[0].startswith("card-") for t in targets)
             how = "number, arrows or click" if numbered else "letter, arrows or click"
-            out.append(f"choose {labels} ({how})")
+            if self.prefix and self.words()[:1] == [""]:  # whole already, and it may grow
+                what = (
+                    "more of its rank" if self.qute else "a card of the same value to claim with it"
+                )
+                out.append(f"Enter plays it, or add {what}: {labels} ({how})")
+            else:
+                out.append(f"choose {labels} ({how})")
         elif self.words():
             out.append("choose a word (its key, or click it)")
         return out
