@@ -10,6 +10,8 @@ The package's modules:
 - :mod:`~cardtable.cli.fronts`: which renderer draws which variant, read from the registries,
   so a Cabo-like variant registered at run time is playable with no terminal code;
 - :mod:`~cardtable.cli.rules`: the ``rules`` and ``variants`` commands and rule options;
+- :mod:`~cardtable.cli.keys`: the one fixed key of every word of a move (both front ends);
+- :mod:`~cardtable.cli.checks`: one error line, help placeholders, checked numbers;
 - :mod:`~cardtable.cli.arena` and :mod:`~cardtable.cli.serve`: those commands.
 
 Every card is drawn as ``[7H]`` when the seat knows it and as :data:`FACE_DOWN` when it does

@@ -2,7 +2,12 @@
 
 :class:`~cardtable.tui.app.CardtableApp` plays one game against bots; :func:`run_table` starts
 it for a new game or, with ``resume``, for the game saved after the last move
-(:mod:`cardtable.tui.saves`).
+(:mod:`cardtable.tui.saves`). The package's modules: :mod:`~cardtable.tui.flow` (how the game
+goes on: bots, clocks, reveals, the event panel, the save), :mod:`~cardtable.tui.app` (the
+drawing and the keys), :mod:`~cardtable.tui.board` (the seats and piles drawn from a view),
+:mod:`~cardtable.tui.timing` (the pausable window clock and the reveals),
+:mod:`~cardtable.tui.help` (the help page and the keys line), :mod:`~cardtable.tui.steps` (pure
+helpers), :mod:`~cardtable.tui.widgets` and :mod:`~cardtable.tui.saves`.
 """
 
 from __future__ import annotations
