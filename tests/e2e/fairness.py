@@ -93,6 +93,9 @@ CHECK = r"""([earlier, revealMs]) => {
             }
         }
         for (const c of codes(msg.view?.discard ?? [])) pub.add(c);
+        // The card in hand is face up to its holder until it is placed: its moment of sight
+        // lasts until then (the move that places it may show it a moment longer, as it goes).
+        if (msg.view && msg.view.drawer === seat) note(seen, codes(msg.view.drawn), t);
     }
     for (const [c, t] of seen) note(shown, [c], t);
     // Whatever the current view holds, the table may show now.
@@ -144,11 +147,14 @@ CHECK = r"""([earlier, revealMs]) => {
                 const r = c.slice(0, -1), s = c.slice(-1);
                 forms.push(`${r}${SUIT[s]}`, `${RANK[r] ?? r} of ${NAME[s]}`);
             }
-            // (a Cabo card's code is a bare number: only a card face may carry it as it is)
+            // (a Cabo card's code is a bare number: only a card face may carry it as it is;
+            // "Cabo 1" must not be found in "Cabo 10")
             const bare = /^\d+$/.test(c);
-            const attrHit = faces.has(c) ||
-                attrs.some((v) => (!bare && v === c) || forms.some((f) => v.includes(f)));
-            const textHit = forms.some((f) => text.includes(f));
+            const escape = (f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+            const found = forms.map((f) => new RegExp(escape(f) + "(?![0-9])"));
+            const has = (v) => found.some((re) => re.test(v));
+            const attrHit = faces.has(c) || attrs.some((v) => (!bare && v === c) || has(v));
+            const textHit = has(text);
             if (attrHit || textHit)
                 problems.push(`code ${c} in the page ${now - seen.get(c)} ms after seen`);
         }
