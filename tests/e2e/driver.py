@@ -173,6 +173,19 @@ def play_action(page: Page, action: str) -> None:
     )
 
 
+def play_unless_moved_on(page: Page, current: State, action: str) -> bool:
+    """:func:`play_action`, unless the table moved on since ``current`` was read (a timed
+    window, such as a snap, closed and its move was played): then nothing is clicked. True if
+    the action was played."""
+    try:
+        play_action(page, action)
+    except RuntimeError:
+        if state(page)["version"] == current["version"]:
+            raise
+        return False
+    return True
+
+
 def _targets(action: str) -> int:
     return len(action.split()) - 1
 

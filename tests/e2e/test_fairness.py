@@ -25,7 +25,15 @@ from hypothesis import strategies as st
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from ..webserver import Server, http
-from .driver import CALLS, choose_action, play_action, state, wait_actionable, wait_version
+from .driver import (
+    CALLS,
+    choose_action,
+    play_action,
+    play_unless_moved_on,
+    state,
+    wait_actionable,
+    wait_version,
+)
 from .fairness import RECORD_FRAMES, check_memory, frames_sent, open_seat
 
 DESKTOP = {"width": 1366, "height": 900}
@@ -101,8 +109,9 @@ def navigate(
         current = wait_actionable(page)
         if current["view"]["over"]:
             return page
-        play_action(page, pick_move(current["view"], moves[0], rnd))
-        moves[0] += 1
+        # (a snap window may close meanwhile: the server's clock is not the page's)
+        if play_unless_moved_on(page, current, pick_move(current["view"], moves[0], rnd)):
+            moves[0] += 1
     elif step == "wait":
         ctx.clock.run_for(int(rnd.uniform(0, 2.2) * REVEAL_S * 1000))
     elif step in ("rules", "settings", "help"):

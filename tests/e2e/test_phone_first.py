@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from cardtable import variants
 
 from ..webserver import Server, http
-from .driver import choose_action, play_action, state, wait_actionable
+from .driver import choose_action, play_unless_moved_on, state, wait_actionable
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
@@ -179,12 +179,8 @@ def play_checking(
             return moves, beside_results
         beside_results += page.locator("[data-ui=round-panel]").count()
         check_decision(page, screen, touch=touch, where=f"decision {moves}, phase {view['phase']}")
-        try:
-            play_action(page, choose_action(view, moves))
-        except RuntimeError:
-            # A timed window (a snap) may close while the checks run: then the table moved on.
-            if state(page)["version"] == current["version"]:
-                raise
+        # A timed window (a snap) may close while the checks run: then the table moved on.
+        play_unless_moved_on(page, current, choose_action(view, moves))
     raise AssertionError(f"no end after {max_moves} decisions")
 
 

@@ -75,38 +75,39 @@ def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
             assert [e["by"] for e in log_before if e["by"]] == labels
             watcher.conn.drop()
 
-            # a restart: another server on the same store rebuilds the room as it was
-            async with manager_on(store_url, **settings) as again:
-                rebuilt = await again.get(room.id)
-                assert rebuilt is not None and rebuilt is not room
-                spectator = await joined(again, rebuilt, None)
-                assert join_answer(spectator)["log"] == log_before
-                assert spectator.state["seats"][0]["played_for"] == counts
-                # Ann comes back: her stand-in leaves, and her own move is hers
-                me = await joined(again, rebuilt, token)
-                game = rebuilt.game
-                assert game is not None and 0 not in rebuilt.stand_ins
-                await until(lambda: game.over or 0 in game.actors)
-                await settled(rebuilt)
-                if not game.over:
-                    action = str(game.legal_actions(0)[0])
-                    msg = ActMsg(
-                        type="act",
-                        room=room.id,
-                        token=token,
-                        action=action,
-                        version=rebuilt.version,
-                        id=4,
-                    )
-                    await again.handle(me.conn, msg)
-                    await until(lambda: any(f.get("id") == 4 for f in me.frames))
-                    answer = next(f for f in me.frames if f.get("id") == 4)
-                    assert answer["by"] is None
-                    assert answer["seats"][0]["played_for"] == counts  # the game's, unchanged
-                    stored = await again.store.actions(room.id, room.game_row.game_no)
-                    assert (stored[-1].seat, stored[-1].chosen_by) == (0, None)
-                spectator.conn.drop()
-                me.conn.drop()
+        # a restart (the first server has stopped): another server on the same store
+        # rebuilds the room as it was
+        async with manager_on(store_url, **settings) as again:
+            rebuilt = await again.get(room.id)
+            assert rebuilt is not None and rebuilt is not room
+            spectator = await joined(again, rebuilt, None)
+            assert join_answer(spectator)["log"] == log_before
+            assert spectator.state["seats"][0]["played_for"] == counts
+            # Ann comes back: her stand-in leaves, and her own move is hers
+            me = await joined(again, rebuilt, token)
+            game = rebuilt.game
+            assert game is not None and 0 not in rebuilt.stand_ins
+            await until(lambda: game.over or 0 in game.actors)
+            await settled(rebuilt)
+            if not game.over:
+                action = str(game.legal_actions(0)[0])
+                msg = ActMsg(
+                    type="act",
+                    room=room.id,
+                    token=token,
+                    action=action,
+                    version=rebuilt.version,
+                    id=4,
+                )
+                await again.handle(me.conn, msg)
+                await until(lambda: any(f.get("id") == 4 for f in me.frames))
+                answer = next(f for f in me.frames if f.get("id") == 4)
+                assert answer["by"] is None
+                assert answer["seats"][0]["played_for"] == counts  # the game's, unchanged
+                stored = await again.store.actions(room.id, room.game_row.game_no)
+                assert (stored[-1].seat, stored[-1].chosen_by) == (0, None)
+            spectator.conn.drop()
+            me.conn.drop()
 
     run_clocked(scenario)
 
