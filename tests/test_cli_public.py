@@ -37,7 +37,7 @@ def test_a_card_from_the_discard_pile_lies_face_up_in_every_cabo_table() -> None
     out, buf = console()
     script = ["peek 0", "peek 1", "draw discard", "replace 3", "table", "table", "quit", "y"]
     assert not play_loop(game, 0, out, script, opponents="random")
-    after = buf.getvalue().split("you put the drawn card at your card 3", 1)[1]
+    after = buf.getvalue().split("you put the [9] at your card 3", 1)[1]
     tables = after.split("╭─ Table")[1:]  # those after the card went into the hand
     assert len(tables) >= 3
     for table in tables:

@@ -97,6 +97,18 @@ def test_failed_claim_is_shown_to_all_and_lies_face_up_in_cabo() -> None:
     # cabo (RULES.md): the cards of a failed claim lie face up, also without memory aid
     assert hand(bare(g, 1), 0) == ["3", "4", "?", "?", "?"]
     assert [e["shown"] for e in bare(g, 1)["events"] if e["type"] == "claim"] == [["3", "4"]]
+    # the drawn card came face down from the deck: nobody else learns it from the claim
+    assert [e.get("card") for e in cards_of(events, 1) if e["type"] == "claim"] == [None]
+
+
+def test_a_claim_with_a_card_from_the_pile_names_it() -> None:
+    hands = [["3", "3", "5", "6"], ["7", "8", "9", "10"]]
+    g = deal_and_peek("cabo", hands, "11", ["0"])
+    g.play(0, "draw discard")  # the 11 lies face up on the pile
+    events = g.play(0, "replace 0 1")  # two 3s: right
+    for seat in (0, 1):
+        claim = [e for e in cards_of(events, seat) if e["type"] == "claim"]
+        assert (claim[0]["ok"], claim[0]["card"], claim[0]["out"]) == (True, "11", ["3", "3"])
 
 
 def test_a_wrong_drop_is_named_to_all_then_lies_face_down() -> None:
@@ -123,6 +135,8 @@ def test_public_cards_are_named_in_every_seats_history() -> None:
         public = g.history(seat, memory=False)
         assert [e.get("card") for e in public if e["type"] == "draw"] == ["9S", "AH"]
         assert [e["out"] for e in public if e["type"] == "replace"] == [["AH"], ["4C"]]
+        # the card that went into the hand is named too: both were face up
+        assert [e.get("card") for e in public if e["type"] == "replace"] == ["9S", "AH"]
         assert [e["discard"] for e in public if e["type"] == "round_start"] == [["5D"]]
         # the initial peeks are there, without the cards they showed
         assert [e.get("card") for e in public if e["type"] == "peek"] == [None] * 4
@@ -164,9 +178,20 @@ def test_gabo_a_peeked_card_moved_away_is_not_shown() -> None:
 
 def test_qute_hands_are_face_up_to_their_owner_memory_changes_nothing() -> None:
     g = new_game("qute", players=3, seed=4)
-    for seat in range(3):
-        assert g.view(seat, memory=False) == g.view(seat)
-    assert g.spectator_view(memory=False) == g.spectator_view()
+    assert not g.memory_game
+    drew = False
+    while not g.over and not drew:
+        seat = g.actors[0]
+        legal = [str(a) for a in g.legal_actions(seat)]
+        action = "draw" if "draw" in legal else legal[0]
+        drew = action == "draw"
+        g.play(seat, action)
+        for s in range(3):  # the drawer's own draw too: its hand is face up to it
+            assert g.view(s, memory=False) == g.view(s)
+            assert g.history(s, memory=False) == g.history(s)
+        assert g.spectator_view(memory=False) == g.spectator_view()
+    assert drew
+    assert [e["drawn"] for e in g.history(seat, memory=False) if "drawn" in e]
 
 
 def test_round_end_reveal_shows_every_card() -> None:

@@ -125,6 +125,10 @@ class Game(ABC):
 
     draws: DrawSource = TOP_DRAWS
     """Where the cards leaving face-down piles come from (see :class:`DrawSource`)."""
+    memory_game: bool = True
+    """Whether a seat's own cards lie face down, to be remembered once seen (the Cabo family);
+    ``False`` where each hand is held face up by its owner (Qute): ``memory=False`` then
+    changes nothing, in views and histories alike."""
 
     variant: str
     """Registry name of the variant."""
@@ -232,12 +236,12 @@ class Game(ABC):
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
-        return self._view(seat, memory)
+        return self._view(seat, memory or not self.memory_game)
 
     def spectator_view(self, memory: bool = True) -> Mapping[str, Any]:
         """JSON-ready dict of public information only (``memory=False``: face-up cards only,
         as for :meth:`view`)."""
-        return self._view(None, memory)
+        return self._view(None, memory or not self.memory_game)
 
     def debug_lines(self) -> list[str]:
         """The whole state, hidden cards included, as lines of text: for debugging and for
@@ -419,7 +423,7 @@ class Game(ABC):
         read again, equal for every seat."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
-        if not memory:
+        if not memory and self.memory_game:
             return [e.visible(0) for e in self._history]
         return [e.for_seat(seat) for e in self._history]
 

@@ -90,7 +90,7 @@ def test_the_words_name_the_cards_with_articles(server: Server, context: Browser
                 d({ seq: 1, type: "draw", seat: 1, from: "discard", card: "7H" }),
                 d({ seq: 2, type: "draw", seat: 1, from: "deck", card: "QS" }),
                 d({ seq: 3, type: "draw", seat: 1, from: "deck" }),
-                d({ seq: 4, type: "replace", seat: 1, at: ["1.2"], out: ["9C"] }),
+                d({ seq: 4, type: "replace", seat: 1, at: ["1.2"], out: ["9C"], card: "7H" }),
                 d({ seq: 5, type: "discard", seat: 0, card: "RJ", power: null }),
                 d({ seq: 6, type: "snap", seat: 1, at: "1.0", ok: false, card: "5D" }),
                 d({ seq: 7, type: "drop", seat: 2, at: "0.3", ok: true, card: "10H" }),
@@ -105,6 +105,9 @@ def test_the_words_name_the_cards_with_articles(server: Server, context: Browser
                 d({ seq: 14, type: "skip", seats: [2], for: "8" }),
                 d({ seq: 15, type: "round_start", round: 1, first: 0, discard: ["4D"] }),
                 d({ seq: 16, type: "penalty", seat: 2, count: 4, for: "8" }),
+                d({ seq: 17, type: "skip", seats: [1, 2, 1], for: "8" }),
+                d({ seq: 18, type: "skip", seats: [1, 2, 1], for: "A" }),
+                d({ seq: 19, type: "skip", seats: [2, 0], for: "A" }),
             ];
         }""",
     )
@@ -112,12 +115,12 @@ def test_the_words_name_the_cards_with_articles(server: Server, context: Browser
         "Bob took the 7♥ from the discard pile",
         "Bob drew the Q♠ from the deck",
         "Bob drew a card from the deck",
-        "Bob put the drawn card in place of their card 2 and threw away the 9♣",
+        "Bob put the 7♥ in place of their card 2 and threw away the 9♣",
         "You threw away the red joker",
         "Bob snapped their card 0 (the 5♦): no match, it stays on the pile",
         "Cy dropped your card 3 (the 10♥) on the pile: a match",
         "Bob claimed their card 0 and their card 1 are equal — wrong: the 3 and the 5 now lie "
-        "face up",
+        "face up; the drawn card joins the hand",
         "Bob played the 7♥ on the 7♣ (3 left)",
         "You played the 8♥ and the 8♠ to start the stack (2 left)",
         "Bob sent the 8s round: every other player in turn draws two per 8",
@@ -126,6 +129,10 @@ def test_the_words_name_the_cards_with_articles(server: Server, context: Browser
         "Cy is skipped (an 8)",
         "Round 1 begins — the 4♦ starts the discard pile",
         "Cy drew four cards for the 8s",
+        # eights all with more 8s than other seats: Bob drew twice, and may be next to play
+        "After the 8s (Bob and Cy drew), play goes on after the last to draw",
+        "Bob twice and Cy are skipped (the aces)",
+        "You and Cy are skipped (the aces)",
     ]
     status = words(
         page,
@@ -134,6 +141,14 @@ def test_the_words_name_the_cards_with_articles(server: Server, context: Browser
     )
     assert "next player draws two per 8 and is skipped" in status
     assert "every other player draws two per 8 in turn" in status
+    holding = words(
+        page,
+        """(w) => w.statusLine({ game: "cabo-german", over: false, phase: "drawn", actors: [0],
+            drawn: "9S", drawer: 0, legal: ["replace 0", "discard", "drop 1"], hands: [],
+            players: 2 }, 0, (s) => "P" + s)""",
+    )
+    assert holding.startswith("Click one of your cards to replace it, or the discard pile")
+    assert holding.endswith("(a card that matches the pile may be dropped first)")
 
 
 def forced_move(view: dict[str, Any], moves: int, rnd: random.Random) -> str:

@@ -121,6 +121,8 @@ class Moment:
         self.players = g.players
         self.memory = memory
         """Each seat's memory aid."""
+        self.memory_game = g.memory_game
+        """Whether the aid matters (not in Qute, where a hand is held face up)."""
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (``None``: spectator)."""
@@ -133,8 +135,10 @@ class Moment:
 
     def read_again(self, seat: int | None) -> list[dict[str, Any]]:
         """The events as ``seat`` (``None``: spectator) may read them again later, in the log
-        a join carries: everything it saw with the memory aid, else the public parts only."""
-        bit = 1 << seat if seat is not None and self.memory[seat] else 0
+        a join carries: everything it saw with the memory aid (or in Qute, where its hand is
+        face up to it), else the public parts only."""
+        aid = seat is not None and (self.memory[seat] or not self.memory_game)
+        bit = 1 << seat if seat is not None and aid else 0
         return [e.visible(bit) for e in self.events]
 
 

@@ -591,7 +591,8 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         at = _addrs(ev.get("at", []), me)
         out = ev.get("out") or []
         gone = _the(out) if out else Text("the old card")
-        return [_line(f"{who} put the drawn card at {at} and threw away ", gone)]
+        came = _the([str(ev["card"])]) if "card" in ev else Text("the drawn card")
+        return [_line(f"{who} put ", came, f" at {at} and threw away ", gone)]
     if kind == "claim":
         at = _addrs(ev.get("at", []), me)
         if ev.get("ok"):
@@ -599,7 +600,9 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
                 _line(
                     f"{who} claimed {at} are equal — right: threw away ",
                     _the(ev.get("out", [])),
-                    "; the new card is at " + _addr(ev["at"][0], me),
+                    "; ",
+                    _the([str(ev["card"])]) if "card" in ev else Text("the new card"),
+                    " is at " + _addr(ev["at"][0], me),
                 )
             ]
         shown = ev.get("shown") or []
@@ -607,7 +610,9 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
             _line(
                 f"{who} claimed {at} are equal — wrong: they are ",
                 _the(shown) if shown else Text("shown to everyone"),
-                " and stay in the hand; the new card goes to " + _addr(str(ev.get("new")), me),
+                " and stay in the hand; ",
+                _the([str(ev["card"])]) if "card" in ev else Text("the new card"),
+                " goes to " + _addr(str(ev.get("new")), me),
             )
         ]
     if kind == "discard":

@@ -218,6 +218,9 @@ class ReplaceEvent(TypedDict):
     """The position replaced (one)."""
     out: list[str]
     """The code of the card put on the pile (public)."""
+    card: NotRequired[str]
+    """The card put in the hand, when the whole table knows it (taken from the discard pile,
+    or drawn face up)."""
 
 
 class ClaimEvent(TypedDict):
@@ -237,6 +240,9 @@ class ClaimEvent(TypedDict):
     """Present only when the claim failed: the position where the drawn card went."""
     out: NotRequired[list[str]]
     """Claim held: the cards put on the pile (public)."""
+    card: NotRequired[str]
+    """The card put in the hand, when the whole table knows it (taken from the discard pile,
+    or drawn face up)."""
     shown: NotRequired[list[str]]
     """Claim failed: the cards shown to everyone (public; they now lie face up in the hand)."""
 

@@ -24,8 +24,12 @@ log = logging.getLogger("cardtable.web")
 
 def log_bit(room: Room, seat: int | None) -> int:
     """Whose parts of the events a connection reads again (its log): everything its seat saw
-    with the memory aid; without it, and for a spectator, the public parts only."""
-    if seat is not None and room.row.seats[seat].memory_aid:
+    with the memory aid, or in a game without memory (Qute: a hand is held face up by its
+    owner, so a seat reads its own draws again); else, and for a spectator, the public parts
+    only."""
+    if seat is None:
+        return 0
+    if room.row.seats[seat].memory_aid or not (room.game is None or room.game.memory_game):
         return 1 << seat
     return 0
 

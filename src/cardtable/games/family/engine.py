@@ -441,6 +441,12 @@ class FamilyGame(Game):
         self.tags[seat].append(tag)
         return len(hand) - 1
 
+    def _public_in(self, cid: int, known: int) -> dict[str, str]:
+        """``{"card": code}`` when the card going into a hand is known to the whole table (it
+        came from the discard pile, or it was drawn face up), else nothing."""
+        everyone = self.allmask | self.pub
+        return {"card": self.codes[cid]} if known & everyone == everyone else {}
+
     def _do_replace(self, seat: int, args: tuple[Any, ...]) -> None:
         hand = self.hands[seat]
         if len(args) == 1:
@@ -454,7 +460,7 @@ class FamilyGame(Game):
             if self._events is not None:
                 self._emit(
                     "replace",
-                    {"seat": seat, "at": [f"{seat}.{pos}"]},
+                    {"seat": seat, "at": [f"{seat}.{pos}"], **self._public_in(cid, kn)},
                     {"out": [self.codes[old]]},
                     self.allmask | self.pub,
                 )
@@ -477,7 +483,12 @@ class FamilyGame(Game):
             self.tags[seat][low] = tag
             self._emit(
                 "claim",
-                {"seat": seat, "at": [f"{seat}.{p}" for p in args], "ok": True},
+                {
+                    "seat": seat,
+                    "at": [f"{seat}.{p}" for p in args],
+                    "ok": True,
+                    **self._public_in(cid, kn),
+                },
                 {"out": out},
                 self.allmask | self.pub,
             )
@@ -495,6 +506,7 @@ class FamilyGame(Game):
                     "at": [f"{seat}.{p}" for p in args],
                     "ok": False,
                     "new": f"{seat}.{new}",
+                    **self._public_in(cid, kn),
                 },
                 {"shown": out},
                 everyone,

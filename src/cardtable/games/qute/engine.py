@@ -69,6 +69,8 @@ def _plays_from(first: int, rest: tuple[int, ...]) -> list[Action]:
 class QuteGame(Game):
     """A game of Qute: rounds until a total exceeds the target (125), or one round."""
 
+    memory_game = False  # each hand is held face up by its owner
+
     def __init__(
         self, players: int, seed: int, options: dict[str, Any], deck: list[str] | None = None
     ) -> None:

@@ -5,6 +5,7 @@
 // every card shown to the whole table is named, no card only this seat saw for a moment — so
 // its log reads the same before and after a refresh. Each move keeps who chose it (`by`).
 
+import { isSheddingView } from "./variants.js";
 import { describeEvent } from "./words.js";
 
 /** @typedef {import("./types/protocol").By} By */
@@ -105,11 +106,12 @@ export class MoveLog {
     /** @type {Map<number, ViewEvent>} */
     const told = new Map((view.events ?? []).map((e) => [e.seq, e]));
     // Without memory aid, the public part only: the view's own telling of the event where it
-    // still has it (it knows what was public), made public in any case — in Qute too, where a
-    // hand is held face up by its owner, as the join's log does (the log reads the same after
-    // a refresh).
+    // still has it (it knows what was public), made public in any case — but not in Qute,
+    // where a hand is held face up by its owner and a seat reads its own draws again, as the
+    // join's log does (the log reads the same after a refresh).
+    const whole = memory || isSheddingView(view);
     /** @param {ViewEvent} e */
-    const readable = (e) => (memory ? e : publicPart(told.get(e.seq) ?? e, game));
+    const readable = (e) => (whole ? e : publicPart(told.get(e.seq) ?? e, game));
     if (joined) {
       this.clear();
       if (state.log) {

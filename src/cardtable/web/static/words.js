@@ -182,16 +182,18 @@ function tell(ev, say, opts) {
       return `${who} drew ${ev.drawn ? theCard(ev.drawn) : "a card"} from the draw pile`;
     case "replace": {
       const out = ev.out?.length ? ` and threw away ${theCards(ev.out)}` : "";
-      return `${who} put the drawn card in place of ${places(ev.at)}${out}`;
+      return `${who} put ${ev.card ? theCard(ev.card) : "the drawn card"} in place of ${places(ev.at)}${out}`;
     }
-    case "claim":
+    case "claim": {
+      const card = ev.card ? theCard(ev.card) : "the drawn card";
       if (ev.ok) {
         const out = ev.out?.length ? `: ${theCards(ev.out)} go to the pile` : "";
-        return `${who} claimed ${places(ev.at)} are equal — right${out}`;
+        return `${who} claimed ${places(ev.at)} are equal — right${out}; ${card} takes their place`;
       }
       return `${who} claimed ${places(ev.at)} are equal — wrong${
         ev.shown?.length ? `: ${theCards(ev.shown)} now lie face up` : ""
-      }`;
+      }; ${card} joins the hand`;
+    }
     case "discard":
       return `${who} threw away ${theCard(ev.card)}${
         ev.power ? ` and may ${powerWords(ev.power, v("your", "their"))}` : ""
@@ -243,15 +245,25 @@ function tell(ev, say, opts) {
         ? `${who} sent the 8s round: every other player in turn draws two per 8`
         : `${who} gave the 8s to the next player, who draws two per 8 and is skipped`;
     case "skip": {
-      // "You", then the others: "You and Bob are skipped", "Bob is skipped".
+      // Each seat once, "You" first: "You and Bob are skipped", "Bob is skipped twice".
+      /** @type {Map<number, number>} */
+      const times = new Map();
+      for (const s of ev.seats) times.set(s, (times.get(s) ?? 0) + 1);
       /** @param {number} s */
       const you = (s) => Number(say.subject(s) === "You");
-      const order = [...ev.seats].sort((a, b) => you(b) - you(a));
-      const list = order.map((s, i) =>
-        i > 0 ? say.subject(s).replace(/^You$/, "you") : say.subject(s),
-      );
-      const one = list.length === 1 && list[0] !== "You";
-      return `${list.join(" and ")} ${one ? "is" : "are"} skipped (${ev.for === "A" ? "an ace" : "an 8"})`;
+      const order = [...times.keys()].sort((a, b) => you(b) - you(a));
+      /** @param {number} s @param {number} i */
+      const name = (s, i) => (i > 0 ? say.subject(s).replace(/^You$/, "you") : say.subject(s));
+      if (ev.for === "8" && order.length > 1) {
+        // eights all: with more 8s than other seats the next to play may be one that drew
+        return `After the 8s (${order.map(name).join(" and ")} drew), play goes on after the last to draw`;
+      }
+      /** @param {number} n */
+      const count = (n) => (n === 1 ? "" : n === 2 ? " twice" : ` ${n} times`);
+      const list = order.map((s, i) => `${name(s, i)}${count(times.get(s) ?? 1)}`);
+      const one = order.length === 1 && list[0].split(" ")[0] !== "You";
+      const cause = ev.for === "A" ? (ev.seats.length > 1 ? "the aces" : "an ace") : "an 8";
+      return `${list.join(" and ")} ${one ? "is" : "are"} skipped (${cause})`;
     }
     case "refill":
       return `The draw pile is refilled from the stack (${ev.blind} cards)`;
@@ -364,7 +376,7 @@ export function statusLine(view, viewer, names) {
     const claim = (view.legal ?? []).some((a) => /^replace \d+ \d+/.test(a));
     return `Click one of your cards to replace it${claim ? " (or “Claim several equal cards” first)" : ""}${
       verbs.has("discard") ? ", or the discard pile to throw the card away" : ""
-    }`;
+    }${verbs.has("drop") ? " (a card that matches the pile may be dropped first)" : ""}`;
   }
   if (verbs.has("draw")) {
     const drop = verbs.has("drop") ? ", or drop a card that matches the pile" : "";

@@ -420,6 +420,11 @@ export interface ReplaceEvent {
    * The code of the card put on the pile (public).
    */
   out: string[];
+  /**
+   * The card put in the hand, when the whole table knows it (taken from the discard pile,
+   * or drawn face up).
+   */
+  card?: string;
 }
 /**
  * cabo: a seat claimed several of its cards have one value, to replace them all.
@@ -453,6 +458,11 @@ export interface ClaimEvent {
    * Claim held: the cards put on the pile (public).
    */
   out?: string[];
+  /**
+   * The card put in the hand, when the whole table knows it (taken from the discard pile,
+   * or drawn face up).
+   */
+  card?: string;
   /**
    * Claim failed: the cards shown to everyone (public; they now lie face up in the hand).
    */
