@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 
 from cardtable import agents, new_game
 from cardtable.cli.keys import RESERVED, word_keys
@@ -110,6 +110,27 @@ async def test_every_word_keeps_its_key_in_every_menu(variant: str) -> None:
             assert app.game.log["actions"][moves] == [0, action]
     assert len(seen) >= 3
     assert len(set(seen.values())) == len(seen)  # and one word for each key
+
+
+@pytest.mark.parametrize("variant", ["cabo", "cabo-german", "gabo", "kaboo", "qute"])
+@sync
+async def test_the_keys_line_names_every_word_within_two_lines_at_80_columns(
+    variant: str,
+) -> None:
+    app = make_app(variant, seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        footer = app.query_one("#keys", Static)
+        width = footer.content_region.width
+        assert width == 78  # the screen's width inside the padding
+        needs = footer.get_content_height(app.size, app.size, width)
+        assert needs <= 2 and footer.content_region.height == needs  # nothing cut off
+        plain = str(footer.render())
+        keys = word_keys(variant)
+        for word in app._game_words():  # the words of this game's notation
+            if len(word) > 1:  # Qute's suits are their own letters
+                assert f"{keys[word]} {word}" in plain, (word, plain)
+        assert plain.startswith("? help") and "PgUp/PgDn" in plain
 
 
 @sync

@@ -178,6 +178,13 @@ async def test_help_overlay_opens_and_closes() -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         assert "exchange" in app.screen.markdown and "Notation" in app.screen.markdown
+        await pilot.pause()
+        page = app.screen.query_one("#help")
+        assert app.screen.focused is page and page.scroll_y == 0
+        assert "Every word of a move has one key" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("pagedown")  # the page scrolls by keyboard
+        await pilot.pause()
+        assert page.scroll_y > 0
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

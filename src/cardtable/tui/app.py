@@ -385,7 +385,13 @@ class CardtableApp(TableFlow):
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#choices", ChoiceBar).refresh(recompose=True)
         self.query_one("#keys", Static).update(
-            keys_line(self.keys, self._game_words(), qute=self.qute, events=self.scroll_events)
+            keys_line(
+                self.keys,
+                self._game_words(),
+                qute=self.qute,
+                events=self.scroll_events,
+                width=self.size.width,
+            )
         )
 
     def _game_words(self) -> list[str]:

@@ -14,15 +14,33 @@ from ..cli.rules import rules_markdown
 __all__ = ["help_markdown", "keys_line"]
 
 
-def keys_line(keys: Mapping[str, str], words: Sequence[str], *, qute: bool, events: bool) -> Text:
+def keys_line(
+    keys: Mapping[str, str],
+    words: Sequence[str],
+    *,
+    qute: bool,
+    events: bool,
+    width: int = 0,
+) -> Text:
     """The foot of the screen: help and quit first (never cut off), then the key of every
     word of this game (the same in every menu), then the table's own keys; ``events``: the
-    scroll keys move the event panel."""
+    scroll keys move the event panel. Where it would not fit two lines of ``width`` cells
+    (Qute's many words at 80 columns), it is written tighter."""
+    full = _keys_line(keys, words, qute=qute, events=events, tight=False)
+    if width <= 0 or full.cell_len <= 2 * (width - 2):
+        return full
+    return _keys_line(keys, words, qute=qute, events=events, tight=True)
+
+
+def _keys_line(
+    keys: Mapping[str, str], words: Sequence[str], *, qute: bool, events: bool, tight: bool
+) -> Text:
     out = Text()
+    gap = " " if tight else "  "
 
     def key(letter: str, meaning: str) -> None:
         out.append(letter, style="bold")
-        out.append(f" {meaning}  ")
+        out.append(f" {meaning}{gap}")
 
     key("?", "help")
     key("q", "quit")
@@ -33,10 +51,15 @@ def keys_line(keys: Mapping[str, str], words: Sequence[str], *, qute: bool, even
         if word not in suits:
             key(keys[word], word)
     if suits:
-        key("/".join(suits), "♣♦♥♠")
+        key("".join(suits) if tight else "/".join(suits), "♣♦♥♠")
     if qute:
         key(QUTE_SORT_KEY, "sort")
-    key("PgUp/PgDn", f"{'events' if events else 'seats'} (Tab: {'seats' if events else 'events'})")
+    if tight:
+        key("PgUp/PgDn", f"{'events' if events else 'seats'} (Tab)")
+    else:
+        scrolled, other = ("events", "seats") if events else ("seats", "events")
+        key("PgUp/PgDn", f"{scrolled} (Tab: {other})")
+    out.rstrip()
     out.stylize("dim")
     return out
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.console import RenderableType
+from rich.markdown import Markdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from ..cli.render import FACE_DOWN
 
@@ -94,9 +95,9 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
 
     def compose(self) -> ComposeResult:
-        """A scrolling page of Markdown."""
+        """A scrolling page of Markdown (drawn as one block of text: it opens at once)."""
         with VerticalScroll(id="help"):
-            yield Markdown(self.markdown)
+            yield Static(Markdown(self.markdown), id="help-text")
 
     def action_dismiss_help(self) -> None:
         """Back to the table."""
