@@ -201,7 +201,47 @@ export function buildShell(page) {
     ),
     shell.announcer,
   );
+  fitLogPanel(logPanel);
   return shell;
+}
+
+/** Screens this wide and wider show the move log beside the table (narrower: a drawer). */
+const SIDE_LOG = window.matchMedia("(min-width: 981px)");
+
+/**
+ * Keep the move log beside the table inside the window, from wherever its top lies now to the
+ * window's bottom, so that its newest lines (at the bottom) are never below the fold; the
+ * drawer of narrow screens is the window's height anyway.
+ * @param {HTMLElement} panel
+ */
+function fitLogPanel(panel) {
+  const fit = () => {
+    if (!SIDE_LOG.matches) {
+      panel.style.maxHeight = "";
+      return;
+    }
+    const top = Math.max(8, panel.getBoundingClientRect().top);
+    const height = `${Math.max(200, window.innerHeight - top - 12)}px`;
+    if (panel.style.maxHeight === height) return;
+    const list = panel.querySelector(".log-list");
+    const atBottom = list && list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    panel.style.maxHeight = height;
+    if (list && atBottom) list.scrollTop = list.scrollHeight; // the newest line stays in view
+  };
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fit();
+    });
+  };
+  window.addEventListener("scroll", later, { passive: true });
+  window.addEventListener("resize", later);
+  SIDE_LOG.addEventListener("change", later);
+  new ResizeObserver(later).observe(document.body);
+  later();
 }
 
 /**
