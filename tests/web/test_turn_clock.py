@@ -2,7 +2,8 @@
 
 These run a :class:`RoomManager` in process, on SQLite and on a real PostgreSQL (the
 ``store_url`` fixture), with times of a fraction of a second, and read what its connections are
-sent; the flags that set the same times on a real server are tested in test_server_clock.py.
+sent; the flags that set the same times on a real server are tested against a real server in
+test_chosen_by.py and the browser tests (tests/e2e/test_turn_clock.py, test_labels.py).
 """
 
 from __future__ import annotations
