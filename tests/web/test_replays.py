@@ -716,7 +716,7 @@ def check_round_ends(
         # seeds whose matches of random players take two rounds or more
         ("kaboo", 3, {"target": 40}, 4),
         ("cabo", 2, {"target": 40}, 1),
-        ("cabo-german", 2, {"target": 100}, 1),
+        ("cabo-german", 2, {"target": 200}, 4),
         ("gabo", 3, {"target": 100}, 3),
         ("qute", 2, {"target": 150}, 5),
     ],
