@@ -2,9 +2,10 @@
 
 ``browser``: drives Debian's Chromium (tests/e2e). ``postgres``: runs a throwaway PostgreSQL
 server (the ``postgresql`` store of the web tests, tests/test_pgserver.py). ``ray``: starts a
-local Ray instance. ``slow``: the longest sweeps. Without root (no Chromium or PostgreSQL
-installed by scripts/setup) run ``scripts/test -m "not browser and not postgres"``; plain
-``scripts/test`` runs everything.
+local Ray instance. ``slow``: the longest sweeps, each the longer twin of a test the default
+run keeps; plain ``scripts/test`` leaves them out (``scripts/test -m slow`` runs them). Without
+root (no Chromium or PostgreSQL installed by scripts/setup) run ``scripts/test -m "not browser
+and not postgres and not slow"``.
 """
 
 from __future__ import annotations
