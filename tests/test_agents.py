@@ -26,6 +26,8 @@ LIGHT = ["random", "heuristic", "beginner", "casual"]
 """Agents cheap enough for thousands of games."""
 
 GAMES_PER_CONFIG = 1000
+"""Games of the light agents per variant and player count in the slow sweep (a quarter of it
+at five seats or more); the default run plays a quarter of those."""
 
 
 def play_out(game: Game, lineup: list[Agent], limit: int = 100_000) -> list[tuple[int, Action]]:
@@ -79,11 +81,10 @@ def test_an_agent_with_nothing_to_do_says_so() -> None:
 # --------------------------------------------------------------------------- legality
 
 
-@pytest.mark.parametrize(("variant", "players"), ALL_CONFIGS)
-def test_light_agents_only_play_legal_actions(variant: str, players: int) -> None:
-    """Thousands of seeded games per variant and player count, all four light agents."""
-    games = GAMES_PER_CONFIG if players <= 4 else GAMES_PER_CONFIG // 4
-    for i in range(games):
+def light_games(variant: str, players: int, games: int) -> None:
+    """``games`` seeded games (a quarter of them at five seats or more), all four light agents
+    in turn at every seat."""
+    for i in range(games if players <= 4 else games // 4):
         lineup = [get(LIGHT[(i + s) % len(LIGHT)], seed=i * 10 + s) for s in range(players)]
         g = new_game(variant, players=players, seed=i, options={"target": None})
         play_out(g, lineup)
@@ -91,13 +92,44 @@ def test_light_agents_only_play_legal_actions(variant: str, players: int) -> Non
 
 
 @pytest.mark.parametrize(("variant", "players"), ALL_CONFIGS)
-def test_search_agents_only_play_legal_actions(variant: str, players: int) -> None:
-    for i in range(4 if players <= 4 else 1):
+def test_light_agents_only_play_legal_actions(variant: str, players: int) -> None:
+    """Hundreds of seeded games per variant and player count, all four light agents."""
+    light_games(variant, players, GAMES_PER_CONFIG // 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players"), ALL_CONFIGS)
+def test_light_agents_only_play_legal_actions_long(variant: str, players: int) -> None:
+    """Thousands of seeded games per variant and player count (the sweep above, four times
+    over: its first quarter again, then new seeds)."""
+    light_games(variant, players, GAMES_PER_CONFIG)
+
+
+def search_games(variant: str, players: int, games: int) -> None:
+    """``games`` seeded games of the search agents (rollouts and ISMCTS in turn) against the
+    rules of thumb."""
+    for i in range(games):
         search = "ismcts:12" if i % 2 else "rollout:3"
         names = [search if s % 2 == 0 else "heuristic" for s in range(players)]
         lineup = [get(name, seed=i + s) for s, name in enumerate(names)]
         g = new_game(variant, players=players, seed=500 + i, options={"target": None})
         play_out(g, lineup)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [(v, n) for v, n in ALL_CONFIGS if n <= 6], ids=str
+)
+def test_search_agents_only_play_legal_actions(variant: str, players: int) -> None:
+    """Both searches at every table up to six seats (the larger tables are the slow sweep's:
+    the same code, more seats to sample)."""
+    search_games(variant, players, 2 if players <= 4 else 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players"), ALL_CONFIGS)
+def test_search_agents_only_play_legal_actions_long(variant: str, players: int) -> None:
+    """Four games at every table up to four seats, one at every larger one, up to ten."""
+    search_games(variant, players, 4 if players <= 4 else 1)
 
 
 @pytest.mark.parametrize("variant", ["cabo", "gabo", "qute"])

@@ -134,6 +134,19 @@ def test_the_frames_of_a_seat_without_memory_aid(
     frames = [f for socket in sockets for f in socket if f.get("type") == "state"]
     assert frames and all(f["seat"] == 0 for f in frames)
     learned = 0
+    taken: set[str] = set()  # the cards taken from the discard pile so far (named to all)
+
+    def allowed(e: dict[str, Any]) -> set[str]:
+        """The code fields of ``e`` every seat may read: a card going into a hand only when
+        it was taken, face up, from the discard pile."""
+        public = set(PUBLIC.get(e["type"], ()))
+        if e["type"] == "draw" and e.get("from") == "discard":
+            public.add("card")
+            taken.add(e["card"])
+        if e["type"] in ("replace", "claim") and e.get("card") in taken:
+            public.add("card")
+        return public
+
     for frame in frames:
         view = frame["view"]
         if view is None:
@@ -144,10 +157,7 @@ def test_the_frames_of_a_seat_without_memory_aid(
             assert not any(face_down), view["hands"]
             # the view's own list of recent events keeps only the cards shown to everyone
             for e in view["events"]:
-                public = set(PUBLIC.get(e["type"], ()))
-                if e["type"] == "draw" and e.get("from") == "discard":
-                    public.add("card")
-                assert CODE_FIELDS & set(e) <= public, e
+                assert CODE_FIELDS & set(e) <= allowed(e), e
         for e in frame["events"]:
             private = [f for f in PRIVATE.get(e["type"], ()) if f in e]
             if private:
@@ -155,8 +165,7 @@ def test_the_frames_of_a_seat_without_memory_aid(
                 assert e["seat"] == 0 or public_draw, e
                 learned += e["type"] != "draw"
             else:
-                allowed = set(PUBLIC.get(e["type"], ()))
-                assert CODE_FIELDS & set(e) <= allowed, e
+                assert CODE_FIELDS & set(e) <= allowed(e), e
     assert learned >= 2  # the two cards of the initial peek, at least
 
     # The exact frames, against the engine replayed from the store.

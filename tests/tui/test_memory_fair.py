@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -208,18 +209,36 @@ async def run_example(variant: str, seed: int, steps: list[str], waits: list[flo
             app.tick()
 
 
-@settings(
-    max_examples=10,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
+EXAMPLES = given(
     variant=st.sampled_from(VARIANTS),
     seed=st.integers(0, 10_000),
     steps=st.lists(st.sampled_from(STEPS), min_size=10, max_size=30),
     waits=st.lists(st.floats(0.0, 4.0), min_size=1, max_size=6),
 )
+"""Random games: the variant, its seed, the person's steps and the time between them."""
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@EXAMPLES
 def test_no_face_down_card_on_screen_past_its_reveal_time(
     variant: str, seed: int, steps: list[str], waits: list[float]
 ) -> None:
+    asyncio.run(run_example(variant, seed, steps, waits))
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@EXAMPLES
+def test_no_face_down_card_on_screen_past_its_reveal_time_long(
+    variant: str, seed: int, steps: list[str], waits: list[float]
+) -> None:
+    """The same property over more random games."""
     asyncio.run(run_example(variant, seed, steps, waits))

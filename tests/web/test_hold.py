@@ -150,6 +150,7 @@ def test_a_solo_tables_turn_clock_waits_while_held_and_runs_out_with_the_time_le
             assert room.version == version
             loop.advance(3.0)
             await until(lambda: room.version > version)
+            await until(lambda: me.state["version"] == room.version)  # the move's frame
             assert me.state["by"] == {"seat": 0, "kind": "clock", "name": "Ann"}
             assert me.state["seats"][0]["played_for"] == {"clock": 1, "stand_in": 0}
             assert room.game_row is not None
@@ -178,6 +179,7 @@ def test_the_ai_players_wait_while_held(store_url: str) -> None:
             assert room.version == version  # its delay starts again when the hold ends
             loop.advance(2.0)
             await until(lambda: room.version > version)
+            await until(lambda: me.state["version"] == room.version)  # the move's frame
             assert me.state["by"] is None  # the AI seat's own move
             me.conn.drop()
 
@@ -209,6 +211,7 @@ def test_a_hold_ends_when_its_connection_closes_and_at_its_bound(store_url: str)
             version = room.version
             loop.advance(left + 1.0)
             await until(lambda: room.version > version)
+            await until(lambda: watcher.state["version"] == room.version)  # the move's frame
             assert watcher.state["by"] == {"seat": 0, "kind": "clock", "name": "Ann"}
             for sink in (me, tab, watcher):
                 sink.conn.drop()
@@ -235,6 +238,7 @@ def test_with_another_person_at_the_table_a_hold_changes_nothing(store_url: str)
             version = room.version
             loop.advance(61.0)
             await until(lambda: room.version > version)
+            await until(lambda: ann.state["version"] == room.version)  # the move's frame
             by = {"seat": 0, "kind": "clock", "name": "Ann"}
             assert ann.state["by"] == by
             await until(lambda: bob.state["version"] == room.version)
