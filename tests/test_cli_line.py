@@ -431,7 +431,7 @@ def test_one_error_style_and_exit_codes() -> None:
         (["play", "gabo", "--snap-window", "inf"], "--snap-window must be from 0 to 3600"),
         (["play", "gabo", "--peek-window", "-1"], "--peek-window must be from 0 to 3600"),
         (["play", "gabo", "--reveal", "0"], "--reveal must be from 0.5 to 30"),
-        (["play", "gabo", "--seed", "-5"], "--seed must be from 0"),
+        (["play", "gabo", "--seed", "-5"], "--seed must be from 0 to 9223372036854775807, got -5"),
         (["arena", "gabo"], "missing option '--agents'"),
         (["arena", "gabo", "-a", "random", "--seed", "-1"], "--seed must be from 0"),
         (["serve", "--port", "99999"], "--port must be from 0 to 65535, got 99999"),

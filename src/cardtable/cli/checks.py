@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
-from typer._click.core import Context
+from typer._click.core import Command, Context
 from typer._click.exceptions import ClickException, MissingParameter, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -86,8 +86,9 @@ def _quiet_help(option: Any) -> Any:
     return option
 
 
-class CardtableGroup(TyperGroup):
-    """The ``cardtable`` command group: the parser's errors in the one error style."""
+class _Placeholders(Command):
+    """What the group and its commands share: options that say what they take, and a help
+    flag that takes nothing (mixed in before Typer's own class)."""
 
     def get_help_option(self, ctx: Context) -> Any:
         """``-h``/``--help``, with nothing after it in the help."""
@@ -98,6 +99,10 @@ class CardtableGroup(TyperGroup):
         params = super().get_params(ctx)
         _placeholders(params)
         return params
+
+
+class CardtableGroup(_Placeholders, TyperGroup):
+    """The ``cardtable`` command group: the parser's errors in the one error style."""
 
     def main(  # type: ignore[override]
         self,
@@ -137,24 +142,19 @@ class _Argument(TyperArgument):
         return name.split(" <", 1)[0], text
 
 
-class CardtableCommand(TyperCommand):
+class CardtableCommand(_Placeholders, TyperCommand):
     """A command whose help shows what each argument is (its metavar), not a Python type."""
-
-    def get_help_option(self, ctx: Context) -> Any:
-        """``-h``/``--help``, with nothing after it in the help."""
-        return _quiet_help(super().get_help_option(ctx))
-
-    def get_params(self, ctx: Context) -> list[Any]:
-        """The options, each with a word for what it takes (never a Python type)."""
-        params = super().get_params(ctx)
-        _placeholders(params)
-        return params
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
             if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
                 param.__class__ = _Argument
+
+
+def _bound(x: float) -> str:
+    """A bound as a person reads it: a whole number in full (2**63 - 1 too), else short."""
+    return str(x) if isinstance(x, int) else f"{x:g}"
 
 
 def number_in(
@@ -174,8 +174,10 @@ def number_in(
         ):
             unit = f" {what}" if what else ""
             if math.isinf(high):
-                raise typer.BadParameter(f"must be {low:g}{unit} or more, got {value}")
-            raise typer.BadParameter(f"must be from {low:g} to {high:g}{unit}, got {value}")
+                raise typer.BadParameter(f"must be {_bound(low)}{unit} or more, got {value}")
+            raise typer.BadParameter(
+                f"must be from {_bound(low)} to {_bound(high)}{unit}, got {value}"
+            )
         return value
 
     return check
