@@ -217,12 +217,13 @@ EXAMPLES = given(
 )
 """Random games: the variant, its seed, the person's steps and the time between them."""
 
-
-@settings(
-    max_examples=6,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+SLOW_EXAMPLES = settings(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
+"""Each example plays a whole table: no deadline, and no complaint that it takes time."""
+
+
+@settings(SLOW_EXAMPLES, max_examples=6)
 @EXAMPLES
 def test_no_face_down_card_on_screen_past_its_reveal_time(
     variant: str, seed: int, steps: list[str], waits: list[float]
@@ -231,11 +232,7 @@ def test_no_face_down_card_on_screen_past_its_reveal_time(
 
 
 @pytest.mark.slow
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(SLOW_EXAMPLES, max_examples=40)
 @EXAMPLES
 def test_no_face_down_card_on_screen_past_its_reveal_time_long(
     variant: str, seed: int, steps: list[str], waits: list[float]
