@@ -550,6 +550,12 @@ def _the(codes: Sequence[str]) -> Text:
     return out
 
 
+def _incoming(ev: Mapping[str, Any], unnamed: str) -> Text:
+    """The card a replace or claim put in the hand: named when the whole table saw it (the
+    event's public ``card``), else ``unnamed``."""
+    return _the([str(ev["card"])]) if "card" in ev else Text(unnamed)
+
+
 def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it.
 
@@ -591,8 +597,9 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         at = _addrs(ev.get("at", []), me)
         out = ev.get("out") or []
         gone = _the(out) if out else Text("the old card")
-        came = _the([str(ev["card"])]) if "card" in ev else Text("the drawn card")
-        return [_line(f"{who} put ", came, f" at {at} and threw away ", gone)]
+        return [
+            _line(f"{who} put ", _incoming(ev, "the drawn card"), f" at {at} and threw away ", gone)
+        ]
     if kind == "claim":
         at = _addrs(ev.get("at", []), me)
         if ev.get("ok"):
@@ -601,7 +608,7 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
                     f"{who} claimed {at} are equal — right: threw away ",
                     _the(ev.get("out", [])),
                     "; ",
-                    _the([str(ev["card"])]) if "card" in ev else Text("the new card"),
+                    _incoming(ev, "the new card"),
                     " is at " + _addr(ev["at"][0], me),
                 )
             ]
@@ -611,7 +618,7 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
                 f"{who} claimed {at} are equal — wrong: they are ",
                 _the(shown) if shown else Text("shown to everyone"),
                 " and stay in the hand; ",
-                _the([str(ev["card"])]) if "card" in ev else Text("the new card"),
+                _incoming(ev, "the new card"),
                 " goes to " + _addr(str(ev.get("new")), me),
             )
         ]

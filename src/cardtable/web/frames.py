@@ -29,7 +29,8 @@ def log_bit(room: Room, seat: int | None) -> int:
     only."""
     if seat is None:
         return 0
-    if room.row.seats[seat].memory_aid or not (room.game is None or room.game.memory_game):
+    game = room.game
+    if room.row.seats[seat].memory_aid or (game is not None and not game.memory_game):
         return 1 << seat
     return 0
 

@@ -472,6 +472,8 @@ class FamilyGame(Game):
         ok = all(values[hand[p]] == first_value for p in args)
         out = [self.codes[hand[p]] for p in args]
         cid, kn, tag = self._take_drawn()
+        claimed = {"seat": seat, "at": [f"{seat}.{p}" for p in args]}
+        incoming = self._public_in(cid, kn)
         if ok:
             for p in args:
                 self.discard.append(hand[p])
@@ -483,12 +485,7 @@ class FamilyGame(Game):
             self.tags[seat][low] = tag
             self._emit(
                 "claim",
-                {
-                    "seat": seat,
-                    "at": [f"{seat}.{p}" for p in args],
-                    "ok": True,
-                    **self._public_in(cid, kn),
-                },
+                {**claimed, "ok": True, **incoming},
                 {"out": out},
                 self.allmask | self.pub,
             )
@@ -501,13 +498,7 @@ class FamilyGame(Game):
             # the cards were shown for a moment and are face down again
             self._emit(
                 "claim",
-                {
-                    "seat": seat,
-                    "at": [f"{seat}.{p}" for p in args],
-                    "ok": False,
-                    "new": f"{seat}.{new}",
-                    **self._public_in(cid, kn),
-                },
+                {**claimed, "ok": False, "new": f"{seat}.{new}", **incoming},
                 {"shown": out},
                 everyone,
             )

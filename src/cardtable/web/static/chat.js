@@ -4,7 +4,7 @@
 // (el() appends text nodes), never as markup. A reaction also shows for a moment by the seat
 // that sent it.
 
-import { el, reducedMotion } from "./ui.js";
+import { atEnd, el, reducedMotion } from "./ui.js";
 
 /** @typedef {import("./net.js").RoomConnection} RoomConnection */
 /** @typedef {import("./types/protocol").ChatLog} ChatLog */
@@ -198,7 +198,7 @@ export class ChatPanel {
   add(msg) {
     const list = this.list;
     const mine = msg.seat !== null && msg.seat === this.mySeat();
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    const atBottom = atEnd(list);
     list.append(this.line(msg));
     while (list.childElementCount > KEEP_LINES) list.firstElementChild?.remove();
     this.empty.hidden = true;

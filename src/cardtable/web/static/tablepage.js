@@ -32,7 +32,7 @@ import { openSettings } from "./settings.js";
 import { beep, stateCue } from "./sound.js";
 import { matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
-import { el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
+import { atEnd, el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
 import { isShedding } from "./variants.js";
 import { eventPlaces, statusLine } from "./words.js";
 
@@ -512,8 +512,7 @@ export class TablePage {
    */
   renderLog() {
     const list = this.ui.logList;
-    const atBottom =
-      list.childElementCount === 0 || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    const atBottom = list.childElementCount === 0 || atEnd(list);
     const items = this.log
       .lines(this.names(), this.state?.seat ?? null)
       .filter((line) => !line.quiet)

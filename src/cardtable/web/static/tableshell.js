@@ -5,7 +5,7 @@
 // the connection and of problems.
 
 import { getPref } from "./prefs.js";
-import { byId, copyText, el, toast } from "./ui.js";
+import { atEnd, byId, copyText, el, toast } from "./ui.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
 /** @typedef {import("./types/protocol").StatusDetail} StatusDetail */
@@ -224,7 +224,7 @@ function fitLogPanel(panel) {
     const height = `${Math.max(200, window.innerHeight - top - 12)}px`;
     if (panel.style.maxHeight === height) return;
     const list = panel.querySelector(".log-list");
-    const atBottom = list && list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    const atBottom = list !== null && atEnd(list);
     panel.style.maxHeight = height;
     if (list && atBottom) list.scrollTop = list.scrollHeight; // the newest line stays in view
   };

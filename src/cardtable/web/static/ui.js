@@ -176,6 +176,15 @@ export async function copyText(text, input) {
   }
 }
 
+/**
+ * Whether a scrolling list shows its end (within a line's height): a reader there is kept at
+ * the end as lines are added; one who scrolled up to read back is left where they are.
+ * @param {Element} list
+ */
+export function atEnd(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+}
+
 /** Whether the screen is touched with a finger rather than pointed at with a mouse. */
 export function isTouch() {
   return window.matchMedia("(pointer: coarse)").matches;
