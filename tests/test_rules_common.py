@@ -13,7 +13,20 @@ from typing import Any
 
 import pytest
 
-from cardtable import Action, Game, IllegalAction, new_game, parse
+from cardtable import (
+    Action,
+    Game,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NoSuchCard,
+    NotInThisGame,
+    NotYourTurn,
+    RuleForbids,
+    WrongPhase,
+    new_game,
+    parse,
+)
 from cardtable.cards import cabo_deck, standard_deck
 
 from .scenario import all_pass, draw_turn, hand, peek_all, quick_turn, seen, stack
@@ -1202,32 +1215,32 @@ def _finished() -> Game:
 
 
 @pytest.mark.parametrize(
-    ("setup", "seat", "text", "why"),
+    ("setup", "seat", "text", "why", "kind"),
     [
-        (_at_turn, 1, "draw deck", "seat 1 cannot act now: seat 0 is to act"),
-        (_at_turn, 0, "fly", "unknown action 'fly'"),
-        (_at_turn, 0, "replace 0", "draw a card first"),
-        (_at_turn, 0, "discard", "draw a card first"),
-        (_at_turn, 0, "knock", "called with 'cabo'"),
-        (_at_turn, 0, "drop 0", "no dropping in cabo"),
-        (_at_turn, 0, "peek 0", "not allowed now"),
-        (_at_turn, 0, "spy 1.0", "not allowed now"),
-        (_at_turn, 0, "peek banana", "expected a position"),
-        (_holding, 0, "draw deck", "only draw at the start of your turn"),
-        (_holding, 0, "cabo", "start of your turn"),
-        (_holding, 0, "replace 7", "no card at position 7"),
-        (_holding, 0, "replace 0 1 2 3 4", "no card at position 4"),
-        (_holding, 1, "replace 0", "seat 1 cannot act now"),
-        (_spying, 0, "spy 3.0", "no seat 3"),
-        (_spying, 0, "spy 1.9", "seat 1 has no card at position 9"),
-        (_spying, 0, "peek 0", "use the spy power"),
-        (_spying, 0, "draw deck", "only draw at the start"),
-        (_finished, 0, "draw deck", "the game is over"),
-        (_finished, 1, "cabo", "the game is over"),
+        (_at_turn, 1, "draw deck", "seat 1 cannot act now: seat 0 is to act", NotYourTurn),
+        (_at_turn, 0, "fly", "unknown action 'fly'", MalformedAction),
+        (_at_turn, 0, "replace 0", "draw a card first", WrongPhase),
+        (_at_turn, 0, "discard", "draw a card first", WrongPhase),
+        (_at_turn, 0, "knock", "called with 'cabo'", NotInThisGame),
+        (_at_turn, 0, "drop 0", "no dropping in cabo", NotInThisGame),
+        (_at_turn, 0, "peek 0", "not allowed now", WrongPhase),
+        (_at_turn, 0, "spy 1.0", "not allowed now", WrongPhase),
+        (_at_turn, 0, "peek banana", "expected a position", MalformedAction),
+        (_holding, 0, "draw deck", "only draw at the start of your turn", WrongPhase),
+        (_holding, 0, "cabo", "start of your turn", WrongPhase),
+        (_holding, 0, "replace 7", "no card at position 7", NoSuchCard),
+        (_holding, 0, "replace 0 1 2 3 4", "no card at position 4", NoSuchCard),
+        (_holding, 1, "replace 0", "seat 1 cannot act now", NotYourTurn),
+        (_spying, 0, "spy 3.0", "no seat 3", NoSuchCard),
+        (_spying, 0, "spy 1.9", "seat 1 has no card at position 9", NoSuchCard),
+        (_spying, 0, "peek 0", "use the spy power", RuleForbids),
+        (_spying, 0, "draw deck", "only draw at the start", WrongPhase),
+        (_finished, 0, "draw deck", "the game is over", GameOver),
+        (_finished, 1, "cabo", "the game is over", GameOver),
     ],
 )
 def test_illegal_input_is_refused_with_a_reason_and_changes_nothing(
-    setup: Any, seat: int, text: str, why: str
+    setup: Any, seat: int, text: str, why: str, kind: type[IllegalAction]
 ) -> None:
     g = setup()
     before = copy.deepcopy(g._dump())
@@ -1236,6 +1249,7 @@ def test_illegal_input_is_refused_with_a_reason_and_changes_nothing(
         g.play(seat, text)
     message = str(info.value)
     assert why in message
+    assert type(info.value) is kind  # the kind of refusal, without reading its words
     assert g._dump() == before
     assert [g.view(s) for s in range(g.players)] == views
 

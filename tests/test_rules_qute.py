@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 
-from cardtable import Game, IllegalAction, new_game
+from cardtable import (
+    Game,
+    IllegalAction,
+    MalformedAction,
+    NoSuchCard,
+    NoSuchSeat,
+    NotYourTurn,
+    RuleForbids,
+    WrongPhase,
+    new_game,
+)
 from cardtable.cards import short_deck
 
 from .helpers import assert_rejected, strings_in
@@ -1063,6 +1073,28 @@ def test_round_ends_when_a_seat_has_no_cards_left() -> None:
     assert g.spectator_view()["result"] == v["result"]
     with pytest.raises(IllegalAction):
         g.play(1, "draw")
+
+
+@pytest.mark.parametrize(
+    ("seat", "text", "kind", "why"),
+    [
+        (5, "draw", NoSuchSeat, "no seat 5"),
+        (1, "play QH", NotYourTurn, "seat 1 cannot act now: seat 0 is to act"),
+        (0, "jump", MalformedAction, "unknown action 'jump'"),
+        (0, "play AS", NoSuchCard, "you do not hold AS"),
+        (0, "suit H", WrongPhase, "no 'suit' decision"),
+        (0, "play 9C KC", RuleForbids, "the same rank"),
+    ],
+)
+def test_each_kind_of_refusal_is_its_own_exception_and_changes_nothing(
+    seat: int, text: str, kind: type[IllegalAction], why: str
+) -> None:
+    g = start([["9C", "9D", "9H", "KC", "KH"], ["QH", "QD", "AD", "6S", "7S"]])
+    views = [g.view(s) for s in range(2)]
+    with pytest.raises(IllegalAction) as info:
+        g.play(seat, text)
+    assert type(info.value) is kind and why in str(info.value)
+    assert [g.view(s) for s in range(2)] == views
 
 
 def test_round_winners_are_the_lowest_round_scores_ties_share() -> None:

@@ -11,7 +11,17 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 
 from . import variants
-from .errors import IllegalAction
+from .errors import (
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NoSuchCard,
+    NoSuchSeat,
+    NotInThisGame,
+    NotYourTurn,
+    RuleForbids,
+    WrongPhase,
+)
 from .game import Event, Game
 from .games import family as _family  # noqa: F401  (registers the Cabo family)
 from .games import qute as _qute  # noqa: F401  (registers Qute)
@@ -23,8 +33,16 @@ __all__ = [
     "Action",
     "Event",
     "Game",
+    "GameOver",
     "IllegalAction",
+    "MalformedAction",
+    "NoSuchCard",
+    "NoSuchSeat",
+    "NotInThisGame",
+    "NotYourTurn",
     "Result",
+    "RuleForbids",
+    "WrongPhase",
     "new_game",
     "parse",
     "replay",

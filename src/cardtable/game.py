@@ -13,7 +13,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from .errors import IllegalAction
+from .errors import (
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NoSuchSeat,
+    NotYourTurn,
+    RuleForbids,
+)
 from .match import Result
 from .notation import Action, parse
 from .rng import Rng
@@ -325,7 +332,7 @@ class Game(ABC):
         g.__dict__ = d
         return g
 
-    def _world_for(self: G, seat: int, rng: Any) -> tuple[G, Rng]:
+    def world_for(self: G, seat: int, rng: Any) -> tuple[G, Rng]:
         """Start of a determinization: a clone that keeps only the events ``seat`` may see,
         and ``rng`` as an :class:`Rng` (an int seed or any ``random.Random`` is accepted)."""
         if not isinstance(rng, Rng):
@@ -344,7 +351,7 @@ class Game(ABC):
         g._history = list(past[1])
         return g, rng
 
-    def _seed_from(self, rng: Rng) -> None:
+    def seed_from(self, rng: Rng) -> None:
         """Give this copy its own generator, seeded from ``rng`` (built when first used)."""
         self._rng = None
         self._rng_state = int(rng.random() * 2**53)
@@ -361,29 +368,32 @@ class Game(ABC):
         """Engine hook: whether ``action`` is legal for ``seat`` (may be faster than a list)."""
         return action in self.legal_actions(seat)
 
-    def _why_illegal(self, seat: int, action: Action) -> str:
-        """Engine hook: explain in plain words why a non-legal action is refused."""
-        return f"'{action}' is not allowed now"
+    def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
+        """Engine hook: the refusal of a non-legal action, of its kind, in plain words."""
+        return RuleForbids(f"'{action}' is not allowed now")
 
     # -- the checked entry point -------------------------------------------------------------
     def check(self, seat: int, action: Action | str) -> Action:
         """Validate ``action`` for ``seat`` without playing it; return its canonical form.
 
-        Raises :class:`IllegalAction` with the reason, in the order :meth:`play` checks:
-        seat exists, text well formed, game not over, seat may act, action legal now.
+        Raises the kind of :class:`IllegalAction` that fits, in the order :meth:`play` checks:
+        the seat exists (:class:`NoSuchSeat`), the game is not over (:class:`GameOver`), the
+        seat may act (:class:`NotYourTurn`), the text is an action (:class:`MalformedAction`),
+        the action is legal now (:class:`NoSuchCard`, :class:`NotInThisGame`,
+        :class:`WrongPhase` or :class:`RuleForbids`, as the engine tells).
         """
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
+            raise NoSuchSeat(f"there is no seat {seat!r} at this table")
+        if self.over:
+            raise GameOver("the game is over")
+        if not self._may_act(seat):
+            raise NotYourTurn(self._not_your_turn(seat))
         act = parse(action) if type(action) is str else action
         if not isinstance(act, Action):
-            raise IllegalAction("an action must be text or an Action")
-        if self.over:
-            raise IllegalAction("the game is over")
+            raise MalformedAction("an action must be text or an Action")
         act = self._normalize(seat, act)
-        if not self._may_act(seat):
-            raise IllegalAction(self._not_your_turn(seat))
         if not self._is_legal(seat, act):
-            raise IllegalAction(self._why_illegal(seat, act))
+            raise self._why_illegal(seat, act)
         return act
 
     def play(self, seat: int, action: Action | str) -> list[Event]:
@@ -431,9 +441,9 @@ class Game(ABC):
         actors = self.actors
         if len(actors) == 1:
             return f"seat {seat} cannot act now: seat {actors[0]} is to act"
-        return f"seat {seat} cannot act now: waiting for seats {actors}"
+        return f"seat {seat} cannot act now: waiting for seats {', '.join(map(str, actors))}"
 
-    def _emit(
+    def emit(
         self,
         type: str,
         data: Mapping[str, Any],
@@ -464,7 +474,7 @@ class Game(ABC):
             "actions": [list(a) for a in self._actions],
         }
 
-    def _view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
+    def view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
         """The fields every game's view ends with: scores, rounds, events, result, legal.
 
         Without ``memory`` the events carry only their public part: the cards shown to the

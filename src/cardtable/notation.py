@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
 from .cards import card
-from .errors import IllegalAction
+from .errors import MalformedAction
 
 __all__ = [
     "WORDS",
@@ -81,7 +81,7 @@ def sort_addresses(addrs: tuple[Address, ...]) -> tuple[Address, ...]:
 
 def _int(tok: str, what: str) -> int:
     if not tok.isdigit() or len(tok) > 3:
-        raise IllegalAction(f"expected {what} (a number), got {tok!r}")
+        raise MalformedAction(f"expected {what} (a number), got {tok!r}")
     return int(tok)
 
 
@@ -99,25 +99,26 @@ def _address(tok: str) -> Address:
 def _other(tok: str) -> tuple[int, int]:
     addr = _address(tok)
     if isinstance(addr, int):
-        raise IllegalAction(f"expected another seat's card as P.N, got {tok!r}")
+        raise MalformedAction(f"expected another seat's card as P.N, got {tok!r}")
     return addr
 
 
 def _words(toks: list[str], n: int, name: str, usage: str) -> None:
     if len(toks) != n:
-        raise IllegalAction(f"'{name}' takes {usage}")
+        raise MalformedAction(f"'{name}' takes {usage}")
 
 
 def parse(text: str) -> Action:
-    """Parse action text into an :class:`Action`; raise :class:`IllegalAction` if malformed.
+    """Parse action text into an :class:`Action`; raise :class:`MalformedAction` (an
+    :class:`IllegalAction`) if malformed.
 
     Parsing knows the words of every game but not the situation: whether the action is
     allowed now is the game's business.
     """
     if not isinstance(text, str):
-        raise IllegalAction("an action must be text")
+        raise MalformedAction("an action must be text")
     if len(text) > 200:
-        raise IllegalAction("action text is too long")
+        raise MalformedAction("action text is too long")
     return _parse(text)
 
 
@@ -125,28 +126,28 @@ def parse(text: str) -> Action:
 def _parse(text: str) -> Action:
     toks = text.strip().lower().split()
     if not toks:
-        raise IllegalAction("empty action")
+        raise MalformedAction("empty action")
     name, rest = toks[0], toks[1:]
     if (name in _NO_ARGS or name in _ADDED) and not (name == "exchange" and rest):
         if rest:
-            raise IllegalAction(f"'{name}' takes no arguments")
+            raise MalformedAction(f"'{name}' takes no arguments")
         return Action(name)
     if name == "draw":
         if not rest:
             return Action("draw")
         _words(rest, 1, name, "'deck' or 'discard' (or nothing, in qute)")
         if rest[0] not in ("deck", "discard"):
-            raise IllegalAction("draw from the 'deck' or the 'discard' pile")
+            raise MalformedAction("draw from the 'deck' or the 'discard' pile")
         return Action("draw", (rest[0],))
     if name in ("peek", "give"):
         _words(rest, 1, name, "one position N")
         return Action(name, (_position(rest[0]),))
     if name == "replace":
         if not rest:
-            raise IllegalAction("'replace' takes one or more positions")
+            raise MalformedAction("'replace' takes one or more positions")
         positions = [_position(t) for t in rest]
         if len(set(positions)) != len(positions):
-            raise IllegalAction("a position is named twice")
+            raise MalformedAction("a position is named twice")
         return Action(name, tuple(sorted(positions)))
     if name == "spy":
         _words(rest, 1, name, "one address P.N")
@@ -155,7 +156,7 @@ def _parse(text: str) -> Action:
         _words(rest, 2, name, "two addresses (or none, after 'look')")
         a, b = _address(rest[0]), _address(rest[1])
         if a == b:
-            raise IllegalAction("cannot exchange a card with itself")
+            raise MalformedAction("cannot exchange a card with itself")
         return Action(name, sort_addresses((a, b)))
     if name == "look":
         _words(rest, 2, name, "your position N and another seat's P.N")
@@ -165,28 +166,28 @@ def _parse(text: str) -> Action:
         return Action(name, (_address(rest[0]),))
     if name == "play":
         if not rest:
-            raise IllegalAction("'play' takes one or more cards")
+            raise MalformedAction("'play' takes one or more cards")
         codes = []
         for tok in rest:
             code = tok.upper()
             try:
                 card(code)
             except ValueError:
-                raise IllegalAction(f"{tok!r} is not a card") from None
+                raise MalformedAction(f"{tok!r} is not a card") from None
             codes.append(code)
         return Action(name, tuple(codes))
     if name == "suit":
         _words(rest, 1, name, "one of C, D, H, S")
         if rest[0].upper() not in ("C", "D", "H", "S"):
-            raise IllegalAction("the suit is one of C, D, H, S")
+            raise MalformedAction("the suit is one of C, D, H, S")
         return Action(name, (rest[0].upper(),))
     if name in _CHOICES:
         options = _CHOICES[name]
         _words(rest, 1, name, " or ".join(repr(o) for o in options))
         if rest[0] not in options:
-            raise IllegalAction(f"'{name}' takes " + " or ".join(repr(o) for o in options))
+            raise MalformedAction(f"'{name}' takes " + " or ".join(repr(o) for o in options))
         return Action(name, (rest[0],))
-    raise IllegalAction(f"unknown action {toks[0]!r}")
+    raise MalformedAction(f"unknown action {toks[0]!r}")
 
 
 _NO_ARGS = frozenset(["discard", "pass", "qute", "continue", "exchange"])

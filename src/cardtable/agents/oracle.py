@@ -37,7 +37,7 @@ class _Open:
     ) -> Game:
         """The real deal, with its own generator for future draws, from an unordered deck."""
         world: Any = self._game.clone()
-        world._seed_from(rng if isinstance(rng, Rng) else Rng(int(rng.random() * 2**53)))
+        world.seed_from(rng if isinstance(rng, Rng) else Rng(int(rng.random() * 2**53)))
         if hasattr(world, "blind"):  # Qute: the blind's order stays unknown
             world.random.shuffle_stable(world.blind)
         else:

@@ -16,16 +16,9 @@ import importlib.util
 from typing import Any
 
 from .. import Game
+from .timing import REVEAL_RANGE, REVEAL_SECONDS
 
 __all__ = ["REVEAL_RANGE", "REVEAL_SECONDS", "farewell", "run_table", "table_available"]
-
-REVEAL_SECONDS = 5.0
-"""Seconds a face-down card the person sees (a peek, spy or look, a card a failed claim or
-drop shows) stays face up on the table without the memory aid, unless their next move comes
-first."""
-
-REVEAL_RANGE = (0.5, 30.0)
-"""The bounds of ``cardtable play --reveal`` (the browser's reveal time has the same)."""
 
 
 def table_available() -> bool:

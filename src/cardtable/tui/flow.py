@@ -25,9 +25,9 @@ from ..cli.fronts import front
 from ..cli.keys import word_keys
 from ..cli.render import Front, render_result
 from ..cli.sights import sights_in, table_view
-from . import REVEAL_SECONDS, saves
+from . import saves
 from .steps import event_places, public_event
-from .timing import Clock, Countdown, Reveals
+from .timing import REVEAL_SECONDS, Clock, Countdown, Reveals
 from .widgets import ResultScreen, RoundScreen
 
 __all__ = ["FLASH", "PEEK_WINDOW", "SNAP_WINDOW", "TIMED_OUT", "TableFlow"]

@@ -19,7 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["Clock", "Countdown", "Reveal", "Reveals"]
+__all__ = ["REVEAL_RANGE", "REVEAL_SECONDS", "Clock", "Countdown", "Reveal", "Reveals"]
+
+REVEAL_SECONDS = 5.0
+"""Seconds a face-down card the person sees (a peek, spy or look, a card a failed claim or
+drop shows) stays face up on the table without the memory aid, unless their next move comes
+first."""
+
+REVEAL_RANGE = (0.5, 30.0)
+"""The bounds of ``cardtable play --reveal`` (the browser's reveal time has the same)."""
 
 Clock = Callable[[], float]
 """Returns the time now, in seconds (only differences matter)."""

@@ -89,7 +89,7 @@ class GameOverEvent(TypedDict):
 
 
 class ViewTail(TypedDict):
-    """The fields every game's view ends with (``Game._view_tail``); each game's view narrows
+    """The fields every game's view ends with (``Game.view_tail``); each game's view narrows
     ``round_results`` and ``events`` to its own types."""
 
     totals: list[int]

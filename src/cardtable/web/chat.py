@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import Protocol
 
 from ..store import RoomRow
 from .protocol import (
@@ -29,10 +30,17 @@ from .protocol import (
     check_chat_text,
 )
 
-if TYPE_CHECKING:
-    from .room import Conn, Room
-
-__all__ = ["CHAT_RATE", "SPECTATOR_NAME", "ChatLines", "chat_log", "has_chat", "say", "writable"]
+__all__ = [
+    "CHAT_RATE",
+    "SPECTATOR_NAME",
+    "ChatLines",
+    "ChatRoom",
+    "Listener",
+    "chat_log",
+    "has_chat",
+    "say",
+    "writable",
+]
 
 CHAT_RATE: tuple[int, float] = (5, 10.0)
 """Chat messages (lines and reactions) a seat, or a spectator's connection, may send in any
@@ -42,12 +50,43 @@ SPECTATOR_NAME = "Spectator"
 """The name a spectator's lines are shown under (their ``seat`` is ``None``)."""
 
 
+class Listener(Protocol):
+    """A connection, as the chat sees it: the room it listens to, and a way to send it a frame."""
+
+    @property
+    def room(self) -> object:
+        """The room it listens to (``None`` if none)."""
+
+    def push(self, frame: ChatFrame) -> None:
+        """Send it a frame."""
+
+
+class ChatRoom(Protocol):
+    """A room, as the chat sees it."""
+
+    @property
+    def id(self) -> str:
+        """The room's id."""
+
+    @property
+    def row(self) -> RoomRow:
+        """The room's seats and settings."""
+
+    @property
+    def chat(self) -> ChatLines:
+        """Its chat lines."""
+
+    @property
+    def conns(self) -> Collection[Listener]:
+        """The connections listening to it."""
+
+
 def has_chat(row: RoomRow) -> bool:
     """Whether the room has a chat: at least two of its seats are people's."""
     return sum(s.type == "human" for s in row.seats) >= 2
 
 
-def writable(room: Room, seat: int | None) -> bool:
+def writable(room: ChatRoom, seat: int | None) -> bool:
     """Whether ``seat`` (``None``: a spectator) may write in the room's chat."""
     return has_chat(room.row) and (seat is not None or room.row.spectator_chat)
 
@@ -115,7 +154,9 @@ def _content(msg: ChatMsg) -> tuple[str | None, str | None]:
         raise ProtocolError("bad_chat", f"chat line refused: {exc}", msg.id) from None
 
 
-def say(room: Room, conn: Conn, seat: int | None, msg: ChatMsg, rate: tuple[int, float]) -> None:
+def say(
+    room: ChatRoom, conn: Listener, seat: int | None, msg: ChatMsg, rate: tuple[int, float]
+) -> None:
     """Check a chat message of ``conn`` (as ``seat``, ``None``: a spectator) and send it to
     every connection of the room, or raise :class:`ProtocolError`; a refusal changes nothing
     and sends nothing to anybody else. The sender's copy carries the message's ``id``."""
@@ -150,7 +191,7 @@ def say(room: Room, conn: Conn, seat: int | None, msg: ChatMsg, rate: tuple[int,
             other.push(frame)
 
 
-def chat_log(room: Room, seat: int | None) -> ChatLog | None:
+def chat_log(room: ChatRoom, seat: int | None) -> ChatLog | None:
     """The ``chat_log`` for a connection of ``seat`` that joins the room, which the ``state``
     answering its ``join`` carries (``None``: the room has no chat)."""
     if not has_chat(room.row):

@@ -12,14 +12,13 @@ memory only (like the chat): a restarted server, or a room paused and rebuilt, h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..game import Game
+from ..store import RoomRow
 from .protocol import ProtocolError, RematchOffer
 
-if TYPE_CHECKING:
-    from .room import Room
-
-__all__ = ["Offer", "answer"]
+__all__ = ["Offer", "RematchRoom", "answer"]
 
 
 @dataclass
@@ -47,7 +46,22 @@ class Offer:
         }
 
 
-def answer(room: Room, seat: int, accept: bool | None, msg_id: Any = None) -> bool:
+class RematchRoom(Protocol):
+    """A room, as a rematch sees it: its seats, its game, and the offer open."""
+
+    @property
+    def row(self) -> RoomRow:
+        """The room's seats."""
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played or just over."""
+
+    rematch: Offer | None
+    """The rematch offered, if any."""
+
+
+def answer(room: RematchRoom, seat: int, accept: bool | None, msg_id: Any = None) -> bool:
     """Apply the ``rematch`` message of ``seat`` (a person's seat) to ``room``, whose lock is
     held: without ``accept`` an offer (or the accept of the offer open), else an answer to the
     offer open. Returns whether every person's seat has now accepted: the next game is to be

@@ -30,7 +30,7 @@ from typing import Any
 from .. import variants
 from ..agents import Agent
 from ..agents import get as get_agent
-from ..errors import IllegalAction
+from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
 from .chat import CHAT_RATE, chat_log, say
@@ -58,6 +58,10 @@ from .room import Conn, Room, RoomError, ai_seed, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
+
+_REFUSALS: dict[type[IllegalAction], str] = {GameOver: "game_over", NotYourTurn: "not_your_turn"}
+"""The protocol's error code for each kind of refusal that has its own; every other is
+``illegal`` (its words say which rule)."""
 
 log = logging.getLogger("cardtable.web")
 
@@ -591,20 +595,11 @@ class RoomManager(QuickPlay):
         game = room.game
         if game is None:
             raise ProtocolError("not_started", "the game has not started", msg_id)
-        if game.over:
-            raise ProtocolError("game_over", "the game is over", msg_id)
-        actors = game.actors
-        if seat not in actors:
-            who = (
-                f"seat {actors[0]} is to act"
-                if len(actors) == 1
-                else f"waiting for seats {', '.join(map(str, actors))}"
-            )
-            raise ProtocolError("not_your_turn", f"seat {seat} cannot act now: {who}", msg_id)
         try:
             action = game.check(seat, text)
         except IllegalAction as exc:
-            raise ProtocolError("illegal", str(exc), msg_id) from None
+            code = _REFUSALS.get(type(exc), "illegal")
+            raise ProtocolError(code, str(exc), msg_id) from None
         if version is not None and version != room.version:
             raise ProtocolError(
                 "stale",

@@ -9,32 +9,32 @@ from typing import TYPE_CHECKING, Any
 from .phases import PH_GIVE, PH_SNAP
 
 if TYPE_CHECKING:
-    from .engine import FamilyGame
+    from .table import Table
 
 __all__ = ["do_drop", "do_give", "penalty", "touch_looked"]
 
 
-def touch_looked(g: FamilyGame, s: int, pos: int) -> None:
+def touch_looked(g: Table, s: int, pos: int) -> None:
     """A card at ``s.pos`` moved: a pending look at it can no longer be answered by exchange."""
     lk = g.looked
     if lk is not None and ((lk[0], lk[1]) == (s, pos) or (lk[2], lk[3]) == (s, pos)):
         g.look_valid = False
 
 
-def penalty(g: FamilyGame, seat: int) -> None:
+def penalty(g: Table, seat: int) -> None:
     """Deal ``seat`` one penalty card face down (none if the deck is out)."""
-    cid = g._draw_from_deck()
+    cid = g.draw_from_deck()
     if cid < 0:
-        g._emit("penalty", {"seat": seat, "at": None})
+        g.emit("penalty", {"seat": seat, "at": None})
         return
-    pos = g._place(seat, cid, 0, g.epoch)
+    pos = g.place(seat, cid, 0, g.epoch)
     touch_looked(g, seat, pos)
-    g._emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
+    g.emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
 
 
-def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
+def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     """``drop A``: snap in Gabo's window, or drop against the pile's top in German Cabo."""
-    s, pos = g._resolve(seat, args[0])
+    s, pos = g.resolve(seat, args[0])
     hand = g.hands[s]
     cid = hand[pos]
     everyone = g.allmask | g.pub
@@ -43,7 +43,7 @@ def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
         g.known[s][pos] = 0
         g.discard.append(cid)
         ok = g.keys[cid] == g.snap_key
-        g._emit(
+        g.emit(
             "snap",
             {"seat": seat, "at": f"{s}.{pos}", "ok": ok},
             {"card": g.codes[cid]},
@@ -54,8 +54,8 @@ def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
             penalty(g, seat)
             # a wrong snap ends the seat's part in the window, as if it had passed
             g.snap_passed |= 1 << seat
-        if not g._tick() and g.snap_passed == g.allmask:
-            g._end_turn()
+        if not g.tick() and g.snap_passed == g.allmask:
+            g.end_turn()
         return
     # cabo-german drop against the top of the discard pile
     touch_looked(g, s, pos)
@@ -63,7 +63,7 @@ def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
         hand[pos] = -1
         g.known[s][pos] = 0
         g.discard.append(cid)
-        g._emit(
+        g.emit(
             "drop",
             {"seat": seat, "at": f"{s}.{pos}", "ok": True},
             {"card": g.codes[cid]},
@@ -76,17 +76,17 @@ def do_drop(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
     else:
         g.known[s][pos] = everyone
         # shown to everyone, then back face down
-        g._emit(
+        g.emit(
             "drop",
             {"seat": seat, "at": f"{s}.{pos}", "ok": False},
             {"card": g.codes[cid]},
             everyone,
         )
         penalty(g, seat)
-    g._tick()
+    g.tick()
 
 
-def do_give(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
+def do_give(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     """``give N``: after dropping another seat's card, put one of yours in its place."""
     pos = args[0]
     assert g.give_to is not None
@@ -100,4 +100,4 @@ def do_give(g: FamilyGame, seat: int, args: tuple[Any, ...]) -> None:
     g.known[seat][pos] = 0
     g.give_to = None
     g.phase = g.resume
-    g._emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})
+    g.emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...errors import IllegalAction
 from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
@@ -179,7 +180,7 @@ class FamilyGame(Game):
         else:
             order = list(range(len(self.codes)))
             self.random.shuffle_stable(order)
-        # Every card leaves the deck through _draw_from_deck, the deal included.
+        # Every card leaves the deck through draw_from_deck, the deal included.
         self.deck = order[::-1]  # top of the deck is the end of the list
         self.discard = []
         size = self.rs.hand_size
@@ -187,11 +188,11 @@ class FamilyGame(Game):
         self.hands = hands
         for pos in range(size):
             for s in range(n):
-                hands[s][pos] = self._draw_from_deck()
+                hands[s][pos] = self.draw_from_deck()
         self.known = [[0] * size for _ in range(n)]
         self.tags = [[0] * size for _ in range(n)]
         if self.rs.discard_starts:
-            self.discard.append(self._draw_from_deck())
+            self.discard.append(self.draw_from_deck())
         self.epoch = 0
         self.drawn = -1
         self.drawn_from = FROM_NONE
@@ -212,7 +213,7 @@ class FamilyGame(Game):
         self.snap_card = -1
         self.snap_passed = 0
         self.first_look: list[tuple[int, ...]] = [()] * n
-        self._emit(
+        self.emit(
             "round_start",
             {"round": self.round_no, "first": first},
             {"discard": [self.codes[c] for c in self.discard]},
@@ -223,7 +224,7 @@ class FamilyGame(Game):
             for s in range(n):
                 for pos in self.rs.auto_peek:
                     self.known[s][pos] |= 1 << s
-                    self._emit(
+                    self.emit(
                         "peek",
                         {"seat": s, "at": f"{s}.{pos}"},
                         {"card": self.codes[hands[s][pos]]},
@@ -322,8 +323,8 @@ class FamilyGame(Game):
                     return True
         return False
 
-    def _why_illegal(self, seat: int, action: Action) -> str:
-        """A plain-words reason that mentions only public facts, read from the phase table."""
+    def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
+        """The refusal, in plain words that mention only public facts, from the phase table."""
         return phases.refusal(self, seat, action)
 
     # ------------------------------------------------------------------ playing
@@ -356,7 +357,7 @@ class FamilyGame(Game):
         if self.phase == PH_PEEK and self.rs.peek_shown_until_draw:
             self.first_look[seat] += (self.hands[seat][pos],)
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "peek",
                 {"seat": seat, "at": f"{seat}.{pos}"},
                 {"card": self.codes[self.hands[seat][pos]]},
@@ -371,7 +372,7 @@ class FamilyGame(Game):
 
     def _do_draw(self, seat: int, args: tuple[Any, ...]) -> None:
         if args[0] == "deck":
-            cid = self._draw_from_deck()
+            cid = self.draw_from_deck()
             self.drawn_from = FROM_DECK
             self.drawn_known = self.allmask | self.pub if self.rs.drawn_public else 1 << seat
             self.drawn_tag = self.epoch
@@ -385,14 +386,14 @@ class FamilyGame(Game):
         if self.first_look[seat]:
             self.first_look[seat] = ()
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "draw",
                 {"seat": seat, "from": args[0]},
                 {"card": self.codes[cid]},
                 self.drawn_known,
             )
 
-    def _draw_from_deck(self) -> int:
+    def draw_from_deck(self) -> int:
         """Take the deck's top card (reshuffling first where the rules say so); -1 if none.
 
         The one place a card leaves the deck: deals, draws and penalties all come here.
@@ -418,7 +419,7 @@ class FamilyGame(Game):
         self.deck = rest
         self.discard = [top]
         self.epoch += 1
-        self._emit("reshuffle", {"deck": len(rest)})
+        self.emit("reshuffle", {"deck": len(rest)})
 
     def _take_drawn(self) -> tuple[int, int, int]:
         cid, kn, tag = self.drawn, self.drawn_known, self.drawn_tag
@@ -427,7 +428,7 @@ class FamilyGame(Game):
         self.drawn_known = 0
         return cid, kn, tag
 
-    def _place(self, seat: int, cid: int, kn: int, tag: int) -> int:
+    def place(self, seat: int, cid: int, kn: int, tag: int) -> int:
         """Put a card at the seat's lowest empty position, else a new one at the end."""
         hand = self.hands[seat]
         for pos, c in enumerate(hand):
@@ -458,7 +459,7 @@ class FamilyGame(Game):
             self.tags[seat][pos] = tag
             self.discard.append(old)
             if self._events is not None:
-                self._emit(
+                self.emit(
                     "replace",
                     {"seat": seat, "at": [f"{seat}.{pos}"], **self._public_in(cid, kn)},
                     {"out": [self.codes[old]]},
@@ -483,7 +484,7 @@ class FamilyGame(Game):
             hand[low] = cid
             self.known[seat][low] = kn
             self.tags[seat][low] = tag
-            self._emit(
+            self.emit(
                 "claim",
                 {**claimed, "ok": True, **incoming},
                 {"out": out},
@@ -494,15 +495,15 @@ class FamilyGame(Game):
             everyone = self.allmask | self.pub
             for p in args:
                 self.known[seat][p] = everyone
-            new = self._place(seat, cid, kn, tag)
+            new = self.place(seat, cid, kn, tag)
             # the cards were shown for a moment and are face down again
-            self._emit(
+            self.emit(
                 "claim",
                 {**claimed, "ok": False, "new": f"{seat}.{new}", **incoming},
                 {"shown": out},
                 everyone,
             )
-            self._end_turn()
+            self.end_turn()
 
     def _do_discard(self, seat: int, args: tuple[Any, ...]) -> None:
         came_from = self.drawn_from
@@ -510,7 +511,7 @@ class FamilyGame(Game):
         self.discard.append(cid)
         power = self.powers_of[cid] if came_from == FROM_DECK or self.rs.pile_draw_free else 0
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "discard",
                 {"seat": seat, "power": POWER_NAMES[power] if power else None},
                 {"card": self.codes[cid]},
@@ -535,15 +536,15 @@ class FamilyGame(Game):
             self.snap_key = self.keys[cid]
             self.snap_card = cid
             self.snap_passed = 0
-            self._emit("snap_open", {}, {"card": self.codes[cid]}, self.allmask | self.pub)
+            self.emit("snap_open", {}, {"card": self.codes[cid]}, self.allmask | self.pub)
         else:
-            self._end_turn()
+            self.end_turn()
 
     def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
         s, pos = args[0]
         self.known[s][pos] |= 1 << seat
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "spy",
                 {"seat": seat, "at": f"{s}.{pos}"},
                 {"card": self.codes[self.hands[s][pos]]},
@@ -551,7 +552,8 @@ class FamilyGame(Game):
             )
         self._power_done()
 
-    def _resolve(self, seat: int, addr: Address) -> tuple[int, int]:
+    def resolve(self, seat: int, addr: Address) -> tuple[int, int]:
+        """An address as ``(owner, position)``: a bare position is ``seat``'s own."""
         return (seat, addr) if isinstance(addr, int) else addr
 
     def _swap(self, a: tuple[int, int], b: tuple[int, int]) -> None:
@@ -563,12 +565,12 @@ class FamilyGame(Game):
 
     def _do_exchange(self, seat: int, args: tuple[Any, ...]) -> None:
         if args:
-            a, b = self._resolve(seat, args[0]), self._resolve(seat, args[1])
+            a, b = self.resolve(seat, args[0]), self.resolve(seat, args[1])
         else:
             assert self.looked is not None
             a, b = (self.looked[0], self.looked[1]), (self.looked[2], self.looked[3])
         self._swap(a, b)
-        self._emit("exchange", {"seat": seat, "at": [f"{a[0]}.{a[1]}", f"{b[0]}.{b[1]}"]})
+        self.emit("exchange", {"seat": seat, "at": [f"{a[0]}.{a[1]}", f"{b[0]}.{b[1]}"]})
         self._power_done()
 
     def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -580,7 +582,7 @@ class FamilyGame(Game):
         self.look_valid = True
         self.phase = PH_LOOKED
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "look",
                 {"seat": seat, "at": [f"{seat}.{pos}", f"{s}.{other}"]},
                 {"cards": [self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]]]},
@@ -591,28 +593,28 @@ class FamilyGame(Game):
         ph = self.phase
         if ph == PH_SNAP:
             self.snap_passed |= 1 << seat
-            self._emit("pass", {"seat": seat})
+            self.emit("pass", {"seat": seat})
             if self.snap_passed == self.allmask:
-                self._end_turn()
+                self.end_turn()
         elif ph == PH_GIVE:
             self.give_to = None
             self.phase = self.resume
-            self._emit("pass", {"seat": seat})
+            self.emit("pass", {"seat": seat})
         else:
-            self._emit("pass", {"seat": seat})
+            self.emit("pass", {"seat": seat})
             self._power_done()
 
     def _do_call(self, seat: int, args: tuple[Any, ...]) -> None:
         self.caller = seat
-        self._emit("call", {"seat": seat, "word": self.rs.call})
+        self.emit("call", {"seat": seat, "word": self.rs.call})
         if self.rs.call_ends_round:
             self._end_round()
         else:
             self.final_left = self.n - 1
-            self._end_turn()
+            self.end_turn()
 
     # ------------------------------------------------------------------ turn and round flow
-    def _tick(self) -> bool:
+    def tick(self) -> bool:
         """Count a drop or snap toward the ``max_turns`` safety net like a turn; end the round
         at once, call or no call, if that reaches it. True if the round ended."""
         self.turns += 1
@@ -630,9 +632,11 @@ class FamilyGame(Game):
                 self._end_round()
                 return
         if self._events is not None:
-            self._emit("turn", {"seat": seat})
+            self.emit("turn", {"seat": seat})
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
+        """Close the turn: count it, end the round where the rules say so (the deck's end, the
+        caller's round done, the turn limit), else give the next seat its turn."""
         self.turns += 1
         if not self.deck and self.rs.deck_end == "end":
             self._end_round()
@@ -699,7 +703,7 @@ class FamilyGame(Game):
         )
         self._round_log.append(record)
         if self._events is not None:
-            self._emit("round_end", dict(round_info(self, record)))
+            self.emit("round_end", dict(round_info(self, record)))
         done = target is None or self.rs.target_reached.over(self.totals, target)
         if done:
             self.phase = PH_OVER
@@ -708,7 +712,7 @@ class FamilyGame(Game):
                 list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
             )
             if self._events is not None:
-                self._emit("game_over", self._result.to_dict())
+                self.emit("game_over", self._result.to_dict())
         else:
             self._start_round((self.first + 1) % self.n)
 

@@ -25,11 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from ...errors import IllegalAction, NoSuchCard, NotInThisGame, RuleForbids, WrongPhase
 from ...notation import Action, Address, sort_addresses
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
 
 if TYPE_CHECKING:
-    from .engine import FamilyGame
+    from .table import Table
 
 __all__ = [
     "CALL",
@@ -85,9 +86,9 @@ class Move:
 
     word: str
     """The action word (:data:`CALL` for the rule set's call word)."""
-    offer: Callable[[FamilyGame, int], Offer]
+    offer: Callable[[Table, int], Offer]
     """The legal actions of this move for a seat that may act, or why it is closed now."""
-    misfit: Callable[[FamilyGame, int, Action], str | None] | None = None
+    misfit: Callable[[Table, int, Action], str | None] | None = None
     """Why an action with this word but arguments the offer lacks is refused (``None``: this
     move has nothing to say about it)."""
     exists: Callable[[RuleSet], bool] = _always
@@ -102,13 +103,13 @@ class Phase:
 
     name: str
     """The phase's name in views."""
-    actors: Callable[[FamilyGame], list[int]]
+    actors: Callable[[Table], list[int]]
     """The seats that may act."""
     moves: tuple[Move, ...]
     """The moves offered, in the order legal actions list them."""
     when: str
     """When the phase happens, completing "you can only draw …"."""
-    waits: Callable[[FamilyGame, int], str] | None
+    waits: Callable[[Table, int], str] | None
     """What the phase waits for, in words, in a phase that insists on its own moves (the
     first peeks, a power, a look, a give, a snap window): the refusal of any word it does not
     take. ``None`` in the turn's own phases, where a word is refused with when it can be
@@ -163,36 +164,36 @@ def _number(k: int) -> str:
     return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
 
 
-def _others(g: FamilyGame, seat: int) -> tuple[tuple[int, int], ...]:
+def _others(g: Table, seat: int) -> tuple[tuple[int, int], ...]:
     return tuple((s, i) for s in range(g.n) if s != seat for i in g.occupied(s))
 
 
 # ---------------------------------------------------------------------------- who acts
-def _turn_seat(g: FamilyGame) -> list[int]:
+def _turn_seat(g: Table) -> list[int]:
     return [g.turn]
 
 
-def _peekers(g: FamilyGame) -> list[int]:
+def _peekers(g: Table) -> list[int]:
     return [s for s in range(g.n) if g.peeks_left[s]]
 
 
-def _snappers(g: FamilyGame) -> list[int]:
+def _snappers(g: Table) -> list[int]:
     passed = g.snap_passed
     return [s for s in range(g.n) if not passed >> s & 1]
 
 
-def _nobody(g: FamilyGame) -> list[int]:
+def _nobody(g: Table) -> list[int]:
     return []
 
 
 # ---------------------------------------------------------------------------- offers
-def _draw_deck(g: FamilyGame, seat: int) -> Offer:
+def _draw_deck(g: Table, seat: int) -> Offer:
     if g.deck or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1):
         return (_A_DRAW_DECK,)
     return "the deck is empty"
 
 
-def _draw_discard(g: FamilyGame, seat: int) -> Offer:
+def _draw_discard(g: Table, seat: int) -> Offer:
     if not g.discard:
         return "the discard pile is empty"
     if not g.rs.pile_draw_free and not g.occupied(seat):
@@ -200,7 +201,7 @@ def _draw_discard(g: FamilyGame, seat: int) -> Offer:
     return (_A_DRAW_DISCARD,)
 
 
-def _call(g: FamilyGame, seat: int) -> Offer:
+def _call(g: Table, seat: int) -> Offer:
     if g.caller >= 0:
         return "the end has already been called this round"
     return (call_action(g.rs.call),)
@@ -214,13 +215,13 @@ def _replace_list(own: tuple[int, ...], multi: bool) -> list[Action]:
     return acts
 
 
-def _replace(g: FamilyGame, seat: int) -> Offer:
+def _replace(g: Table, seat: int) -> Offer:
     own = g.occupied(seat)
     multi = g.rs.drops == "multi"
     return _cached(("replace", own, multi), lambda: _replace_list(own, multi))
 
 
-def _replace_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+def _replace_misfit(g: Table, seat: int, action: Action) -> str | None:
     if len(action.args) > 1 and g.rs.drops != "multi":
         return f"in {g.variant} you replace exactly one card"
     if len(action.args) > MAX_CLAIM:
@@ -228,13 +229,13 @@ def _replace_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
     return None
 
 
-def _discard(g: FamilyGame, seat: int) -> Offer:
+def _discard(g: Table, seat: int) -> Offer:
     if g.drawn_from == FROM_DECK or g.rs.pile_draw_free or not g.occupied(seat):
         return (_A_DISCARD,)
     return "a card taken from the discard pile must replace one of yours"
 
 
-def _drop(g: FamilyGame, seat: int) -> Offer:
+def _drop(g: Table, seat: int) -> Offer:
     if not g.discard:
         return "there is no card on the discard pile to match"
     own = g.occupied(seat)
@@ -253,36 +254,36 @@ def _has_snaps(rs: RuleSet) -> bool:
     return rs.drops == "snap"
 
 
-def _initial_peek(g: FamilyGame, seat: int) -> Offer:
+def _initial_peek(g: Table, seat: int) -> Offer:
     kn = g.known[seat]
     bit = 1 << seat
     acts = [_pos_action("peek", i) for i in g.occupied(seat) if not kn[i] & bit]
     return acts or "you have looked at all your cards"
 
 
-def _initial_peek_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+def _initial_peek_misfit(g: Table, seat: int, action: Action) -> str | None:
     return "you have already looked at that card"
 
 
-def _optional(g: FamilyGame) -> bool:
+def _optional(g: Table) -> bool:
     return g.power not in g.rs.must_use
 
 
-def _power_peek(g: FamilyGame, seat: int) -> Offer:
+def _power_peek(g: Table, seat: int) -> Offer:
     if g.power != PEEK:
         return _wrong_power(g)
     own = g.occupied(seat)
     return _cached(("peek", own), lambda: [_pos_action("peek", i) for i in own])
 
 
-def _power_spy(g: FamilyGame, seat: int) -> Offer:
+def _power_spy(g: Table, seat: int) -> Offer:
     if g.power != SPY:
         return _wrong_power(g)
     others = _others(g, seat)
     return _cached(("spy", others), lambda: [Action("spy", (a,)) for a in others])
 
 
-def _power_look(g: FamilyGame, seat: int) -> Offer:
+def _power_look(g: Table, seat: int) -> Offer:
     if g.power != LOOK:
         return _wrong_power(g)
     own = g.occupied(seat)
@@ -296,7 +297,7 @@ def _addr_seat(seat: int, addr: Address) -> int:
     return seat if isinstance(addr, int) else addr[0]
 
 
-def _power_exchange(g: FamilyGame, seat: int) -> Offer:
+def _power_exchange(g: Table, seat: int) -> Offer:
     own = g.occupied(seat)
     others = _others(g, seat)
     if g.power == SWAP:
@@ -316,11 +317,11 @@ def _power_exchange(g: FamilyGame, seat: int) -> Offer:
     return _wrong_power(g)
 
 
-def _wrong_power(g: FamilyGame) -> str:
+def _wrong_power(g: Table) -> str:
     return f"use the {POWER_NAMES[g.power]} power (or pass, where allowed)"
 
 
-def _power_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+def _power_misfit(g: Table, seat: int, action: Action) -> str | None:
     name = action.name
     if name == "spy":
         return "spy looks at another seat's card"
@@ -331,11 +332,11 @@ def _power_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
     return None
 
 
-_POWER_OFFERS: dict[int, Callable[[FamilyGame, int], Offer]] = {}
+_POWER_OFFERS: dict[int, Callable[[Table, int], Offer]] = {}
 """The offer of each power kind (filled below the offers)."""
 
 
-def _power_pass(g: FamilyGame, seat: int) -> Offer:
+def _power_pass(g: Table, seat: int) -> Offer:
     if _optional(g) or not _POWER_OFFERS[g.power](g, seat):
         # a power that cannot be used (nothing to peek at, no card of another seat) is passed
         # even where it must be used (RULES.md §1, Powers)
@@ -347,31 +348,31 @@ _POWER_OFFERS.update({PEEK: _power_peek, SPY: _power_spy, SWAP: _power_exchange,
 _POWER_OFFERS[SWAP_ANY] = _power_exchange
 
 
-def _looked_exchange(g: FamilyGame, seat: int) -> Offer:
+def _looked_exchange(g: Table, seat: int) -> Offer:
     if g.look_valid:
         return (_A_EXCHANGE,)
     return "the cards you looked at are no longer both there"
 
 
-def _looked_exchange_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+def _looked_exchange_misfit(g: Table, seat: int, action: Action) -> str | None:
     return "after 'look', answer 'exchange' (no positions) or 'pass'"
 
 
-def _pass(g: FamilyGame, seat: int) -> Offer:
+def _pass(g: Table, seat: int) -> Offer:
     return (_A_PASS,)
 
 
-def _give(g: FamilyGame, seat: int) -> Offer:
+def _give(g: Table, seat: int) -> Offer:
     own = g.occupied(seat)
     return _cached(("give", own), lambda: [_pos_action("give", i) for i in own])
 
 
-def _snap(g: FamilyGame, seat: int) -> Offer:
+def _snap(g: Table, seat: int) -> Offer:
     own = g.occupied(seat)
     return _cached(("snap", own), lambda: [_pos_action("drop", i) for i in own])
 
 
-def _snap_misfit(g: FamilyGame, seat: int, action: Action) -> str | None:
+def _snap_misfit(g: Table, seat: int, action: Action) -> str | None:
     if action.args and isinstance(action.args[0], tuple):
         return "you can only snap your own cards"
     return None
@@ -504,7 +505,7 @@ def moves_by_word(rs: RuleSet) -> ByWord:
     return _variant_moves(rs)[2]
 
 
-def legal_actions(g: FamilyGame, seat: int, moves: tuple[Move, ...]) -> list[Action]:
+def legal_actions(g: Table, seat: int, moves: tuple[Move, ...]) -> list[Action]:
     """Every action of the open ``moves`` (those of ``g``'s phase) for a seat that may act."""
     acts: list[Action] = []
     for move in moves:
@@ -514,27 +515,28 @@ def legal_actions(g: FamilyGame, seat: int, moves: tuple[Move, ...]) -> list[Act
     return acts
 
 
-def _word(g: FamilyGame, name: str) -> str:
+def _word(g: Table, name: str) -> str:
     return CALL if name == g.rs.call else name
 
 
-def refusal(g: FamilyGame, seat: int, action: Action) -> str:
-    """Why ``action`` (canonical, not legal now) is refused for ``seat``, which may act."""
+def refusal(g: Table, seat: int, action: Action) -> IllegalAction:
+    """Why ``action`` (canonical, not legal now) is refused for ``seat``, which may act: the
+    refusal of its kind, in plain words."""
     rs = g.rs
     name = action.name
     for arg in action.args:  # positions first: they are refused the same way in every phase
         if isinstance(arg, tuple):
             s, pos = arg
             if not 0 <= s < g.n:
-                return f"there is no seat {s} at this table"
+                return NoSuchCard(f"there is no seat {s} at this table")
             if not 0 <= pos < len(g.hands[s]) or g.hands[s][pos] < 0:
-                return f"seat {s} has no card at position {pos}"
+                return NoSuchCard(f"seat {s} has no card at position {pos}")
         elif isinstance(arg, int):
             hand = g.hands[seat]
             if not 0 <= arg < len(hand) or hand[arg] < 0:
-                return f"you have no card at position {arg}"
+                return NoSuchCard(f"you have no card at position {arg}")
     if is_call_word(name) and name != rs.call:
-        return f"in {g.variant} the end is called with '{rs.call}'"
+        return NotInThisGame(f"in {g.variant} the end is called with '{rs.call}'")
     word = _word(g, name)
     table = moves_of(rs)
     phase = PHASE_TABLE[g.phase]
@@ -542,21 +544,22 @@ def refusal(g: FamilyGame, seat: int, action: Action) -> str:
     for move in here:
         offer = move.offer(g, seat)
         if isinstance(offer, str):
-            return offer
+            return RuleForbids(offer)
         if move.misfit is not None:
             reason = move.misfit(g, seat, action)
             if reason is not None:
-                return reason
+                return RuleForbids(reason)
     if not here:
         phases = [
             p for p, ms in zip(PHASE_TABLE, table, strict=True) if any(m.word == word for m in ms)
         ]
         if not phases and word in _WITHOUT:
-            return f"there is no {_WITHOUT[word]} in {g.variant}"
+            return NotInThisGame(f"there is no {_WITHOUT[word]} in {g.variant}")
         if phases and word in _WORDS:
-            return _WORDS[word].format(when=" or ".join(p.when for p in phases))
+            return WrongPhase(_WORDS[word].format(when=" or ".join(p.when for p in phases)))
         if phase.waits is not None:
-            return phase.waits(g, seat)
+            return WrongPhase(phase.waits(g, seat))
     legal = [str(a) for a in g.legal_actions(seat)]
     shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
-    return f"'{action}' is not allowed now; you may: {shown}"
+    refused = RuleForbids if here else WrongPhase
+    return refused(f"'{action}' is not allowed now; you may: {shown}")

@@ -16,14 +16,14 @@ if TYPE_CHECKING:
         PowerPending,
         SnapWindow,
     )
-    from .engine import FamilyGame
+    from .table import Table
 
 __all__ = ["family_view", "round_info"]
 
 _FROM_NAMES: tuple[Literal["deck", "discard"] | None, ...] = (None, "deck", "discard")
 
 
-def round_info(g: FamilyGame, record: tuple[Any, ...]) -> FamilyRoundResult:
+def round_info(g: Table, record: tuple[Any, ...]) -> FamilyRoundResult:
     """One finished round as views and the ``round_end`` event show it."""
     round_no, scores, sums, winners, caller, hands, totals, steps, reset = record
     codes = g.codes
@@ -41,7 +41,7 @@ def round_info(g: FamilyGame, record: tuple[Any, ...]) -> FamilyRoundResult:
 
 
 def _card_view(
-    g: FamilyGame, cid: int, kn: int, bit: int, seen: int | None = None, up: bool = False
+    g: Table, cid: int, kn: int, bit: int, seen: int | None = None, up: bool = False
 ) -> FamilySlot | None:
     """One position: the code if ``kn`` lets the viewer ``bit`` see it, and the seats that
     know the card (from ``seen``, else ``kn``); ``up``: the card lies face up."""
@@ -57,7 +57,7 @@ def _card_view(
     return slot
 
 
-def family_view(g: FamilyGame, seat: int | None, memory: bool = True) -> FamilyView:
+def family_view(g: Table, seat: int | None, memory: bool = True) -> FamilyView:
     """The view of ``seat`` (``None``: a spectator), built field by field, deny by default;
     ``memory=False``: the table as a person without memory aid sees it (RULES.md, Memory)."""
     bit = g.pub if seat is None else 1 << seat
@@ -133,5 +133,5 @@ def family_view(g: FamilyGame, seat: int | None, memory: bool = True) -> FamilyV
         "turns": g.turns,
         "max_turns": g.max_turns * g.n,
         "target_rule": g.rs.target_reached.name,
-        **g._view_tail(seat, bit, memory),
+        **g.view_tail(seat, bit, memory),
     }

@@ -4,13 +4,15 @@ the full debug dump of a state."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...cards import codes_text
 from ...game import RANDOM_DRAWS
 
 if TYPE_CHECKING:
-    from .engine import FamilyGame
+    from .table import Table
+
+_World = TypeVar("_World", bound="Table")
 
 __all__ = ["debug_lines", "redeal"]
 
@@ -32,11 +34,11 @@ def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: f
 
 
 def redeal(
-    game: FamilyGame,
+    game: _World,
     seat: int,
     rng: Any,
     weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
-) -> FamilyGame:
+) -> _World:
     """A copy where every card ``seat`` does not know is re-dealt at random.
 
     Cards are re-dealt only among places of the same origin (the initial shuffle, or a
@@ -47,7 +49,7 @@ def redeal(
     with probability proportional to the card's weight; the other places and the deck
     are then dealt uniformly from what is left.
     """
-    g, rng = game._world_for(seat, rng)
+    g, rng = game.world_for(seat, rng)
     bit = 1 << seat
     epoch = g.epoch
     # Places of hidden cards, grouped by origin; the deck's own cards join the group of
@@ -90,11 +92,11 @@ def redeal(
         if tag == epoch:
             g.deck = cards[len(places) :]
     g.draws = RANDOM_DRAWS
-    g._seed_from(rng)
+    g.seed_from(rng)
     return g
 
 
-def debug_lines(g: FamilyGame) -> list[str]:
+def debug_lines(g: Table) -> list[str]:
     """Every field of the state, hidden ones included, a line per part (for debugging and
     OpenSpiel's ``debug_string``; never shown to a player)."""
     codes = g.codes

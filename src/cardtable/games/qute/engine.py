@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...cards import codes_text
+from ...errors import IllegalAction
 from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
 from ...notation import Action
@@ -132,7 +133,7 @@ class QuteGame(Game):
         self.turns = 0
         self.suit: str | None = None
         self.penalty: list[list[int]] = [[] for _ in range(n)]
-        self._emit("round_start", {"round": self.round_no, "first": first})
+        self.emit("round_start", {"round": self.round_no, "first": first})
         self._begin_turn(first)
 
     def _give(self, seat: int, cid: int) -> None:
@@ -154,7 +155,7 @@ class QuteGame(Game):
             self.blind = rest
             self.stack = [top]
             self.epoch += 1
-            self._emit("refill", {"blind": len(rest), "refills": self.epoch})
+            self.emit("refill", {"blind": len(rest), "refills": self.epoch})
         blind = self.blind
         if not blind:
             return -1
@@ -173,7 +174,7 @@ class QuteGame(Game):
         self.ending = False
         self.last_js = False
         events = self._events
-        if events is not None:  # inlined _emit: this runs once per turn
+        if events is not None:  # inlined emit: this runs once per turn
             self._seq += 1
             events.append(Event(self._seq, "turn", {"seat": seat}))
 
@@ -242,7 +243,8 @@ class QuteGame(Game):
             return 1, -1, SUITS.index(self.suit) if self.suit else -1
         return 2, top % 9, top // 9
 
-    def _plays(self, seat: int) -> list[Action]:
+    def plays(self, seat: int) -> list[Action]:
+        """Every card or set of cards ``seat`` may lay now (in its own turn, outside a decision)."""
         hand = self.hands[seat]
         mode, top_rank, top_suit = self._fit_test()
         ranks = [c % 9 for c in hand]
@@ -315,7 +317,7 @@ class QuteGame(Game):
         if self.phase == PH_DECIDE:
             assert self.decision is not None
             return list(_DECISIONS[self.decision])
-        plays = self._plays(seat)
+        plays = self.plays(seat)
         if plays:
             return plays
         if self.must_cover or self.drew < 0:  # nothing fits: draw
@@ -338,25 +340,25 @@ class QuteGame(Game):
         elif name == "draw":
             self._do_draw(seat)
         elif name == "qute":
-            self._emit("qute", {"seat": seat})
+            self.emit("qute", {"seat": seat})
             self.qute_done = True
             self.decision = None
             self._finish_turn(ending=True)
         elif name == "continue":
-            self._emit("continue", {"seat": seat})
+            self.emit("continue", {"seat": seat})
             self.decision = None
             self._after_qute()
         elif name == "suit":
             self.suit = str(action[1][0])
-            self._emit("suit", {"seat": seat, "suit": self.suit})
+            self.emit("suit", {"seat": seat, "suit": self.suit})
             self.decision = None
             self._after_suit()
         elif name == "eights":
-            self._emit("eights", {"seat": seat, "mode": action[1][0]})
+            self.emit("eights", {"seat": seat, "mode": action[1][0]})
             self.decision = None
             self._resolve_effects(all_eights=action[1][0] == "all")
         elif name == "jpoints":
-            self._emit("jpoints", {"seat": seat, "mode": action[1][0]})
+            self.emit("jpoints", {"seat": seat, "mode": action[1][0]})
             self.decision = None
             self._end_round(str(action[1][0]))
         else:  # pragma: no cover - only legal actions reach apply
@@ -377,7 +379,7 @@ class QuteGame(Game):
         if self.last_js:
             self.suit = None  # until chosen for the new J
         events = self._events
-        if events is not None:  # inlined _emit: this runs for most actions
+        if events is not None:  # inlined emit: this runs for most actions
             self._seq += 1
             events.append(
                 Event(self._seq, "play", {"seat": seat, "cards": list(codes), "left": len(hand)})
@@ -406,8 +408,8 @@ class QuteGame(Game):
         seat = self.turn
         if _RANK[self.stack[-1]] == "6":
             self.must_cover = True
-            if not self._plays(seat) and not self._can_draw():
-                self._emit("dead_end", {"seat": seat})
+            if not self.plays(seat) and not self._can_draw():
+                self.emit("dead_end", {"seat": seat})
                 self._finish_turn(ending=True)
             return
         self._finish_turn(ending=not self.hands[seat])
@@ -420,9 +422,9 @@ class QuteGame(Game):
                 cons[i] = (*cons[i], situation)
         cid = self._draw_from_blind(decisive=True)
         if cid < 0:
-            self._emit("draw", {"seat": seat, "card": False})
+            self.emit("draw", {"seat": seat, "card": False})
             if self.must_cover:
-                self._emit("dead_end", {"seat": seat})
+                self.emit("dead_end", {"seat": seat})
                 self._finish_turn(ending=True)
             else:
                 self._finish_turn(ending=False)
@@ -430,14 +432,14 @@ class QuteGame(Game):
         self._give(seat, cid)
         self.drew = cid
         if self._events is not None:
-            self._emit("draw", {"seat": seat, "card": True}, {"drawn": _CODES[cid]}, 1 << seat)
+            self.emit("draw", {"seat": seat, "card": True}, {"drawn": _CODES[cid]}, 1 << seat)
         if self.fits(cid):
             return
         if self.must_cover:
             # Whether this card fits becomes public only with the seat's next move (another
             # draw adds the constraint then), so nothing is recorded yet.
             if not self._can_draw():
-                self._emit("dead_end", {"seat": seat})
+                self.emit("dead_end", {"seat": seat})
                 self._finish_turn(ending=True)
             return
         self.cons[seat][-1] = (situation,)  # the turn passes: everyone sees it did not fit
@@ -465,7 +467,7 @@ class QuteGame(Game):
             got.append(cid)
         self.penalty[seat].extend(got)
         if self._events is not None:
-            self._emit(
+            self.emit(
                 "penalty",
                 {"seat": seat, "count": len(got), "for": reason},
                 {"cards": [_CODES[c] for c in got]},
@@ -498,16 +500,16 @@ class QuteGame(Game):
                 last = others[i % (n - 1)]
                 self._penalty_draw(last, 2, "8")
                 drawers.append(last)
-            self._emit("skip", {"seats": sorted(set(drawers), key=drawers.index), "for": "8"})
+            self.emit("skip", {"seats": sorted(set(drawers), key=drawers.index), "for": "8"})
             nxt = (last + 1) % n
         elif eights:
             self._penalty_draw(nxt, 2 * eights, "8")
-            self._emit("skip", {"seats": [nxt], "for": "8"})
+            self.emit("skip", {"seats": [nxt], "for": "8"})
             nxt = (nxt + 1) % n
         elif aces and not self.ending:
             others = [(s + k) % n for k in range(1, n)]
             last = others[(aces - 1) % (n - 1)]
-            self._emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)], "for": "A"})
+            self.emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)], "for": "A"})
             nxt = (last + 1) % n
         if self.ending:
             if laid and laid[-1] % 9 == _J:
@@ -518,7 +520,7 @@ class QuteGame(Game):
             return
         self.turns += 1
         if self.turns >= self.max_turns:
-            self._emit("max_turns", {"turns": self.turns})
+            self.emit("max_turns", {"turns": self.turns})
             self._end_round(None)
             return
         self._begin_turn(nxt)
@@ -565,14 +567,14 @@ class QuteGame(Game):
             "reset": reset,
         }
         self._round_log.append(info)
-        self._emit("round_end", dict(info))
+        self.emit("round_end", dict(info))
         if target is None or max(self.totals) > target:
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
             self._result = Result(
                 list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
             )
-            self._emit("game_over", self._result.to_dict())
+            self.emit("game_over", self._result.to_dict())
             return
         high = max(self.totals)
         self._start_round(self.totals.index(high))
@@ -619,7 +621,7 @@ class QuteGame(Game):
         nothing that fitted) is never dealt to it. ``weights`` is not used: Qute's inferences
         are hard constraints, already respected.
         """
-        g, rng = self._world_for(seat, rng)
+        g, rng = self.world_for(seat, rng)
         groups: dict[int, list[tuple[int, int]]] = {}
         for s in range(self.n):
             if s == seat or self.phase == PH_OVER:  # at the end every hand is shown
@@ -650,7 +652,7 @@ class QuteGame(Game):
         g.penalty = [[moved.get(c, c) for c in pen] for pen in g.penalty]
         if g.drew >= 0:
             g.drew = moved.get(g.drew, g.drew)
-        g._seed_from(rng)
+        g.seed_from(rng)
         return g
 
     def _all_cards(self) -> list[int]:
@@ -675,6 +677,6 @@ class QuteGame(Game):
         }
 
     # ------------------------------------------------------------------ messages
-    def _why_illegal(self, seat: int, action: Action) -> str:
+    def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
         """A plain-words reason that mentions only public facts and the seat's own hand."""
         return why_illegal(self, seat, action)

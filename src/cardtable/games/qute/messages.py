@@ -5,41 +5,44 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...errors import IllegalAction, NoSuchCard, RuleForbids, WrongPhase
 from ...notation import Action
 from .tables import _CODES, _DECISIONS, PH_DECIDE
 
 if TYPE_CHECKING:
-    from .engine import QuteGame
+    from .table import Table
 
 __all__ = ["why_illegal"]
 
 
-def why_illegal(g: QuteGame, seat: int, action: Action) -> str:
+def why_illegal(g: Table, seat: int, action: Action) -> IllegalAction:
     """A plain-words reason that mentions only public facts and the seat's own hand."""
     name = action.name
     if g.phase == PH_DECIDE:
         words = " or ".join(f"'{a}'" for a in _DECISIONS[g.decision or "qute"])
-        return f"first decide: {words}"
+        return WrongPhase(f"first decide: {words}")
     if name in ("qute", "continue", "suit", "eights", "jpoints"):
-        return f"there is no '{name}' decision to take now"
+        return WrongPhase(f"there is no '{name}' decision to take now")
     if name == "play":
         codes = [str(c) for c in action.args]
         hand = [_CODES[c] for c in g.hands[seat]]
         missing = [c for c in codes if c not in hand]
         if missing:
-            return f"you do not hold {', '.join(missing)}"
+            return NoSuchCard(f"you do not hold {', '.join(missing)}")
         if len({c[:-1] for c in codes}) > 1:
-            return "all cards of one play must have the same rank"
+            return RuleForbids("all cards of one play must have the same rank")
         if len(set(codes)) != len(codes):
-            return "a card is named twice"
+            return RuleForbids("a card is named twice")
         if g.drew >= 0 and not g.must_cover:
-            return f"the card you drew ({_CODES[g.drew]}) fits and must be played first"
+            return RuleForbids(
+                f"the card you drew ({_CODES[g.drew]}) fits and must be played first"
+            )
         top = _CODES[g.stack[-1]] if g.stack else None
         if top is not None and top.startswith("J"):
-            return f"{codes[0]} does not fit: on a J only {g.suit} or another J"
-        return f"{codes[0]} does not fit on {top}"
+            return RuleForbids(f"{codes[0]} does not fit: on a J only {g.suit} or another J")
+        return RuleForbids(f"{codes[0]} does not fit on {top}")
     if name == "draw":
-        if g._plays(seat):
-            return "you hold a card that fits, so you must play"
-        return "you have already drawn this turn"
-    return f"'{action}' is not a qute action now"
+        if g.plays(seat):
+            return RuleForbids("you hold a card that fits, so you must play")
+        return WrongPhase("you have already drawn this turn")
+    return WrongPhase(f"'{action}' is not a qute action now")

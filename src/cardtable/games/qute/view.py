@@ -9,7 +9,7 @@ from ...views import QuteView
 from .tables import _CODES, _RANK, PH_OVER, PH_PLAY
 
 if TYPE_CHECKING:
-    from .engine import QuteGame
+    from .table import Table
 
 __all__ = ["qute_view", "top_run"]
 
@@ -29,7 +29,7 @@ def top_run(stack: list[int]) -> list[int]:
     return stack[-k:]
 
 
-def qute_view(g: QuteGame, seat: int | None) -> QuteView:
+def qute_view(g: Table, seat: int | None) -> QuteView:
     """The view of ``seat`` (``None``: a spectator), built field by field, deny by default.
 
     Hands are held face up by their owners: there is nothing to remember, so the view is the
@@ -75,6 +75,6 @@ def qute_view(g: QuteGame, seat: int | None) -> QuteView:
             "pending": g.decision,
             "turns": g.turns,
             "max_turns": g.max_turns,
-            **g._view_tail(seat, bit),
+            **g.view_tail(seat, bit),
         },
     )
