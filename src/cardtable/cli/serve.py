@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from ..web.settings import DEFAULTS, ServerSettings, SettingError
 from .checks import number_in
 from .render import FAILURE, _fail, fail
 
@@ -56,19 +57,19 @@ def serve_command(
         typer.Option(
             "--ai-delay", help="seconds an AI seat waits before it acts", callback=_SECONDS
         ),
-    ] = 0.8,
+    ] = DEFAULTS.ai_delay,
     peek_window: Annotated[
         float,
         typer.Option(
             "--peek-window", help="seconds the initial-peek phase stays open", callback=_SECONDS
         ),
-    ] = 30.0,
+    ] = DEFAULTS.peek_window,
     snap_window: Annotated[
         float,
         typer.Option(
             "--snap-window", help="seconds a gabo snap window stays open", callback=_SECONDS
         ),
-    ] = 5.0,
+    ] = DEFAULTS.snap_window,
     ai_workers: Annotated[
         int | None,
         typer.Option(
@@ -78,7 +79,7 @@ def serve_command(
             "server instead (for debugging)",
             show_default=False,
         ),
-    ] = None,
+    ] = DEFAULTS.ai_workers,
     turn_time: Annotated[
         float,
         typer.Option(
@@ -87,7 +88,7 @@ def serve_command(
             help="seconds a person has for each turn or decision before the server plays the "
             "timeout move for them; 0 turns the clock off",
         ),
-    ] = 60.0,
+    ] = DEFAULTS.turn_time,
     idle_time: Annotated[
         float,
         typer.Option(
@@ -96,7 +97,7 @@ def serve_command(
             help="seconds a room with nobody connected (and nobody asking about it) stays in "
             "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
         ),
-    ] = 120.0,
+    ] = DEFAULTS.idle_time,
     quickplay_wait: Annotated[
         float,
         typer.Option(
@@ -105,7 +106,7 @@ def serve_command(
             help="seconds a table opened by Play now waits for people before computer players "
             "(casual) take its open seats and the game starts; 0: at once",
         ),
-    ] = 20.0,
+    ] = DEFAULTS.quickplay_wait,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -212,16 +213,8 @@ def serve_command(
     problem = url_problem(db)
     if problem is not None:
         _fail(f"--db: {problem}")
-    if min(ai_delay, peek_window, snap_window) < 0:
-        _fail("delays and windows cannot be negative")
-    if ai_workers is not None and ai_workers < 0:
-        _fail("--ai-workers cannot be negative")
-    if turn_time < 0 or header_timeout < 0:
-        _fail("--turn-time and --header-timeout cannot be negative")
-    if idle_time <= 0:
+    if idle_time <= 0:  # a room must outlast the moment between its creation and a join
         _fail("--idle-time must be more than 0")
-    if not 0 <= quickplay_wait <= 3600:
-        _fail("--quickplay-wait is 0 to 3600 seconds")
     if max_connections < 0 or flood_close < 0 or not 0 <= tarpit <= 10:
         _fail("--max-connections and --flood-close cannot be negative; --tarpit is 0 to 10")
     if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
@@ -247,8 +240,7 @@ def serve_command(
         tarpit=tarpit,
     )
     try:
-        application = create_app(
-            db,
+        settings = ServerSettings(
             ai_delay=ai_delay,
             peek_window=peek_window,
             snap_window=snap_window,
@@ -256,9 +248,13 @@ def serve_command(
             turn_time=turn_time,
             idle_time=idle_time,
             quickplay_wait=quickplay_wait,
-            allow_origins=allow_origin or (),
+            allow_origins=tuple(allow_origin or ()),
             limits=limits,
         )
+    except SettingError as err:
+        _fail(f"--{err.name.replace('_', '-')} {err.problem}")
+    try:
+        application = create_app(db, settings)
     except ValueError as err:  # an --allow-origin that is not an origin
         _fail(str(err))
     # open the store once first, so that one out of reach is said plainly, before any URL

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,6 @@ from ..store import Store
 from ..store.db import DEFAULT_URL
 from .guard import (
     Guard,
-    Limits,
     RateLimits,
     SameOrigin,
     SecurityHeaders,
@@ -45,6 +44,7 @@ from .replays import (
     check_seat,
 )
 from .rooms import Conn, Room, RoomError, RoomManager
+from .settings import DEFAULTS, ServerSettings
 
 __all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
 
@@ -149,40 +149,15 @@ def _short_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return out
 
 
-def create_app(
-    db_url: str = DEFAULT_URL,
-    *,
-    ai_delay: float = 0.8,
-    peek_window: float = 30.0,
-    snap_window: float = 5.0,
-    ai_workers: int | None = None,
-    turn_time: float = 60.0,
-    idle_time: float = 120.0,
-    allow_origins: Sequence[str] = (),
-    limits: Limits | None = None,
-    quickplay_wait: float = 20.0,
-) -> FastAPI:
-    """The web application around the store at ``db_url``; search-level AI moves run in
-    ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server).
-    ``turn_time`` is the seconds a person has for each turn or decision (0: no clock);
-    ``idle_time`` the seconds a room nobody is at stays in memory before it is paused.
-    Pages of ``allow_origins`` (besides the server's own origin) may open WebSockets and send
-    unsafe requests; ``limits`` are the rate limits and quotas (default :class:`Limits`).
-    ``quickplay_wait`` is the seconds a room opened by quick play waits for people before AI
-    players take its open seats."""
-    origins = parse_origins(allow_origins)  # ValueError names one that is not an origin
+def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -> FastAPI:
+    """The web application around the store at ``db_url``, run as ``settings`` say (its clocks,
+    AI players, chat rate, the other origins whose pages may use it and its rate limits; see
+    :class:`.settings.ServerSettings`). ``ValueError`` names an allowed origin that is not an
+    origin."""
+    origins = parse_origins(settings.allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
-    manager = RoomManager(
-        store,
-        ai_delay=ai_delay,
-        peek_window=peek_window,
-        snap_window=snap_window,
-        ai_workers=ai_workers,
-        turn_time=turn_time,
-        idle_time=idle_time,
-        quickplay_wait=quickplay_wait,
-    )
-    guard = Guard(limits)
+    manager = RoomManager(store, settings)
+    guard = Guard(settings.limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
