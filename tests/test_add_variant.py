@@ -363,8 +363,9 @@ def _get(app: Any, path: str) -> tuple[int, Any]:
 def test_the_web_app_serves_what_the_browser_needs(tmp_path: Path) -> None:
 
     from cardtable.web.app import create_app
+    from cardtable.web.settings import ServerSettings
 
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", ai_workers=0)
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", ServerSettings(ai_workers=0))
     status, found = _get(app, "/api/variants")
     assert status == 200
     by_name = {v["name"]: v for v in found}

@@ -16,6 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from cardtable.web.settings import DEFAULTS
+
 __all__ = ["GENEROUS_LIMITS", "Server", "free_port", "http", "running_server"]
 
 GENEROUS_LIMITS: tuple[str, ...] = (
@@ -74,8 +76,8 @@ class Server:
         *,
         db_url: str | None = None,
         ai_delay: float = 0.0,
-        peek_window: float = 30.0,
-        snap_window: float = 5.0,
+        peek_window: float = DEFAULTS.peek_window,
+        snap_window: float = DEFAULTS.snap_window,
         port: int | None = None,
         ai_workers: int | None = None,
         extra_args: Sequence[str] = (),

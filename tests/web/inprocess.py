@@ -6,6 +6,7 @@ says instead of after a real wait."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -14,8 +15,13 @@ from typing import Any
 from cardtable.store import Store
 from cardtable.web.room import Room
 from cardtable.web.rooms import RoomManager
+from cardtable.web.settings import ServerSettings
 
-__all__ = ["ClockLoop", "manager_on", "run_clocked", "settled", "until"]
+__all__ = ["IN_PROCESS", "ClockLoop", "manager_on", "run_clocked", "settled", "until"]
+
+IN_PROCESS = ServerSettings(ai_workers=0)
+"""The settings of a manager in the test's own process: the server's defaults, with the search
+levels thinking in a thread instead of worker processes."""
 
 
 class ClockLoop(asyncio.SelectorEventLoop):
@@ -57,12 +63,13 @@ async def settled(room: Room) -> None:
 
 
 @asynccontextmanager
-async def manager_on(url: str, **kwargs: Any) -> AsyncIterator[RoomManager]:
+async def manager_on(url: str, **changes: Any) -> AsyncIterator[RoomManager]:
     """A room manager on the store at ``url`` (a fresh store per test: its tables are made
-    for the test and the rows stay; each test uses its own rooms)."""
+    for the test and the rows stay; each test uses its own rooms), with the settings of
+    :data:`IN_PROCESS` but for ``changes`` (fields of :class:`ServerSettings`)."""
     store = Store(url)
     await store.open()
-    manager = RoomManager(store, ai_workers=0, **kwargs)
+    manager = RoomManager(store, dataclasses.replace(IN_PROCESS, **changes))
     try:
         yield manager
     finally:

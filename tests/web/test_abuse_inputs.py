@@ -19,6 +19,7 @@ from cardtable import variants
 from cardtable.store import Store
 from cardtable.web.protocol import MAX_MESSAGE_BYTES
 from cardtable.web.rooms import Conn, RoomManager
+from cardtable.web.settings import ServerSettings
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
@@ -210,7 +211,7 @@ def test_broadcast_goes_on_past_a_failing_connection(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = Store(f"sqlite+aiosqlite:///{tmp_path / 'cardtable.db'}")
         await store.open()
-        manager = RoomManager(store, ai_delay=60.0, ai_workers=0)
+        manager = RoomManager(store, ServerSettings(ai_delay=60.0, ai_workers=0))
         try:
             room, _seat, _token = await manager.create(
                 "qute", [("human", None, False), ("human", None, False)]

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from cardtable.web.chat import CHAT_RATE
 from cardtable.web.protocol import CHAT_REACTIONS, MAX_CHAT_CHARS, ChatMsg, JoinMsg, ProtocolError
 from cardtable.web.rooms import Conn, RoomManager
+from cardtable.web.settings import DEFAULTS
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
@@ -173,7 +173,7 @@ def test_malformed_chat_fields_are_refused(table: Table) -> None:
 
 
 def test_too_many_lines_are_refused_per_seat(table: Table) -> None:
-    count, seconds = CHAT_RATE
+    count, seconds = DEFAULTS.chat_rate  # the server runs with the default settings
     assert (count, seconds) == (5, 10.0)
     for i in range(count - 1):
         assert table.chat(table.ann, text=f"line {i}")["type"] == "chat"

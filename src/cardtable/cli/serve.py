@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import math
 import socket
 from typing import TYPE_CHECKING, Annotated
@@ -10,11 +11,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from ..web.settings import DEFAULTS, ServerSettings, SettingError
 from .checks import number_in
 from .render import FAILURE, _fail, fail
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from ..store import Store
+    from ..web.guard import Limits
 
 __all__ = ["serve_command"]
 
@@ -32,223 +37,212 @@ _RATE_HELP = "N, or N/S for N per S seconds; 0: no limit"
 _SECONDS = number_in(0.0, math.inf, "seconds")
 """A duration: a finite number of seconds, not negative (each option may bound it further)."""
 
+_WEB_MODULES = ("uvicorn", "sqlalchemy", "cardtable.web.app", "cardtable.web.connections")
+"""What the command imports to run the server: all of them come with the ``web`` extra."""
+
+# -- the options (their defaults are in the signature of serve_command) ----------------------
+
+_Host = Annotated[str, typer.Option("--host", help="address to listen on")]
+_Port = Annotated[
+    int,
+    typer.Option(
+        "--port",
+        help="port to listen on (0 to 65535; 0: any free one)",
+        callback=number_in(0, 65535),
+    ),
+]
+_Db = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        help="SQLAlchemy URL of the store, e.g. sqlite+aiosqlite:///cardtable.db "
+        "or postgresql+asyncpg://user@host/db",
+    ),
+]
+_AiDelay = Annotated[
+    float,
+    typer.Option("--ai-delay", help="seconds an AI seat waits before it acts", callback=_SECONDS),
+]
+_PeekWindow = Annotated[
+    float,
+    typer.Option(
+        "--peek-window", help="seconds the initial-peek phase stays open", callback=_SECONDS
+    ),
+]
+_SnapWindow = Annotated[
+    float,
+    typer.Option("--snap-window", help="seconds a gabo snap window stays open", callback=_SECONDS),
+]
+_AiWorkers = Annotated[
+    int | None,
+    typer.Option(
+        "--ai-workers",
+        help="worker processes that compute the moves of the search levels (expert, "
+        "master) beside the server; default: one per CPU; 0 runs them in a thread of the "
+        "server instead (for debugging)",
+        show_default=False,
+    ),
+]
+_TurnTime = Annotated[
+    float,
+    typer.Option(
+        "--turn-time",
+        callback=_SECONDS,
+        help="seconds a person has for each turn or decision before the server plays the "
+        "timeout move for them; 0 turns the clock off",
+    ),
+]
+_IdleTime = Annotated[
+    float,
+    typer.Option(
+        "--idle-time",
+        callback=_SECONDS,
+        help="seconds a room with nobody connected (and nobody asking about it) stays in "
+        "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
+    ),
+]
+_QuickplayWait = Annotated[
+    float,
+    typer.Option(
+        "--quickplay-wait",
+        callback=_SECONDS,
+        help="seconds a table opened by Play now waits for people before computer players "
+        "(casual) take its open seats and the game starts; 0: at once",
+    ),
+]
+_AllowOrigin = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-origin",
+        help="an origin (https://host[:port]) whose pages may also use the server: open "
+        "WebSockets and create or join rooms (repeatable); the server's own origin always "
+        "may",
+        show_default=False,
+    ),
+]
+_RateRooms = Annotated[
+    str,
+    typer.Option(
+        "--rate-rooms", help=f"rooms one client address may create a minute ({_RATE_HELP})"
+    ),
+]
+_RateJoins = Annotated[
+    str,
+    typer.Option("--rate-joins", help=f"seats one client address may take a minute ({_RATE_HELP})"),
+]
+_RateRequests = Annotated[
+    str,
+    typer.Option(
+        "--rate-requests",
+        help=f"HTTP requests (WebSocket handshakes included) one client address may make "
+        f"a minute ({_RATE_HELP})",
+    ),
+]
+_RateMessages = Annotated[
+    str,
+    typer.Option(
+        "--rate-messages",
+        help="WebSocket messages one connection may send a second on average, in bursts of "
+        f"up to twice as many ({_RATE_HELP}); the first message over it is answered "
+        "rate_limited and the connection is not read again until its window ends",
+    ),
+]
+_FloodClose = Annotated[
+    int,
+    typer.Option(
+        "--flood-close",
+        help="close (code 1008) a connection that goes over its message rate this many "
+        "windows in a row; 0: never",
+    ),
+]
+_Tarpit = Annotated[
+    float,
+    typer.Option(
+        "--tarpit",
+        callback=_SECONDS,
+        help="seconds a request or handshake over a limit is held before its 429 is sent "
+        "(so a flood waits instead of being answered as fast as it asks); 0: at once",
+    ),
+]
+_MaxConnections = Annotated[
+    int,
+    typer.Option(
+        "--max-connections",
+        help="WebSocket connections one client address may hold open at once; 0: no limit",
+    ),
+]
+_WsMaxSize = Annotated[
+    int,
+    typer.Option(
+        "--ws-max-size",
+        help="largest WebSocket frame the server reads, in bytes (4096 to 16777216); a "
+        "larger one closes the connection",
+    ),
+]
+_HeaderTimeout = Annotated[
+    float,
+    typer.Option(
+        "--header-timeout",
+        callback=_SECONDS,
+        help="seconds a client has to send a whole request (head and body) once it starts "
+        "one, or once it connects; a connection still sending is closed; 0: no limit",
+    ),
+]
+_TrustProxy = Annotated[
+    str | None,
+    typer.Option(
+        "--trust-proxy",
+        help="addresses of reverse proxies (comma-separated; * for any) whose "
+        "X-Forwarded-For and X-Forwarded-Proto give the client's address and scheme; "
+        "by default the connection's own address counts",
+        show_default=False,
+    ),
+]
+_LogLevel = Annotated[str, typer.Option("--log-level", help="uvicorn log level")]
+
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
-    port: Annotated[
-        int,
-        typer.Option(
-            "--port",
-            help="port to listen on (0 to 65535; 0: any free one)",
-            callback=number_in(0, 65535),
-        ),
-    ] = 8000,
-    db: Annotated[
-        str,
-        typer.Option(
-            "--db",
-            help="SQLAlchemy URL of the store, e.g. sqlite+aiosqlite:///cardtable.db "
-            "or postgresql+asyncpg://user@host/db",
-        ),
-    ] = "sqlite+aiosqlite:///cardtable.db",
-    ai_delay: Annotated[
-        float,
-        typer.Option(
-            "--ai-delay", help="seconds an AI seat waits before it acts", callback=_SECONDS
-        ),
-    ] = 0.8,
-    peek_window: Annotated[
-        float,
-        typer.Option(
-            "--peek-window", help="seconds the initial-peek phase stays open", callback=_SECONDS
-        ),
-    ] = 30.0,
-    snap_window: Annotated[
-        float,
-        typer.Option(
-            "--snap-window", help="seconds a gabo snap window stays open", callback=_SECONDS
-        ),
-    ] = 5.0,
-    ai_workers: Annotated[
-        int | None,
-        typer.Option(
-            "--ai-workers",
-            help="worker processes that compute the moves of the search levels (expert, "
-            "master) beside the server; default: one per CPU; 0 runs them in a thread of the "
-            "server instead (for debugging)",
-            show_default=False,
-        ),
-    ] = None,
-    turn_time: Annotated[
-        float,
-        typer.Option(
-            "--turn-time",
-            callback=_SECONDS,
-            help="seconds a person has for each turn or decision before the server plays the "
-            "timeout move for them; 0 turns the clock off",
-        ),
-    ] = 60.0,
-    idle_time: Annotated[
-        float,
-        typer.Option(
-            "--idle-time",
-            callback=_SECONDS,
-            help="seconds a room with nobody connected (and nobody asking about it) stays in "
-            "memory; then it is paused (its AI and clocks stop) until someone asks for it again",
-        ),
-    ] = 120.0,
-    quickplay_wait: Annotated[
-        float,
-        typer.Option(
-            "--quickplay-wait",
-            callback=_SECONDS,
-            help="seconds a table opened by Play now waits for people before computer players "
-            "(casual) take its open seats and the game starts; 0: at once",
-        ),
-    ] = 20.0,
-    allow_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-origin",
-            help="an origin (https://host[:port]) whose pages may also use the server: open "
-            "WebSockets and create or join rooms (repeatable); the server's own origin always "
-            "may",
-            show_default=False,
-        ),
-    ] = None,
-    rate_rooms: Annotated[
-        str,
-        typer.Option(
-            "--rate-rooms", help=f"rooms one client address may create a minute ({_RATE_HELP})"
-        ),
-    ] = "20",
-    rate_joins: Annotated[
-        str,
-        typer.Option(
-            "--rate-joins", help=f"seats one client address may take a minute ({_RATE_HELP})"
-        ),
-    ] = "60",
-    rate_requests: Annotated[
-        str,
-        typer.Option(
-            "--rate-requests",
-            help=f"HTTP requests (WebSocket handshakes included) one client address may make "
-            f"a minute ({_RATE_HELP})",
-        ),
-    ] = "600",
-    rate_messages: Annotated[
-        str,
-        typer.Option(
-            "--rate-messages",
-            help="WebSocket messages one connection may send a second on average, in bursts of "
-            f"up to twice as many ({_RATE_HELP}); the first message over it is answered "
-            "rate_limited and the connection is not read again until its window ends",
-        ),
-    ] = "20",
-    flood_close: Annotated[
-        int,
-        typer.Option(
-            "--flood-close",
-            help="close (code 1008) a connection that goes over its message rate this many "
-            "windows in a row; 0: never",
-        ),
-    ] = 10,
-    tarpit: Annotated[
-        float,
-        typer.Option(
-            "--tarpit",
-            callback=_SECONDS,
-            help="seconds a request or handshake over a limit is held before its 429 is sent "
-            "(so a flood waits instead of being answered as fast as it asks); 0: at once",
-        ),
-    ] = 1.0,
-    max_connections: Annotated[
-        int,
-        typer.Option(
-            "--max-connections",
-            help="WebSocket connections one client address may hold open at once; 0: no limit",
-        ),
-    ] = 32,
-    ws_max_size: Annotated[
-        int,
-        typer.Option(
-            "--ws-max-size",
-            help="largest WebSocket frame the server reads, in bytes (4096 to 16777216); a "
-            "larger one closes the connection",
-        ),
-    ] = WS_MAX_SIZE,
-    header_timeout: Annotated[
-        float,
-        typer.Option(
-            "--header-timeout",
-            callback=_SECONDS,
-            help="seconds a client has to send a whole request (head and body) once it starts "
-            "one, or once it connects; a connection still sending is closed; 0: no limit",
-        ),
-    ] = 10.0,
-    trust_proxy: Annotated[
-        str | None,
-        typer.Option(
-            "--trust-proxy",
-            help="addresses of reverse proxies (comma-separated; * for any) whose "
-            "X-Forwarded-For and X-Forwarded-Proto give the client's address and scheme; "
-            "by default the connection's own address counts",
-            show_default=False,
-        ),
-    ] = None,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level")] = "warning",
+    host: _Host = "127.0.0.1",
+    port: _Port = 8000,
+    db: _Db = "sqlite+aiosqlite:///cardtable.db",
+    ai_delay: _AiDelay = DEFAULTS.ai_delay,
+    peek_window: _PeekWindow = DEFAULTS.peek_window,
+    snap_window: _SnapWindow = DEFAULTS.snap_window,
+    ai_workers: _AiWorkers = DEFAULTS.ai_workers,
+    turn_time: _TurnTime = DEFAULTS.turn_time,
+    idle_time: _IdleTime = DEFAULTS.idle_time,
+    quickplay_wait: _QuickplayWait = DEFAULTS.quickplay_wait,
+    allow_origin: _AllowOrigin = None,
+    rate_rooms: _RateRooms = "20",
+    rate_joins: _RateJoins = "60",
+    rate_requests: _RateRequests = "600",
+    rate_messages: _RateMessages = "20",
+    flood_close: _FloodClose = 10,
+    tarpit: _Tarpit = 1.0,
+    max_connections: _MaxConnections = 32,
+    ws_max_size: _WsMaxSize = WS_MAX_SIZE,
+    header_timeout: _HeaderTimeout = 10.0,
+    trust_proxy: _TrustProxy = None,
+    log_level: _LogLevel = "warning",
 ) -> None:
     """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
-    try:
-        import uvicorn
-        from sqlalchemy import make_url
-
-        from ..store.db import Store, in_memory, url_problem
-        from ..web.app import create_app
-        from ..web.connections import guarded_http_protocol, paced_websocket_protocol
-        from ..web.guard import MAX_HEAD_BYTES, Limits, Rate
-    except ImportError as err:  # pragma: no cover - depends on the install
-        fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})", FAILURE)
-    problem = url_problem(db)
-    if problem is not None:
-        _fail(f"--db: {problem}")
-    if min(ai_delay, peek_window, snap_window) < 0:
-        _fail("delays and windows cannot be negative")
-    if ai_workers is not None and ai_workers < 0:
-        _fail("--ai-workers cannot be negative")
-    if turn_time < 0 or header_timeout < 0:
-        _fail("--turn-time and --header-timeout cannot be negative")
-    if idle_time <= 0:
+    _require_web_extra()
+    _check_db(db)
+    if idle_time <= 0:  # a room must outlast the moment between its creation and a join
         _fail("--idle-time must be more than 0")
-    if not 0 <= quickplay_wait <= 3600:
-        _fail("--quickplay-wait is 0 to 3600 seconds")
-    if max_connections < 0 or flood_close < 0 or not 0 <= tarpit <= 10:
-        _fail("--max-connections and --flood-close cannot be negative; --tarpit is 0 to 10")
     if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
         _fail(f"--ws-max-size must be from {WS_MAX_SIZE_RANGE[0]} to {WS_MAX_SIZE_RANGE[1]}")
-    rates: dict[str, Rate] = {}
-    for flag, text, seconds in (
-        ("--rate-rooms", rate_rooms, 60),
-        ("--rate-joins", rate_joins, 60),
-        ("--rate-requests", rate_requests, 60),
-        ("--rate-messages", rate_messages, 1),
-    ):
-        try:
-            rates[flag] = Rate.parse(text, seconds)
-        except ValueError as err:
-            _fail(f"{flag}: {err}")
-    limits = Limits(
-        rooms=rates["--rate-rooms"],
-        joins=rates["--rate-joins"],
-        requests=rates["--rate-requests"],
-        messages=rates["--rate-messages"],
+    limits = _limits(
+        rooms=rate_rooms,
+        joins=rate_joins,
+        requests=rate_requests,
+        messages=rate_messages,
         connections=max_connections,
         flood_close=flood_close,
         tarpit=tarpit,
     )
     try:
-        application = create_app(
-            db,
+        settings = ServerSettings(
             ai_delay=ai_delay,
             peek_window=peek_window,
             snap_window=snap_window,
@@ -256,18 +250,110 @@ def serve_command(
             turn_time=turn_time,
             idle_time=idle_time,
             quickplay_wait=quickplay_wait,
-            allow_origins=allow_origin or (),
+            allow_origins=tuple(allow_origin or ()),
             limits=limits,
         )
+    except SettingError as err:
+        _fail(f"--{err.name.replace('_', '-')} {err.problem}")
+    application = _app(db, settings)
+    _check_store(db)
+    sock = _bind(host, port)
+    _run(
+        application,
+        sock,
+        host=host,
+        db=db,
+        ws_max_size=ws_max_size,
+        header_timeout=header_timeout,
+        trust_proxy=trust_proxy,
+        log_level=log_level,
+    )
+
+
+def _require_web_extra() -> None:
+    """Stop with a plain error where the ``web`` extra is not installed."""
+    try:
+        for name in _WEB_MODULES:
+            importlib.import_module(name)
+    except ImportError as err:  # pragma: no cover - depends on the install
+        fail(f"the web app needs the 'web' extra: pip install 'cardtable[web]' ({err})", FAILURE)
+
+
+def _check_db(db: str) -> None:
+    """Stop with a usage error if ``db`` is not the URL of a store the server can use."""
+    from ..store.db import url_problem
+
+    problem = url_problem(db)
+    if problem is not None:
+        _fail(f"--db: {problem}")
+
+
+def _limits(
+    *,
+    rooms: str,
+    joins: str,
+    requests: str,
+    messages: str,
+    connections: int,
+    flood_close: int,
+    tarpit: float,
+) -> Limits:
+    """The rate limits and quotas the options give (the rates as ``--rate-*`` take them);
+    a usage error names the first option out of its bounds."""
+    from ..web.guard import Limits, Rate
+
+    if connections < 0 or flood_close < 0 or not 0 <= tarpit <= 10:
+        _fail("--max-connections and --flood-close cannot be negative; --tarpit is 0 to 10")
+    rates: dict[str, Rate] = {}
+    for flag, text, seconds in (
+        ("--rate-rooms", rooms, 60),
+        ("--rate-joins", joins, 60),
+        ("--rate-requests", requests, 60),
+        ("--rate-messages", messages, 1),
+    ):
+        try:
+            rates[flag] = Rate.parse(text, seconds)
+        except ValueError as err:
+            _fail(f"{flag}: {err}")
+    return Limits(
+        rooms=rates["--rate-rooms"],
+        joins=rates["--rate-joins"],
+        requests=rates["--rate-requests"],
+        messages=rates["--rate-messages"],
+        connections=connections,
+        flood_close=flood_close,
+        tarpit=tarpit,
+    )
+
+
+def _app(db: str, settings: ServerSettings) -> FastAPI:
+    """The web app on the store at ``db``; a usage error for an ``--allow-origin`` that is not
+    an origin."""
+    from ..web.app import create_app
+
+    try:
+        return create_app(db, settings)
     except ValueError as err:  # an --allow-origin that is not an origin
         _fail(str(err))
-    # open the store once first, so that one out of reach is said plainly, before any URL
+
+
+def _check_store(db: str) -> None:
+    """Open the store once and close it, so that one out of reach is said plainly (without
+    its password), before any URL is printed."""
+    from sqlalchemy import make_url
+
+    from ..store.db import Store
+
     try:
         asyncio.run(_open_and_close(Store(db)))
     except Exception as err:
         shown_db = make_url(db).render_as_string(hide_password=True)
         fail(f"cannot open the store at {shown_db}: {err}", FAILURE)
-    # bind first, so the URL printed is one that really answers (and a busy port says so)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (0: any free port), so the URL printed is one that
+    really answers; a usage error if the port is busy or the address is not this machine's."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -276,7 +362,29 @@ def serve_command(
     except OSError as err:
         sock.close()
         _fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
-    bound = sock.getsockname()[1]
+    return sock
+
+
+def _run(
+    application: FastAPI,
+    sock: socket.socket,
+    *,
+    host: str,
+    db: str,
+    ws_max_size: int,
+    header_timeout: float,
+    trust_proxy: str | None,
+    log_level: str,
+) -> None:
+    """Serve ``application`` with uvicorn on ``sock`` (its frames at most ``ws_max_size``
+    bytes, each request sent within ``header_timeout`` seconds, the client's address taken
+    from the proxies of ``trust_proxy``), after printing its URL; returns when it stops."""
+    import uvicorn
+
+    from ..store.db import in_memory
+    from ..web.connections import guarded_http_protocol, paced_websocket_protocol
+    from ..web.guard import MAX_HEAD_BYTES
+
     config = uvicorn.Config(
         application,
         log_level=log_level,
@@ -289,6 +397,7 @@ def serve_command(
         forwarded_allow_ips=trust_proxy,
     )
     server = uvicorn.Server(config)
+    bound = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     Console().print(
         f"cardtable is running at [bold]http://{shown}:{bound}/[/bold]  (Ctrl+C stops it)"

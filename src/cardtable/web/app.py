@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,6 @@ from ..store import Store
 from ..store.db import DEFAULT_URL
 from .guard import (
     Guard,
-    Limits,
     RateLimits,
     SameOrigin,
     SecurityHeaders,
@@ -45,6 +44,7 @@ from .replays import (
     check_seat,
 )
 from .rooms import Conn, Room, RoomError, RoomManager
+from .settings import DEFAULTS, ServerSettings
 
 __all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
 
@@ -149,40 +149,46 @@ def _short_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return out
 
 
-def create_app(
-    db_url: str = DEFAULT_URL,
-    *,
-    ai_delay: float = 0.8,
-    peek_window: float = 30.0,
-    snap_window: float = 5.0,
-    ai_workers: int | None = None,
-    turn_time: float = 60.0,
-    idle_time: float = 120.0,
-    allow_origins: Sequence[str] = (),
-    limits: Limits | None = None,
-    quickplay_wait: float = 20.0,
-) -> FastAPI:
-    """The web application around the store at ``db_url``; search-level AI moves run in
-    ``ai_workers`` worker processes (``None``: one per CPU; 0: a thread of the server).
-    ``turn_time`` is the seconds a person has for each turn or decision (0: no clock);
-    ``idle_time`` the seconds a room nobody is at stays in memory before it is paused.
-    Pages of ``allow_origins`` (besides the server's own origin) may open WebSockets and send
-    unsafe requests; ``limits`` are the rate limits and quotas (default :class:`Limits`).
-    ``quickplay_wait`` is the seconds a room opened by quick play waits for people before AI
-    players take its open seats."""
-    origins = parse_origins(allow_origins)  # ValueError names one that is not an origin
+def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -> FastAPI:
+    """The web application around the store at ``db_url``, run as ``settings`` say (its clocks,
+    AI players, chat rate, the other origins whose pages may use it and its rate limits; see
+    :class:`.settings.ServerSettings`). ``ValueError`` names an allowed origin that is not an
+    origin."""
+    origins = parse_origins(settings.allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
-    manager = RoomManager(
-        store,
-        ai_delay=ai_delay,
-        peek_window=peek_window,
-        snap_window=snap_window,
-        ai_workers=ai_workers,
-        turn_time=turn_time,
-        idle_time=idle_time,
-        quickplay_wait=quickplay_wait,
+    manager = RoomManager(store, settings)
+    guard = Guard(settings.limits)
+    replays = ReplayCache()
+    app = FastAPI(
+        title="cardtable",
+        lifespan=_lifespan(store, manager, replays),
+        docs_url="/api/docs",
+        redoc_url=None,
     )
-    guard = Guard(limits)
+    app.state.manager = manager
+    app.state.store = store
+    app.state.guard = guard
+    app.state.replays = replays
+    # the last added runs first: headers on every answer, then the origin check (so a page of
+    # another site cannot spend a visitor's quotas), the rate limits and the body limit
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(RateLimits, guard=guard)
+    app.add_middleware(SameOrigin, allow_origins=origins)
+    app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
+    _add_error_answers(app)
+    _add_pages(app)
+    _add_reference(app)
+    _add_rooms(app, manager, store)
+    _add_replays(app, manager, store, replays)
+    _add_play(app, manager, guard)
+    return app
+
+
+def _lifespan(
+    store: Store, manager: RoomManager, replays: ReplayCache
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's life: the store opens and the manager starts before the first request; the
+    manager, the replay builder and the store close after the last."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -201,17 +207,11 @@ def create_app(
             replays.close()  # the replay build thread
             await store.close()
 
-    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
-    app.state.manager = manager
-    app.state.store = store
-    app.state.guard = guard
-    # the last added runs first: headers on every answer, then the origin check (so a page of
-    # another site cannot spend a visitor's quotas), the rate limits and the body limit
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-    app.add_middleware(RateLimits, guard=guard)
-    app.add_middleware(SameOrigin, allow_origins=origins)
-    app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
+    return lifespan
 
+
+def _add_error_answers(app: FastAPI) -> None:
+    """A page for a person who opens an unknown address; short validation errors."""
     not_found_page = STATIC / "notfound.html"
 
     @app.exception_handler(StarletteHTTPException)
@@ -230,7 +230,9 @@ def create_app(
         assert isinstance(exc, RequestValidationError)
         return JSONResponse({"detail": _short_errors(exc)}, status_code=422)
 
-    # -- pages -----------------------------------------------------------------------------
+
+def _add_pages(app: FastAPI) -> None:
+    """The browser client: its one page at every address a person opens, and its files."""
     index = STATIC / "index.html"
 
     @app.get("/", include_in_schema=False)
@@ -243,7 +245,10 @@ def create_app(
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    # -- reference ---------------------------------------------------------------------------
+
+def _add_reference(app: FastAPI) -> None:
+    """What the server plays: its games, AI levels and rules."""
+
     @app.get("/api/variants")
     async def list_variants() -> list[dict[str, Any]]:
         """Every game with its seat range, options, family (the kind of game, which decides the
@@ -290,7 +295,18 @@ def create_app(
             raise HTTPException(404, f"no game called {variant!r}") from None
         return {"variant": var.name, "title": var.title, "markdown": variants.rules_text(var.name)}
 
-    # -- rooms -------------------------------------------------------------------------------
+
+async def _live_room(manager: RoomManager, room_id: str) -> Room:
+    """The room ``room_id`` (rebuilt from the store if needed); ``404`` if there is none."""
+    room = await manager.get(room_id)
+    if room is None:
+        raise HTTPException(404, "there is no such room")
+    return room
+
+
+def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
+    """Creating, listing, describing and joining rooms, and quick play."""
+
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom) -> dict[str, Any]:
         """Create a room; the creator takes the first person's seat."""
@@ -316,16 +332,10 @@ def create_app(
         """Public rooms waiting for people or in play."""
         return {"rooms": manager.lobby()}
 
-    async def _room(room_id: str) -> Room:
-        room = await manager.get(room_id)
-        if room is None:
-            raise HTTPException(404, "there is no such room")
-        return room
-
     @app.get("/api/rooms/{room_id}")
     async def room_summary(room_id: str) -> dict[str, Any]:
         """One room's summary."""
-        room = await _room(room_id)
+        room = await _live_room(manager, room_id)
         return dict(manager.summary(room))
 
     @app.post("/api/rooms/{room_id}/join")
@@ -351,7 +361,7 @@ def create_app(
     @app.get("/api/rooms/{room_id}/games")
     async def room_games(room_id: str) -> dict[str, Any]:
         """Every game of a room with its status and result."""
-        await _room(room_id)
+        await _live_room(manager, room_id)
         rows = await store.games(room_id)
         return {
             "room": room_id,
@@ -368,7 +378,9 @@ def create_app(
             ],
         }
 
-    app.state.replays = replays = ReplayCache()
+
+def _add_replays(app: FastAPI, manager: RoomManager, store: Store, replays: ReplayCache) -> None:
+    """A finished game's replay, page by page."""
 
     @app.get("/api/rooms/{room_id}/games/{game_no}")
     async def replay(
@@ -384,34 +396,12 @@ def create_app(
         from step ``start`` (docs/protocol.md). The replay is built once per game and view,
         off the event loop, and cached (:mod:`.replays`)."""
         check_page(start, count)
-        room = await _room(room_id)
+        room = await _live_room(manager, room_id)
         if seat is not None:
             check_seat(room.row.players, room.tokens, seat, request.headers.get(SEAT_TOKEN_HEADER))
 
         async def source() -> ReplaySource:
-            rows = {g.game_no: g for g in await store.games(room_id)}
-            row = rows.get(game_no)
-            if row is None:
-                raise HTTPException(404, f"room {room_id} has no game {game_no}")
-            if row.finished is None:
-                raise HTTPException(409, "this game is still in play; replays open when it ends")
-            rules = variants.rules_version(room.row.game)
-            if row.rules is not None and row.rules != rules:
-                raise HTTPException(
-                    409,
-                    f"game {game_no} was recorded under the rules {row.rules}, and this server "
-                    f"plays {rules}: it cannot be replayed",
-                )
-            stored = await store.actions(room_id, game_no)
-            return ReplaySource(
-                room.row.game,
-                room.row.players,
-                room.row.options,
-                row.seed,
-                [(a.seat, a.action) for a in stored],
-                seat,
-                [by_label(Chosen.of(a), a.seat, room.row) for a in stored],
-            )
+            return await _replay_source(store, room, room_id, game_no, seat)
 
         try:
             built = await replays.get((room_id, game_no, seat), source)
@@ -435,44 +425,83 @@ def create_app(
             headers.update({"Cache-Control": "private, no-store", "Vary": SEAT_TOKEN_HEADER})
         return JSONBytes(body, headers=headers)
 
-    # -- play --------------------------------------------------------------------------------
+
+async def _replay_source(
+    store: Store, room: Room, room_id: str, game_no: int, seat: int | None
+) -> ReplaySource:
+    """What the replay of game ``game_no`` of ``room`` (``room_id``) is built from, as ``seat``
+    saw it (``None``: a spectator); ``404`` for a game the room never had, ``409`` for one still
+    in play or recorded under other rules."""
+    rows = {g.game_no: g for g in await store.games(room_id)}
+    row = rows.get(game_no)
+    if row is None:
+        raise HTTPException(404, f"room {room_id} has no game {game_no}")
+    if row.finished is None:
+        raise HTTPException(409, "this game is still in play; replays open when it ends")
+    rules = variants.rules_version(room.row.game)
+    if row.rules is not None and row.rules != rules:
+        raise HTTPException(
+            409,
+            f"game {game_no} was recorded under the rules {row.rules}, and this server "
+            f"plays {rules}: it cannot be replayed",
+        )
+    stored = await store.actions(room_id, game_no)
+    return ReplaySource(
+        room.row.game,
+        room.row.players,
+        room.row.options,
+        row.seed,
+        [(a.seat, a.action) for a in stored],
+        seat,
+        [by_label(Chosen.of(a), a.seat, room.row) for a in stored],
+    )
+
+
+def _add_play(app: FastAPI, manager: RoomManager, guard: Guard) -> None:
+    """The WebSocket play channel."""
+
     @app.websocket("/ws")
     async def play(ws: WebSocket) -> None:
         """The play channel (docs/protocol.md)."""
-        await ws.accept()
-        gate = guard.message_gate()
-        conn = Conn(ws.send_text, lambda: ws.close(gate.close_code, gate.close_reason))
-        sender = asyncio.ensure_future(conn.run_sender())
-        try:
-            while not conn.closed:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                raw = msg.get("text")
-                if raw is None:  # a binary frame: refused by parse_message
-                    raw = msg.get("bytes") or b""
-                if not gate.allow():  # over the message rate: not read
-                    conn.push(error("rate_limited", gate.refusal))
-                    if gate.flooding:
-                        conn.drop()  # the sender closes the socket with code 1008
-                        break
-                    # read nothing more until the window ends: a flood waits in its own socket
-                    await asyncio.sleep(gate.retry_after)
-                    continue
-                try:
-                    await manager.handle(conn, parse_message(raw))
-                except ProtocolError as exc:
-                    conn.push(error(exc.code, exc.message, exc.msg_id))
-                except Exception as exc:  # a bug must not close the connection
-                    log.exception("a message could not be handled (%s)", type(exc).__name__)
-                    conn.push(error("server_error", "the server failed on this message"))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            conn.closed = True
-            manager.leave(conn)
-            conn.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await sender
+        await _play(ws, manager, guard)
 
-    return app
+
+async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
+    """One connection of the play channel, from its handshake to its end: each message read
+    (at most at the connection's message rate) is handled by ``manager``; what the room sends
+    goes out through the connection's own sender task."""
+    await ws.accept()
+    gate = guard.message_gate()
+    conn = Conn(ws.send_text, lambda: ws.close(gate.close_code, gate.close_reason))
+    sender = asyncio.ensure_future(conn.run_sender())
+    try:
+        while not conn.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            raw = msg.get("text")
+            if raw is None:  # a binary frame: refused by parse_message
+                raw = msg.get("bytes") or b""
+            if not gate.allow():  # over the message rate: not read
+                conn.push(error("rate_limited", gate.refusal))
+                if gate.flooding:
+                    conn.drop()  # the sender closes the socket with code 1008
+                    break
+                # read nothing more until the window ends: a flood waits in its own socket
+                await asyncio.sleep(gate.retry_after)
+                continue
+            try:
+                await manager.handle(conn, parse_message(raw))
+            except ProtocolError as exc:
+                conn.push(error(exc.code, exc.message, exc.msg_id))
+            except Exception as exc:  # a bug must not close the connection
+                log.exception("a message could not be handled (%s)", type(exc).__name__)
+                conn.push(error("server_error", "the server failed on this message"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        manager.leave(conn)
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await sender

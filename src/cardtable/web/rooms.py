@@ -33,7 +33,7 @@ from ..agents import get as get_agent
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..game import Event, Game
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
-from .chat import CHAT_RATE, chat_log, say
+from .chat import chat_log, say
 from .frames import first_sight, log_bit, push_all, state_frame
 from .movelog import Chosen, MoveLog, by_label, stand_in
 from .protocol import (
@@ -56,6 +56,7 @@ from .quickplay import QUICKPLAY_PREFIX, QuickPlay, is_quickplay, restore_ai_fil
 from .rematch import answer as answer_rematch
 from .room import Conn, Room, RoomError, ai_seed, hash_token
 from .search import SEARCH_LEVELS, SearchPool, default_workers, snapshot
+from .settings import DEFAULTS, ServerSettings
 
 __all__ = ["AI_LEVELS", "Conn", "Room", "RoomError", "RoomManager", "ai_seed", "hash_token"]
 
@@ -69,49 +70,36 @@ log = logging.getLogger("cardtable.web")
 class RoomManager(QuickPlay):
     """Every live room, and the one place that changes them."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        ai_delay: float = 0.8,
-        peek_window: float = 30.0,
-        snap_window: float = 5.0,
-        ai_workers: int | None = None,
-        turn_time: float = 60.0,
-        away_time: float = 10.0,
-        stand_in_after: int = 3,
-        idle_time: float = 120.0,
-        quickplay_wait: float = 20.0,
-        chat_rate: tuple[int, float] = CHAT_RATE,
-    ) -> None:
+    def __init__(self, store: Store, settings: ServerSettings = DEFAULTS) -> None:
         self.store = store
         """Where every accepted action goes first."""
-        self.ai_delay = ai_delay
+        self.ai_delay = settings.ai_delay
         """Seconds an AI seat waits before acting."""
-        self.peek_window = peek_window
+        self.peek_window = settings.peek_window
         """Seconds the initial-peek phase stays open."""
-        self.snap_window = snap_window
+        self.snap_window = settings.snap_window
         """Seconds a snap window stays open."""
         self.rooms: dict[str, Room] = {}
         """Live rooms by id."""
-        self.search = SearchPool(default_workers() if ai_workers is None else ai_workers)
-        """Where search-level AI moves are computed (``ai_workers`` processes; 0: a thread;
-        ``None``: one per CPU)."""
-        self.turn_time = turn_time
+        workers = settings.ai_workers
+        self.search = SearchPool(default_workers() if workers is None else workers)
+        """Where search-level AI moves are computed (``settings.ai_workers`` processes; 0: a
+        thread; ``None``: one per CPU)."""
+        self.turn_time = settings.turn_time
         """Seconds a person has for each turn or decision (a room may choose another); 0 turns
         the clock off for every room."""
-        self.away_time = away_time
+        self.away_time = settings.away_time
         """Seconds the clock gives a person already marked away (at most ``turn_time``)."""
-        self.stand_in_after = stand_in_after
+        self.stand_in_after = settings.stand_in_after
         """Turns and decisions in a row a person may let run out before an AI of the room's
         level takes their seat (until they come back)."""
-        self.idle_time = idle_time
+        self.idle_time = settings.idle_time
         """Seconds a room with no connection (and no request about it) stays in memory; then
         it is paused: its timers and AI stop, and it is rebuilt from the store when asked for."""
-        self.quickplay_wait = quickplay_wait
+        self.quickplay_wait = settings.quickplay_wait
         """Seconds a room opened by quick play waits for people before AI players take its open
         seats (see :mod:`.quickplay`)."""
-        self.chat_rate = chat_rate
+        self.chat_rate = settings.chat_rate
         """Chat messages a seat (or a spectator's connection) may send in so many seconds."""
         self._fills: dict[str, asyncio.Task[None]] = {}
         self._quickplay = asyncio.Lock()
