@@ -31,7 +31,6 @@ from .protocol import (
 )
 
 __all__ = [
-    "CHAT_RATE",
     "SPECTATOR_NAME",
     "ChatLines",
     "ChatRoom",
@@ -41,10 +40,6 @@ __all__ = [
     "say",
     "writable",
 ]
-
-CHAT_RATE: tuple[int, float] = (5, 10.0)
-"""Chat messages (lines and reactions) a seat, or a spectator's connection, may send in any
-window of so many seconds."""
 
 SPECTATOR_NAME = "Spectator"
 """The name a spectator's lines are shown under (their ``seat`` is ``None``)."""
