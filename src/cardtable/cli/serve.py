@@ -11,7 +11,8 @@ import typer
 from rich.console import Console
 
 from .checks import number_in
-from .render import FAILURE, _fail, fail
+from .render import FAILURE, fail
+from .render import fail as _fail
 
 if TYPE_CHECKING:
     from ..store import Store
