@@ -19,6 +19,7 @@ from cardtable import new_game
 from cardtable.agents import belief
 from cardtable.agents.belief import FamilyTracker, weights_for
 from cardtable.rng import Rng
+from cardtable.training import belief as training
 
 from .helpers import assert_conserved, kind_first_choice, random_actor
 from .scenario import deal
@@ -117,10 +118,10 @@ def test_weighted_dealing_follows_the_weights_and_keeps_the_constraints() -> Non
 
 
 def test_fit_learns_the_kept_cards_are_low() -> None:
-    samples = belief.collect("kaboo", 60, seed=3)
-    model = belief.fit("kaboo", samples, iterations=150)
-    test = belief.collect("kaboo", 30, seed=4)
-    lm, lu, count = belief.log_likelihood(model, test)
+    samples = training.collect("kaboo", 60, seed=3)
+    model = training.fit("kaboo", samples, iterations=150)
+    test = training.collect("kaboo", 30, seed=4)
+    lm, lu, count = training.log_likelihood(model, test)
     assert count > 500
     assert lm > lu  # better than uniform dealing on held-out positions
     kept = [k for k in model.logw if k.startswith("1|kept|")]
@@ -133,7 +134,7 @@ def test_fit_learns_the_kept_cards_are_low() -> None:
 def test_the_shipped_models_beat_uniform_dealing(name: str) -> None:
     model = belief.load(name)
     assert model is not None and model.variant == name
-    lm, lu, count = belief.log_likelihood(model, belief.collect(name, 25, seed=11))
+    lm, lu, count = training.log_likelihood(model, training.collect(name, 25, seed=11))
     assert count > 200
     assert lm > lu
 

@@ -103,22 +103,22 @@ class _PileSpy:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.piles: list[tuple[int, ...]] = []
-        init, take = engines._ChanceSource.__init__, engines._ChanceSource.take
+        init, take = engines.ChanceSource.__init__, engines.ChanceSource.take
 
-        def spied_init(source: engines._ChanceSource, queue: tuple[int, ...]) -> None:
+        def spied_init(source: engines.ChanceSource, queue: tuple[int, ...]) -> None:
             self.piles = []  # a new run: the runs of the adapter follow one another
             init(source, queue)
 
         def spied_take(
-            source: engines._ChanceSource, game: Any, pile: list[int], decisive: bool
+            source: engines.ChanceSource, game: Any, pile: list[int], decisive: bool
         ) -> int:
             if source.pos < len(source.queue):
                 self.piles.append(tuple(sorted(pile)))
                 assert source.queue[source.pos] in pile
             return take(source, game, pile, decisive)
 
-        monkeypatch.setattr(engines._ChanceSource, "__init__", spied_init)
-        monkeypatch.setattr(engines._ChanceSource, "take", spied_take)
+        monkeypatch.setattr(engines.ChanceSource, "__init__", spied_init)
+        monkeypatch.setattr(engines.ChanceSource, "take", spied_take)
 
 
 def _chance_then_decision(game: Any, seed: int, limit: int) -> Iterator[tuple[list[Any], Any]]:
@@ -179,11 +179,11 @@ def _qute(actions: list[str], **fields: Any) -> Any:
     _deal(state, [QUTE_HANDS[s][i] for i in range(5) for s in range(2)])
     for text in actions:
         _act(state, text)
-    n = state._n
+    n = state.node
     eng = n.eng.clone()
     for name, value in fields.items():
         setattr(eng, name, value)
-    state._n = cos._Node.settled(n.spec, eng, n.first, n.moves)
+    state.node = cos.Node.settled(n.spec, eng, n.first, n.moves)
     return state
 
 
@@ -266,7 +266,7 @@ def test_a_seven_on_the_rounds_last_turn_draws_before_the_next_deal(
 
 # ----------------------------------------------------------------------------- the source
 def test_the_source_records_takes_up_to_the_first_decisive_one() -> None:
-    source = engines._ChanceSource((5,))
+    source = engines.ChanceSource((5,))
     deck, other = [1, 5, 9, 3], [7, 8]
     game: Any = SimpleNamespace(round_no=1)
     assert source.take(game, deck, True) == 5  # chosen by chance: not recorded
@@ -275,8 +275,8 @@ def test_the_source_records_takes_up_to_the_first_decisive_one() -> None:
     assert source.take(game, other, True) == 8  # decisive: the last one trusted
     assert source.take(game, deck, False) == 9  # after it: taken, not recorded
     assert source.plan == [
-        engines._Take(0, (1, 3, 9), 3, False),
-        engines._Take(1, (7, 8), 8, False),
+        engines.Take(0, (1, 3, 9), 3, False),
+        engines.Take(1, (7, 8), 8, False),
     ]
     assert source.closed and deck == [1] and other == [7]
 
@@ -284,29 +284,29 @@ def test_the_source_records_takes_up_to_the_first_decisive_one() -> None:
 def test_the_source_stops_recording_at_a_new_round() -> None:
     """A round's scoring reads the cards taken before it ends: whether the next round is
     dealt at all may depend on them."""
-    source = engines._ChanceSource(())
+    source = engines.ChanceSource(())
     game: Any = SimpleNamespace(round_no=1)
     assert source.take(game, [1, 2, 3], False) == 3
     game.round_no = 2
     assert source.take(game, [4, 5], False) == 5
-    assert source.plan == [engines._Take(0, (1, 2, 3), 3, False)] and source.closed
-    fresh = engines._ChanceSource(())  # a round begun before any recorded take is planned
+    assert source.plan == [engines.Take(0, (1, 2, 3), 3, False)] and source.closed
+    fresh = engines.ChanceSource(())  # a round begun before any recorded take is planned
     assert fresh.take(game, [4, 5], False) == 5 and fresh.plan and not fresh.closed
 
 
 def test_outcomes_put_back_the_runs_cards_and_take_out_chances() -> None:
     # the run took 9 then 3 from a pile of 1 3 5 9; chance chose 3 for the first take
-    plan = [engines._Take(0, (1, 3, 5, 9), 9, False), engines._Take(0, (1, 3, 5), 3, True)]
+    plan = [engines.Take(0, (1, 3, 5, 9), 9, False), engines.Take(0, (1, 3, 5), 3, True)]
     assert engines.outcomes(plan, ()) == (1, 3, 5, 9)
     assert engines.outcomes(plan, (3,)) == (1, 5, 9)
     assert engines.outcomes(plan, (9,)) == (1, 3, 5)
     # the same from the outcomes of the take before (nothing else changed the pile)
     assert engines.outcomes(plan, (3,), (1, 3, 5, 9)) == (1, 5, 9)
     # another pile is not affected
-    plan2 = [engines._Take(0, (1, 2), 2, False), engines._Take(1, (4, 6), 6, False)]
+    plan2 = [engines.Take(0, (1, 2), 2, False), engines.Take(1, (4, 6), 6, False)]
     assert engines.outcomes(plan2, (1,), (1, 2)) == (4, 6)
     # a card added to the pile between two takes (no engine does it): the general formula
-    source = engines._ChanceSource(())
+    source = engines.ChanceSource(())
     game: Any = SimpleNamespace(round_no=1)
     pile = [1, 3, 5]
     source.take(game, pile, False)

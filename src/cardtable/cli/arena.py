@@ -37,7 +37,7 @@ from ..arena import (
     run_arena,
 )
 from .checks import number_in
-from .render import _fail, _s
+from .render import fail, plural_s
 from .rules import parse_option, resolve_variant
 
 __all__ = ["arena_command", "arena_progress", "arena_table", "head_to_head_table"]
@@ -59,7 +59,7 @@ def arena_table(result: ArenaResult) -> Table:
         caption=(
             f"seed {result.seed} · seating period {result.period} · "
             f"{format_seconds(result.elapsed)}, "
-            f"{result.workers} {result.backend} worker{_s(result.workers)} · "
+            f"{result.workers} {result.backend} worker{plural_s(result.workers)} · "
             f"equal agents win {1 / result.players:.3f}"
         ),
         box=box.SIMPLE_HEAD,
@@ -228,7 +228,7 @@ def arena_command(
     """
     names = [n.strip() for n in agent_list.split(",") if n.strip()]
     if not names:
-        _fail("--agents needs at least one agent name, e.g. --agents heuristic,random")
+        fail("--agents needs at least one agent name, e.g. --agents heuristic,random")
     options: dict[str, Any] = {}
     try:
         name = resolve_variant(variant)  # any case; a typo gets a suggestion
@@ -240,14 +240,14 @@ def arena_command(
         )
         check_output_paths(json_path, csv_path, chart_path)
     except ValueError as err:  # ArenaError is a ValueError
-        _fail(str(err))
+        fail(str(err))
     console = Console()
     err_console = Console(stderr=True)
     period = Schedule(len(names), seats).period
     if games < period:
         err_console.print(
             Text(
-                f"warning: {games} game{_s(games)} is fewer than one seating period "
+                f"warning: {games} game{plural_s(games)} is fewer than one seating period "
                 f"({period} games, every agent in every seat): the seats are not balanced "
                 "and some agents may play no games",
                 style="yellow",
@@ -276,7 +276,7 @@ def arena_command(
                     duplicate=duplicate,
                 )
         except ArenaError as err:
-            _fail(str(err))
+            fail(str(err))
         except ArenaInterrupted as stop:
             console.print(
                 f"\nInterrupted after {stop.result.games} of {stop.planned} games; "
@@ -298,7 +298,7 @@ def arena_command(
                 write(path)
                 console.print(f"wrote {path}")
     except (OSError, ArenaError) as err:
-        _fail(str(err))
+        fail(str(err))
     if result.failures:
         for failure in result.failures[:10]:
             info = failure.to_dict(result.labels)
@@ -312,7 +312,7 @@ def arena_command(
             err_console.print(f"… and {more} more")
         err_console.print(
             Text(
-                f"error: {len(result.failures)} game{_s(len(result.failures))} stopped "
+                f"error: {len(result.failures)} game{plural_s(len(result.failures))} stopped "
                 "because an agent failed; they are left out of the statistics",
                 style="bold red",
             )

@@ -29,16 +29,16 @@ from ..views import FamilySlot, FamilyView, is_family_view
 from .render import (
     FACE_DOWN,
     Front,
-    _addr,
-    _addrs,
-    _cards,
-    _discard_pile,
-    _line,
-    _s,
-    _status_grid,
-    _who,
+    addr_text,
+    addrs_text,
     card_text,
+    cards_text,
+    discard_pile_text,
     number_word,
+    plural_s,
+    seat_name,
+    status_grid,
+    text_line,
 )
 
 __all__ = ["FamilyTable", "family_front", "notation"]
@@ -286,19 +286,23 @@ def _pending(view: FamilyView, me: int) -> Text | None:
     pending = view.get("pending")
     if not pending:
         return None
-    who = _who(int(view["turn"]), me)
+    who = seat_name(int(view["turn"]), me)
     if "give" in pending:
-        return _line(f"{who} may give a card into {_addr(pending['give'], me)} (give N) or pass")
+        return text_line(
+            f"{who} may give a card into {addr_text(pending['give'], me)} (give N) or pass"
+        )
     power = str(pending.get("power"))
     if power == "look" and "looked" in pending:
-        a, b = (_addr(x, me) for x in pending["looked"])
+        a, b = (addr_text(x, me) for x in pending["looked"])
         can = "exchange or pass" if pending.get("can_exchange") else "only pass is left"
-        return _line(f"{who} looked at {a} and {b} with ", card_text(pending["card"]), f": {can}")
+        return text_line(
+            f"{who} looked at {a} and {b} with ", card_text(pending["card"]), f": {can}"
+        )
     what = _POWER_WORDS.get(power, power)
     if power == "exchange" and pending.get("any"):
         what = "swap any two cards of two different seats, unseen (exchange A B)"
     verb = "use" if who == "you" else "uses"
-    return _line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
+    return text_line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
 
 
 def _snap(view: FamilyView, me: int) -> Text | None:
@@ -308,11 +312,11 @@ def _snap(view: FamilyView, me: int) -> Text | None:
     passed = [int(s) for s in snap.get("passed", [])]
     deciding = [s for s in range(int(view["players"])) if s not in passed]
     rank = str(snap["rank"]).lower() if snap["rank"] == "JOKER" else str(snap["rank"])
-    return _line(
+    return text_line(
         "open for rank ",
         Text(rank, style="bold"),
         " (drop N or pass); still snapping: ",
-        ", ".join(_who(s, me) for s in deciding) or "nobody",
+        ", ".join(seat_name(s, me) for s in deciding) or "nobody",
     )
 
 
@@ -330,9 +334,9 @@ def _cards_at(cards: dict[str, str], me: int, note: str) -> Text:
     for addr, code in cards.items():
         if parts:
             parts.append(" · ")
-        parts.extend([f"{_addr(addr, me)} ", card_text(code)])
+        parts.extend([f"{addr_text(addr, me)} ", card_text(code)])
     parts.append(Text(note, style="yellow"))
-    return _line(*parts)
+    return text_line(*parts)
 
 
 def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
@@ -365,7 +369,7 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
     players = int(view["players"])
     target = view.get("target")
-    status = _status_grid(
+    status = status_grid(
         view,
         title,
         "single round" if target is None else f"match to {target}",
@@ -376,30 +380,32 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     peeks_left = view.get("peeks_left")
     if phase == "peek" and peeks_left:
         status.add_row(
-            "Peeks left", " · ".join(f"{_who(s, me)} {n}" for s, n in enumerate(peeks_left))
+            "Peeks left", " · ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(peeks_left))
         )
     actors = [int(s) for s in view["actors"]]
     if phase in ("peek", "snap"):
-        status.add_row("To act", ", ".join(_who(s, me) for s in actors) or "nobody")
+        status.add_row("To act", ", ".join(seat_name(s, me) for s in actors) or "nobody")
     elif phase != "over":
         status.add_row(
             "Turn",
-            f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)})",
+            f"{seat_name(int(view['turn']), me)} "
+            f"(first this round: {seat_name(int(view['first']), me)})",
         )
     for name, row in _sight_rows(view, me):
         status.add_row(name, row)
-    deck = f"{view['deck']} card{_s(view['deck'])}"
+    deck = f"{view['deck']} card{plural_s(view['deck'])}"
     if view.get("reshuffles"):
         deck += f" (reshuffled {view['reshuffles']}×)"
     status.add_row("Deck", deck)
-    status.add_row("Discard", _discard_pile(view["discard"]))
+    status.add_row("Discard", discard_pile_text(view["discard"]))
     drawer = view.get("drawer")
     if drawer is not None:
         src = {"deck": " from the deck", "discard": " from the discard pile"}.get(
             str(view.get("drawn_from")), ""
         )
         status.add_row(
-            "Drawn", _line(card_text(view.get("drawn")), f" held by {_who(int(drawer), me)}{src}")
+            "Drawn",
+            text_line(card_text(view.get("drawn")), f" held by {seat_name(int(drawer), me)}{src}"),
         )
     pending = _pending(view, me)
     if pending is not None:
@@ -412,8 +418,8 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
         left = view.get("final_turns_left")
         status.add_row(
             "Called",
-            f"{_who(int(caller), me)} called {view['call']}"
-            + (f" · {left} final turn{_s(left)} left" if left else ""),
+            f"{seat_name(int(caller), me)} called {view['call']}"
+            + (f" · {left} final turn{plural_s(left)} left" if left else ""),
         )
     else:
         status.add_row(
@@ -421,7 +427,9 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
             f"{view['call']} · turns played {view['turns']} (the round stops after "
             f"{view['max_turns']} without a call)",
         )
-    status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
+    status.add_row(
+        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
+    )
     others = [_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
     return Group(
         Panel(status, title="Table", title_align="left"),
@@ -504,7 +512,7 @@ def _family_round_end(
     steps: list[list[Mapping[str, Any]]] = info.get("adjustments") or []
     reset = [int(r) for r in info.get("reset") or []]
     for s, hand in enumerate(info["hands"]):
-        name = _who(s, me)
+        name = seat_name(s, me)
         if s == caller:
             name += " (caller)"
         if s in winners:
@@ -519,7 +527,7 @@ def _family_round_end(
         )
         table.add_row(
             Text(name, style="bold green" if s in winners else ""),
-            _cards([c for c in hand if c is not None]),
+            cards_text([c for c in hand if c is not None]),
             str(info["sums"][s]),
             why,
             str(info["scores"][s]),
@@ -565,12 +573,12 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     """
     kind = ev.get("type")
     seat = ev.get("seat")
-    who = _who(int(seat), me) if isinstance(seat, int) else ""
+    who = seat_name(int(seat), me) if isinstance(seat, int) else ""
     if kind == "round_start":
         pile = ev.get("discard") or []
         return [
-            _line(
-                f"Round {ev['round']} begins; {_who(int(ev['first']), me)} play"
+            text_line(
+                f"Round {ev['round']} begins; {seat_name(int(ev['first']), me)} play"
                 + ("" if ev["first"] == me else "s")
                 + " first",
                 ("; the discard pile starts with " if pile else None),
@@ -583,50 +591,54 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
     if kind == "peek":
         if "card" in ev:
-            return [_line(f"{who} peeked at {_addr(ev['at'], me)}: ", card_text(ev["card"]))]
-        return [_line(f"{who} peeked at {_addr(ev['at'], me)}")]
+            return [
+                text_line(f"{who} peeked at {addr_text(ev['at'], me)}: ", card_text(ev["card"]))
+            ]
+        return [text_line(f"{who} peeked at {addr_text(ev['at'], me)}")]
     if kind == "draw":
         if ev.get("from") != "deck":
             if "card" in ev:
-                return [_line(f"{who} took ", _the([ev["card"]]), " from the discard pile")]
-            return [_line(f"{who} took the top card of the discard pile")]
+                return [text_line(f"{who} took ", _the([ev["card"]]), " from the discard pile")]
+            return [text_line(f"{who} took the top card of the discard pile")]
         if "card" in ev:
-            return [_line(f"{who} drew ", _the([ev["card"]]), " from the deck")]
-        return [_line(f"{who} drew a card from the deck")]
+            return [text_line(f"{who} drew ", _the([ev["card"]]), " from the deck")]
+        return [text_line(f"{who} drew a card from the deck")]
     if kind == "replace":
-        at = _addrs(ev.get("at", []), me)
+        at = addrs_text(ev.get("at", []), me)
         out = ev.get("out") or []
         gone = _the(out) if out else Text("the old card")
         return [
-            _line(f"{who} put ", _incoming(ev, "the drawn card"), f" at {at} and threw away ", gone)
+            text_line(
+                f"{who} put ", _incoming(ev, "the drawn card"), f" at {at} and threw away ", gone
+            )
         ]
     if kind == "claim":
-        at = _addrs(ev.get("at", []), me)
+        at = addrs_text(ev.get("at", []), me)
         if ev.get("ok"):
             return [
-                _line(
+                text_line(
                     f"{who} claimed {at} are equal — right: threw away ",
                     _the(ev.get("out", [])),
                     "; ",
                     _incoming(ev, "the new card"),
-                    " is at " + _addr(ev["at"][0], me),
+                    " is at " + addr_text(ev["at"][0], me),
                 )
             ]
         shown = ev.get("shown") or []
         return [
-            _line(
+            text_line(
                 f"{who} claimed {at} are equal — wrong: they are ",
                 _the(shown) if shown else Text("shown to everyone"),
                 " and stay in the hand; ",
                 _incoming(ev, "the new card"),
-                " goes to " + _addr(str(ev.get("new")), me),
+                " goes to " + addr_text(str(ev.get("new")), me),
             )
         ]
     if kind == "discard":
         power = ev.get("power")
         code = ev.get("card")
         return [
-            _line(
+            text_line(
                 f"{who} threw away the drawn card" if code is None else f"{who} threw away ",
                 None if code is None else _the([str(code)]),
                 f" — its power: {_POWER_NAMES.get(str(power), str(power))}" if power else None,
@@ -634,56 +646,65 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         ]
     if kind == "spy":
         if "card" in ev:
-            return [_line(f"{who} spied on {_addr(ev['at'], me)}: ", card_text(ev["card"]))]
-        return [_line(f"{who} spied on {_addr(ev['at'], me)}")]
+            return [text_line(f"{who} spied on {addr_text(ev['at'], me)}: ", card_text(ev["card"]))]
+        return [text_line(f"{who} spied on {addr_text(ev['at'], me)}")]
     if kind == "look":
-        a, b = (_addr(x, me) for x in ev.get("at", ["?", "?"]))
+        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
         cards = ev.get("cards")
         if cards:
             return [
-                _line(
+                text_line(
                     f"{who} looked at {a} ", card_text(cards[0]), f" and {b} ", card_text(cards[1])
                 )
             ]
-        return [_line(f"{who} looked at {a} and {b}")]
+        return [text_line(f"{who} looked at {a} and {b}")]
     if kind == "exchange":
-        a, b = (_addr(x, me) for x in ev.get("at", ["?", "?"]))
-        return [_line(f"{who} exchanged {a} and {b} (unseen)")]
+        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
+        return [text_line(f"{who} exchanged {a} and {b} (unseen)")]
     if kind == "pass":
-        return [_line(f"{who} passed")]
+        return [text_line(f"{who} passed")]
     if kind == "call":
-        return [_line(f"{who} called {ev.get('word')}!", style="bold yellow")]
+        return [text_line(f"{who} called {ev.get('word')}!", style="bold yellow")]
     if kind == "penalty":
         if ev.get("at") is None:
-            return [_line(f"{who} should take a penalty card, but none is left")]
-        return [_line(f"{who} took a penalty card face down at {_addr(ev['at'], me)}", style="red")]
+            return [text_line(f"{who} should take a penalty card, but none is left")]
+        return [
+            text_line(
+                f"{who} took a penalty card face down at {addr_text(ev['at'], me)}", style="red"
+            )
+        ]
     if kind == "drop":
-        at = _addr(str(ev.get("at")), me)
+        at = addr_text(str(ev.get("at")), me)
         code = ev.get("card")
         card = _the([str(code)]) if code else Text("a card")
         if ev.get("ok"):
-            return [_line(f"{who} dropped ", card, f" from {at} — a match")]
-        return [_line(f"{who} tried to drop ", card, f" from {at} — no match: it goes back")]
+            return [text_line(f"{who} dropped ", card, f" from {at} — a match")]
+        return [text_line(f"{who} tried to drop ", card, f" from {at} — no match: it goes back")]
     if kind == "give":
         return [
-            _line(
-                f"{who} gave {_addr(str(ev.get('from')), me)} into {_addr(str(ev.get('to')), me)}"
+            text_line(
+                f"{who} gave {addr_text(str(ev.get('from')), me)} "
+                f"into {addr_text(str(ev.get('to')), me)}"
             )
         ]
     if kind == "snap_open":
         code = ev.get("card")
         card = _the([str(code)]) if code else Text("a card")
-        return [_line(card, " is on the discard pile: a snap window opens")]
+        return [text_line(card, " is on the discard pile: a snap window opens")]
     if kind == "snap":
-        at = _addr(str(ev.get("at")), me)
+        at = addr_text(str(ev.get("at")), me)
         code = ev.get("card")
         card = _the([str(code)]) if code else Text("a card")
         if ev.get("ok"):
-            return [_line(f"{who} snapped ", card, f" from {at}")]
-        return [_line(f"{who} snapped ", card, f" from {at} — wrong rank: it stays on the pile")]
+            return [text_line(f"{who} snapped ", card, f" from {at}")]
+        return [
+            text_line(f"{who} snapped ", card, f" from {at} — wrong rank: it stays on the pile")
+        ]
     if kind == "reshuffle":
         n = ev.get("deck")
-        return [_line(f"The discard pile was shuffled into a new deck of {n} card{_s(n)}")]
+        return [
+            text_line(f"The discard pile was shuffled into a new deck of {n} card{plural_s(n)}")
+        ]
     if kind == "round_end":
         return [Text(f"Round {ev.get('round')} is over.", style="bold"), _family_round_end(ev, me)]
     if kind == "game_over":

@@ -22,15 +22,15 @@ from ..views import QuteView, is_qute_view
 from .render import (
     FACE_DOWN,
     Front,
-    _and,
-    _cards,
-    _discard_pile,
-    _line,
-    _s,
-    _status_grid,
-    _who,
     card_text,
+    cards_text,
+    discard_pile_text,
+    join_and,
     number_word,
+    plural_s,
+    seat_name,
+    status_grid,
+    text_line,
 )
 
 __all__ = [
@@ -148,7 +148,7 @@ def _qute_hand(view: QuteView) -> RenderableType:
 
 def _qute_seat_panel(view: QuteView, seat: int, me: int) -> Panel:
     count = int(view["counts"][seat])
-    tags = [f"{count} card{_s(count)}", f"total {view['totals'][seat]}"]
+    tags = [f"{count} card{plural_s(count)}", f"total {view['totals'][seat]}"]
     if seat == me:
         order = str(view.get("hand_order", "suit"))
         tags.append(f"sorted by {order} ('sort' turns it)")
@@ -179,7 +179,7 @@ def _qute_now(view: QuteView, me: int) -> Text:
     """What the game waits for, in words."""
     phase = str(view["phase"])
     turn = int(view["turn"])
-    who = _who(turn, me)
+    who = seat_name(turn, me)
     laid: list[str] = view.get("laid") or []
     pending = view.get("pending")
     if pending == "qute":
@@ -192,7 +192,7 @@ def _qute_now(view: QuteView, me: int) -> Text:
         return Text(f"{who} laid a J: {who} must choose the suit to follow (suit C|D|H|S)")
     if pending == "eights":
         k = sum(1 for c in laid if c[:-1] == "8")
-        nxt = _who((turn + 1) % int(view["players"]), me)
+        nxt = seat_name((turn + 1) % int(view["players"]), me)
         return Text(
             f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {_EIGHT_DRAWS * k} "
             f"and {'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw "
@@ -203,14 +203,14 @@ def _qute_now(view: QuteView, me: int) -> Text:
         k = sum(1 for c in laid if c[:-1] == "J")
         whose = "your" if who == "you" else who + "'s"
         return Text(
-            f"the round ends and {_v(who, 'have', 'has')} laid {k} J{_s(k)} this turn: "
+            f"the round ends and {_v(who, 'have', 'has')} laid {k} J{plural_s(k)} this turn: "
             f"'jpoints minus' — {J_POINTS * k} off {whose} round score; 'jpoints plus' — "
             f"{J_POINTS * k} onto every other seat's"
         )
     top = view.get("top")
     if phase == "cover":
         suit = str(top)[-1:]
-        return _line(
+        return text_line(
             card_text(top),
             f" on top must be covered by {who}: a card of {QUTE_SUITS.get(suit, suit)}, another "
             "6 or a J; if nothing fits, draw until something does",
@@ -220,7 +220,7 @@ def _qute_now(view: QuteView, me: int) -> Text:
     legal: list[str] = view.get("legal") or []
     drawn = view.get("drawn")
     if drawn is not None:
-        return _line(
+        return text_line(
             "the card you drew, ",
             card_text(drawn),
             ", fits: you must play it (more of its rank may follow)",
@@ -237,20 +237,21 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     players = int(view["players"])
     target = view.get("target")
     match = "single round" if target is None else f"match: ends when a total goes over {target}"
-    status = _status_grid(view, title, match)
+    status = status_grid(view, title, match)
     phase = str(view["phase"])
     status.add_row("Phase", _QUTE_PHASES.get(phase, phase))
     if phase != "over":
         status.add_row("Now", _qute_now(view, me))
         status.add_row(
             "Turn",
-            f"{_who(int(view['turn']), me)} (first this round: {_who(int(view['first']), me)}) "
+            f"{seat_name(int(view['turn']), me)} "
+            f"(first this round: {seat_name(int(view['first']), me)}) "
             f"· turn {int(view['turns']) + 1} (the round stops after {view['max_turns']})",
         )
     stack: list[str] = view.get("stack") or []
     status.add_row(
         "Stack",
-        _discard_pile(stack) if stack else Text("empty — any card may be laid", style="dim"),
+        discard_pile_text(stack) if stack else Text("empty — any card may be laid", style="dim"),
     )
     if view.get("suit"):
         suit = str(view["suit"])
@@ -262,9 +263,9 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
         more = _RUN - n
         status.add_row(
             "Run",
-            _line(
+            text_line(
                 f"{n} × {run['rank']} on top ",
-                _cards(run_cards),
+                cards_text(run_cards),
                 f" — {more} more make{'s' if more == 1 else ''} Qute"
                 if more > 0
                 else " — Qute reached",
@@ -273,17 +274,17 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     refills = int(view["refills"])
     status.add_row(
         "Blind",
-        f"{view['blind']} card{_s(view['blind'])} · refilled {refills}× · "
+        f"{view['blind']} card{plural_s(view['blind'])} · refilled {refills}× · "
         f"points count ×{view['multiplier']}",
     )
     laid: list[str] = view.get("laid") or []
     if laid and phase != "over":
         status.add_row(
             "Laid",
-            _line(_cards(laid), f" by {_who(int(view['turn']), me)} this turn"),
+            text_line(cards_text(laid), f" by {seat_name(int(view['turn']), me)} this turn"),
         )
     if view.get("drawn") is not None:
-        status.add_row("Drawn", _line("you drew ", card_text(view["drawn"]), " this turn"))
+        status.add_row("Drawn", text_line("you drew ", card_text(view["drawn"]), " this turn"))
     counts = [int(c) for c in view.get("penalty_counts") or []]
     if any(counts):
         parts: list[str | Text | None] = []
@@ -293,11 +294,13 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
             if parts:
                 parts.append(" · ")
             if s == me:
-                parts.extend(["you drew ", _cards(view.get("penalty_drawn") or [])])
+                parts.extend(["you drew ", cards_text(view.get("penalty_drawn") or [])])
             else:
-                parts.append(f"seat {s} drew {c} card{_s(c)}")
-        status.add_row("7s/8s", _line(*parts, " for the 7s/8s of the last turn"))
-    status.add_row("Totals", " · ".join(f"{_who(s, me)} {t}" for s, t in enumerate(view["totals"])))
+                parts.append(f"seat {s} drew {c} card{plural_s(c)}")
+        status.add_row("7s/8s", text_line(*parts, " for the 7s/8s of the last turn"))
+    status.add_row(
+        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
+    )
     others = [_qute_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
     return Group(
         Panel(status, title="Table", title_align="left"),
@@ -339,7 +342,7 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     reset = [int(r) for r in info.get("reset") or []]
     for s, cards in enumerate(info["hands"]):
         hand: list[str] = sorted(cards, key=_qute_key)
-        name = _who(s, me)
+        name = seat_name(s, me)
         if s == info.get("finisher"):
             name += " (Qute)" if info.get("qute") else (" (out)" if not hand else " (last turn)")
         if s in winners:
@@ -353,7 +356,7 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             total += " (exactly the target: back to 0)"
         row: list[RenderableType] = [
             Text(name, style="bold green" if s in winners else ""),
-            _cards(hand) if hand else Text("none", style="dim"),
+            cards_text(hand) if hand else Text("none", style="dim"),
             str(points),
         ]
         if any(jpoints):
@@ -398,19 +401,19 @@ def _skip_words(ev: Mapping[str, Any], me: int) -> Text:
     seats = [int(s) for s in ev.get("seats", [])]
     rank = str(ev.get("for", "A"))
     if rank == "8" and len(set(seats)) > 1:
-        drew = _and([_who(s, me) for s in dict.fromkeys(seats)])
-        return _line(f"after the 8s ({drew} drew), play goes on after the last seat to draw")
-    names = [_who(s, me) + _times(seats.count(s)) for s in dict.fromkeys(seats)]
-    return _line(_skip_cause(rank, seats) + _and(names))
+        drew = join_and([seat_name(s, me) for s in dict.fromkeys(seats)])
+        return text_line(f"after the 8s ({drew} drew), play goes on after the last seat to draw")
+    names = [seat_name(s, me) + _times(seats.count(s)) for s in dict.fromkeys(seats)]
+    return text_line(_skip_cause(rank, seats) + join_and(names))
 
 
 def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     """A Qute event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
     kind = ev.get("type")
     seat = ev.get("seat")
-    who = _who(int(seat), me) if isinstance(seat, int) else ""
+    who = seat_name(int(seat), me) if isinstance(seat, int) else ""
     if kind == "round_start":
-        first = _who(int(ev["first"]), me)
+        first = seat_name(int(ev["first"]), me)
         return [
             Text(f"Round {ev['round']} begins; {_v(first, 'play', 'plays')} first.", style="bold")
         ]
@@ -419,38 +422,38 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     if kind == "play":
         left = int(ev.get("left", 0))
         return [
-            _line(
+            text_line(
                 f"{_v(who, 'lay', 'lays')} ",
-                _cards(ev.get("cards", [])),
-                f" — {left} card{_s(left)} left" if left else " — no cards left!",
+                cards_text(ev.get("cards", [])),
+                f" — {left} card{plural_s(left)} left" if left else " — no cards left!",
             )
         ]
     if kind == "draw":
         if not ev.get("card"):
             return [
-                _line(
+                text_line(
                     f"{_v(who, 'cannot', 'cannot')} draw: the blind is empty and there is nothing "
                     "to refill it with"
                 )
             ]
         if "drawn" in ev:
             return [
-                _line(f"{_v(who, 'draw', 'draws')} ", card_text(ev["drawn"]), " from the blind")
+                text_line(f"{_v(who, 'draw', 'draws')} ", card_text(ev["drawn"]), " from the blind")
             ]
-        return [_line(f"{_v(who, 'draw', 'draws')} a card from the blind")]
+        return [text_line(f"{_v(who, 'draw', 'draws')} a card from the blind")]
     if kind == "penalty":
         count = int(ev.get("count", 0))
         rank = str(ev.get("for"))
         several = count > (_EIGHT_DRAWS if rank == "8" else 1)
         reason = f"the {rank}{'s' if several else ''}"
         if not count:
-            return [_line(f"{who} should draw for {reason}, but no card is left", style="red")]
+            return [text_line(f"{who} should draw for {reason}, but no card is left", style="red")]
         cards = ev.get("cards")
         return [
-            _line(
-                f"{_v(who, 'draw', 'draws')} {count} card{_s(count)} for {reason}",
+            text_line(
+                f"{_v(who, 'draw', 'draws')} {count} card{plural_s(count)} for {reason}",
                 ": " if cards else None,
-                _cards(cards) if cards else None,
+                cards_text(cards) if cards else None,
                 style="red",
             )
         ]
@@ -458,31 +461,31 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         k = int(ev.get("refills", 0))
         n = ev.get("blind")
         return [
-            _line(
+            text_line(
                 f"The blind ran out: the stack under its top card was shuffled into a new blind "
-                f"of {n} card{_s(n)} (refill {k}: round points now count ×{k + 1})",
+                f"of {n} card{plural_s(n)} (refill {k}: round points now count ×{k + 1})",
                 style="yellow",
             )
         ]
     if kind == "skip":
         return [_skip_words(ev, me)]
     if kind == "qute":
-        return [_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
+        return [text_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
     if kind == "continue":
-        return [_line(f"{_v(who, 'do', 'does')} not call Qute: the round goes on")]
+        return [text_line(f"{_v(who, 'do', 'does')} not call Qute: the round goes on")]
     if kind == "suit":
         suit = str(ev.get("suit"))
-        return [_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
+        return [text_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
     if kind == "eights":
         if ev.get("mode") == "all":
             return [
-                _line(
+                text_line(
                     f"{_v(who, 'choose', 'chooses')} eights all: the other seats draw "
                     f"{number_word(_EIGHT_DRAWS)} each per 8, in turn"
                 )
             ]
         return [
-            _line(
+            text_line(
                 f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws "
                 f"{number_word(_EIGHT_DRAWS)} per 8 and is skipped"
             )
@@ -490,18 +493,18 @@ def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     if kind == "jpoints":
         if ev.get("mode") == "minus":
             own = "your" if who == "you" else "its"
-            return [_line(f"{_v(who, 'take', 'takes')} the J points off {own} own score")]
-        return [_line(f"{_v(who, 'give', 'gives')} the J points to every other seat")]
+            return [text_line(f"{_v(who, 'take', 'takes')} the J points off {own} own score")]
+        return [text_line(f"{_v(who, 'give', 'gives')} the J points to every other seat")]
     if kind == "dead_end":
         return [
-            _line(
+            text_line(
                 f"{_v(who, 'have', 'has')} to cover a 6 but can neither play nor draw: "
                 "the round ends",
                 style="yellow",
             )
         ]
     if kind == "max_turns":
-        return [_line(f"{ev.get('turns')} turns without an end: the round stops (safety net)")]
+        return [text_line(f"{ev.get('turns')} turns without an end: the round stops (safety net)")]
     if kind == "round_end":
         return [Text(f"Round {ev.get('round')} is over.", style="bold"), _qute_round_end(ev, me)]
     if kind == "game_over":

@@ -31,16 +31,25 @@ __all__ = [
     "MENU_MAX",
     "Choice",
     "Front",
+    "addr_text",
+    "addrs_text",
     "card_text",
+    "cards_text",
     "continuations",
+    "discard_pile_text",
     "error_line",
     "fail",
     "is_position",
+    "join_and",
     "number_word",
+    "plural_s",
     "render_choices",
     "render_legal",
     "render_result",
+    "seat_name",
+    "status_grid",
     "step_choices",
+    "text_line",
 ]
 
 FACE_DOWN = "[▒▒▒]"
@@ -57,15 +66,17 @@ def number_word(n: int) -> str:
     return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
 
 
-def _s(n: object) -> str:
+def plural_s(n: object) -> str:
+    """The plural ending for a count: ``""`` for one, ``"s"`` otherwise (``card{plural_s(n)}``)."""
     return "" if n == 1 else "s"
 
 
-def _who(seat: int, me: int) -> str:
+def seat_name(seat: int, me: int) -> str:
+    """A seat as the human at seat ``me`` reads it: ``you`` or ``seat 2``."""
     return "you" if seat == me else f"seat {seat}"
 
 
-def _addr(addr: str, me: int) -> str:
+def addr_text(addr: str, me: int) -> str:
     """An absolute address ``S.P`` as the human reads it: ``your card 2`` or ``1.3``."""
     seat, _, pos = addr.partition(".")
     if seat.isdigit() and int(seat) == me:
@@ -73,18 +84,19 @@ def _addr(addr: str, me: int) -> str:
     return addr
 
 
-def _and(items: Sequence[str]) -> str:
+def join_and(items: Sequence[str]) -> str:
+    """Words in a list as a sentence says them: ``a``, ``a and b``, ``a, b and c``."""
     if len(items) < 2:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _addrs(addrs: Sequence[str], me: int) -> str:
+def addrs_text(addrs: Sequence[str], me: int) -> str:
     """Several absolute addresses in words: ``your cards 0, 1 and 3`` or ``1.0 and 1.2``."""
     mine = [a.partition(".")[2] for a in addrs if a.partition(".")[0] == str(me)]
     if addrs and len(mine) == len(addrs):
-        return ("your card " if len(mine) == 1 else "your cards ") + _and(mine)
-    return _and([_addr(a, me) for a in addrs])
+        return ("your card " if len(mine) == 1 else "your cards ") + join_and(mine)
+    return join_and([addr_text(a, me) for a in addrs])
 
 
 def _card_style(code: str) -> str:
@@ -108,7 +120,8 @@ def card_text(code: str | None, *, top: bool = False, pad: bool = False) -> Text
     return Text.assemble(" " * (len(FACE_DOWN) - len(token)) if pad else "", (token, style))
 
 
-def _line(*parts: str | Text | None, style: str = "") -> Text:
+def text_line(*parts: str | Text | None, style: str = "") -> Text:
+    """One line of styled text from plain and styled pieces in order (``None`` pieces left out)."""
     out = Text(style=style)
     for part in parts:
         if part is None:
@@ -120,7 +133,8 @@ def _line(*parts: str | Text | None, style: str = "") -> Text:
     return out
 
 
-def _cards(codes: Sequence[str | None]) -> Text:
+def cards_text(codes: Sequence[str | None]) -> Text:
+    """Cards side by side, each as :func:`card_text` draws it (``None``: face down)."""
     out = Text()
     for i, code in enumerate(codes):
         if i:
@@ -129,7 +143,8 @@ def _cards(codes: Sequence[str | None]) -> Text:
     return out
 
 
-def _discard_pile(pile: Sequence[str]) -> Text:
+def discard_pile_text(pile: Sequence[str]) -> Text:
+    """The discard pile's last :data:`DISCARD_SHOWN` cards, top one marked, and its size."""
     if not pile:
         return Text("empty", style="dim")
     shown = pile[-DISCARD_SHOWN:]
@@ -140,11 +155,11 @@ def _discard_pile(pile: Sequence[str]) -> Text:
         top = i == len(shown) - 1
         out.append_text(card_text(code, top=top))
         out.append(" ← top" if top else " ", style="dim" if not top else "yellow")
-    out.append(f"   {len(pile)} card{_s(len(pile))}", style="dim")
+    out.append(f"   {len(pile)} card{plural_s(len(pile))}", style="dim")
     return out
 
 
-def _status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = "") -> Table:
+def status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = "") -> Table:
     """The two-column status grid every table starts with, opened by its "Game" row."""
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
@@ -315,7 +330,8 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
     for s, total in enumerate(result["totals"]):
         table.add_row(
             Text(
-                _who(s, me) + (" ★" if s in winners else ""), style="green" if s in winners else ""
+                seat_name(s, me) + (" ★" if s in winners else ""),
+                style="green" if s in winners else "",
             ),
             *[str(r[s]) for r in result["rounds"]],
             str(total),
@@ -365,8 +381,3 @@ def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
     otherwise)."""
     error_line(message)
     raise typer.Exit(code=code)
-
-
-def _fail(message: str) -> NoReturn:
-    """A usage error in the one error style (:func:`fail` with exit code 2)."""
-    fail(message, USAGE_ERROR)

@@ -13,7 +13,8 @@ from rich.console import Console
 
 from ..web.settings import DEFAULTS, ServerSettings, SettingError
 from .checks import number_in
-from .render import FAILURE, _fail, fail
+from .render import FAILURE, fail
+from .render import fail as _fail
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -22,14 +22,14 @@ pydantic, imported only when they are called: the types themselves cost nothing 
 
 from __future__ import annotations
 
-from .common import _TYPED_DICTS as _COMMON
+from .common import TYPED_DICTS as _COMMON
 from .common import (
     GameOverEvent,
     GameResult,
     TurnEvent,
     ViewTail,
 )
-from .family import _TYPED_DICTS as _FAMILY
+from .family import TYPED_DICTS as _FAMILY
 from .family import (
     CallEvent,
     ClaimEvent,
@@ -61,7 +61,7 @@ from .family import (
     SnapWindow,
     SpyEvent,
 )
-from .qute import _TYPED_DICTS as _QUTE
+from .qute import TYPED_DICTS as _QUTE
 from .qute import (
     ContinueEvent,
     DeadEndEvent,
@@ -161,5 +161,5 @@ __all__ = [
     "view_schema",
 ]
 
-_TYPED_DICTS = _COMMON + _FAMILY + _QUTE
+TYPED_DICTS = _COMMON + _FAMILY + _QUTE
 """Every TypedDict of the package (each configured for pydantic where it is defined)."""

@@ -35,10 +35,11 @@ class _ByType:
         return handler(Annotated[source, Discriminator("type")])
 
 
-_BY_TYPE = _ByType()
+BY_TYPE = _ByType()
+"""The marker of an event union told apart by ``type`` (``Annotated[A | B, BY_TYPE]``)."""
 
 
-def _forbid_extra(*typed_dicts: Any) -> None:
+def forbid_extra(*typed_dicts: Any) -> None:
     """Set pydantic's configuration on each TypedDict, read when a schema or validator is
     built: no key beyond those declared, and each field's docstring becomes its description.
     (A plain dict is what pydantic's ConfigDict is at run time; setting it here keeps pydantic
@@ -110,5 +111,6 @@ class ViewTail(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-_TYPED_DICTS: tuple[Any, ...] = (GameResult, TurnEvent, GameOverEvent, ViewTail)
-_forbid_extra(*_TYPED_DICTS)
+TYPED_DICTS: tuple[Any, ...] = (GameResult, TurnEvent, GameOverEvent, ViewTail)
+"""Every TypedDict of this module (each passed to :func:`forbid_extra`)."""
+forbid_extra(*TYPED_DICTS)

@@ -12,7 +12,7 @@ if sys.version_info >= (3, 12):
 else:  # pydantic accepts only typing_extensions' TypedDict before Python 3.12
     from typing_extensions import TypedDict
 
-from .common import _BY_TYPE, GameOverEvent, GameResult, TurnEvent, _forbid_extra
+from .common import BY_TYPE, GameOverEvent, GameResult, TurnEvent, forbid_extra
 
 __all__ = [
     "CallEvent",
@@ -450,7 +450,7 @@ FamilyEvent: TypeAlias = Annotated[
     | GiveEvent
     | FamilyRoundEndEvent
     | GameOverEvent,
-    _BY_TYPE,
+    BY_TYPE,
 ]
 """Any Cabo-family event, told apart by ``type``."""
 
@@ -522,7 +522,7 @@ class FamilyView(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-_TYPED_DICTS: tuple[Any, ...] = (
+TYPED_DICTS: tuple[Any, ...] = (
     FamilySlot,
     PowerPending,
     LookPending,
@@ -550,4 +550,5 @@ _TYPED_DICTS: tuple[Any, ...] = (
     FamilyRoundEndEvent,
     FamilyView,
 )
-_forbid_extra(*_TYPED_DICTS)
+"""Every TypedDict of this module (each passed to :func:`.common.forbid_extra`)."""
+forbid_extra(*TYPED_DICTS)

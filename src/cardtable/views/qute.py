@@ -11,7 +11,7 @@ if sys.version_info >= (3, 12):
 else:  # pydantic accepts only typing_extensions' TypedDict before Python 3.12
     from typing_extensions import TypedDict
 
-from .common import _BY_TYPE, GameOverEvent, GameResult, TurnEvent, _forbid_extra
+from .common import BY_TYPE, GameOverEvent, GameResult, TurnEvent, forbid_extra
 
 __all__ = [
     "ContinueEvent",
@@ -300,7 +300,7 @@ QuteEvent: TypeAlias = Annotated[
     | MaxTurnsEvent
     | QuteRoundEndEvent
     | GameOverEvent,
-    _BY_TYPE,
+    BY_TYPE,
 ]
 """Any Qute event, told apart by ``type``."""
 
@@ -376,7 +376,7 @@ class QuteView(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-_TYPED_DICTS: tuple[Any, ...] = (
+TYPED_DICTS: tuple[Any, ...] = (
     QuteSlot,
     QuteRun,
     QuteRoundResult,
@@ -396,4 +396,5 @@ _TYPED_DICTS: tuple[Any, ...] = (
     QuteRoundEndEvent,
     QuteView,
 )
-_forbid_extra(*_TYPED_DICTS)
+"""Every TypedDict of this module (each passed to :func:`.common.forbid_extra`)."""
+forbid_extra(*TYPED_DICTS)

@@ -40,19 +40,21 @@ game's fixed data), :mod:`.node` (states and transitions), :mod:`.text` (strings
 from __future__ import annotations
 
 from ... import variants
-from .engines import _ChanceFamily, _ChanceQute, _ChanceSource, _Take
+from .engines import ChanceFamily, ChanceQute, ChanceSource, Take
 from .game import (
     GAME_CLASSES,
     GAME_NAMES,
     CardtableGame,
     CardtableObserver,
     CardtableState,
-    _forget,
+    forget_variant,
     register_variant,
     to_game,
 )
-from .node import _Node
-from .spec import CHANCE, DEFAULT_MAX_MOVES, TERMINAL, _Spec, _spec, game_name
+from .node import Node
+from .spec import CHANCE as CHANCE
+from .spec import DEFAULT_MAX_MOVES, Spec, game_name, spec_for
+from .spec import TERMINAL as TERMINAL
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
@@ -66,17 +68,8 @@ __all__ = [
     "to_game",
 ]
 
-# the private names stay reachable where they were (tests, older pickles)
-_PRIVATE = (
-    CHANCE,
-    TERMINAL,
-    _ChanceFamily,
-    _ChanceQute,
-    _ChanceSource,
-    _Node,
-    _Spec,
-    _Take,
-    _spec,
-)
+# The names these had when the adapter was one module; older pickles name them here.
+_ChanceFamily, _ChanceQute, _ChanceSource, _Take = ChanceFamily, ChanceQute, ChanceSource, Take
+_Node, _Spec, _spec = Node, Spec, spec_for
 
-variants.subscribe(register_variant, _forget)
+variants.subscribe(register_variant, forget_variant)

@@ -2,11 +2,11 @@
 
 An engine takes each card that leaves its deck (Qute: its blind) from its draw source
 (:class:`cardtable.game.DrawSource`). The adapter plays an action on a clone of its engine
-with a :class:`_ChanceSource`: the source hands out the cards chance has already chosen for
+with a :class:`ChanceSource`: the source hands out the cards chance has already chosen for
 the action, in order, and past them takes any card and records the take (which pile, what
 was in it, which card it took), up to the first take the engine declares ``decisive`` and
 not into a new round. The action always runs to its end, nothing is unwound: when takes were
-recorded, the adapter asks chance for their cards (see :attr:`_ChanceSource.plan`) and plays
+recorded, the adapter asks chance for their cards (see :attr:`ChanceSource.plan`) and plays
 the action again with them. The engines' generator decides nothing (:class:`_Orderless`).
 """
 
@@ -42,7 +42,7 @@ class _Orderless(Rng):
 _ORDERLESS = _Orderless(_FIXED_SEED)
 
 
-class _Take(NamedTuple):
+class Take(NamedTuple):
     """A card taken from a pile beyond the cards chosen by chance (one future chance node)."""
 
     pile: int
@@ -56,7 +56,7 @@ class _Take(NamedTuple):
     (its outcomes are the previous ones without the card chance chose there)."""
 
 
-class _ChanceSource(DrawSource):
+class ChanceSource(DrawSource):
     """The draw source of one run of an action: chance's cards first, then recorded takes.
 
     Never raises: past the chosen cards it takes the pile's top card and records the take in
@@ -76,7 +76,7 @@ class _ChanceSource(DrawSource):
         """The cards chosen by chance for this action so far, in the order they are taken."""
         self.pos = 0
         """How many of them have been taken."""
-        self.plan: list[_Take] = []
+        self.plan: list[Take] = []
         """The takes made beyond :attr:`queue`, up to and including the first decisive one."""
         self.closed = False
         """True once the plan is complete (a decisive take, or a new round, came)."""
@@ -112,7 +112,7 @@ class _ChanceSource(DrawSource):
             if plan and plan[-1].pile == key:
                 last = plan[-1]
                 follows = cards == _without(last.cards, last.taken)
-            plan.append(_Take(key, cards, pile[-1], follows))
+            plan.append(Take(key, cards, pile[-1], follows))
             self.closed = decisive
         return pile.pop()
 
@@ -138,7 +138,7 @@ def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def outcomes(
-    plan: Sequence[_Take], chosen: Sequence[int], last: tuple[int, ...] = ()
+    plan: Sequence[Take], chosen: Sequence[int], last: tuple[int, ...] = ()
 ) -> tuple[int, ...]:
     """The cards take number ``len(chosen)`` of ``plan`` may be, once chance chose ``chosen``
     for the takes before it (sorted ids, equally likely); ``last``: the outcomes of the take
@@ -166,7 +166,7 @@ class _ChanceDraws(Game):
     """What both chance engines share: the orderless generator and the idle draw source."""
 
     draws: DrawSource = _IDLE
-    """Set on the instance for one run (a :class:`_ChanceSource`), deleted after it."""
+    """Set on the instance for one run (a :class:`ChanceSource`), deleted after it."""
     round_no: int
     """The round being played (both engines count them)."""
 
@@ -183,64 +183,65 @@ class _ChanceDraws(Game):
         return _FIXED_SEED
 
 
-class _ChanceFamily(_ChanceDraws, FamilyGame):
+class ChanceFamily(_ChanceDraws, FamilyGame):
     """The Cabo-family engine with every card from the deck chosen by chance."""
 
     def __init__(
-        self, rs: RuleSet, players: int, options: dict[str, Any], source: _ChanceSource
+        self, rs: RuleSet, players: int, options: dict[str, Any], source: ChanceSource
     ) -> None:
         self.draws = source  # the deal takes its cards from chance too
         FamilyGame.__init__(self, rs, players, _FIXED_SEED, options)
 
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
-    ) -> _ChanceFamily:
+    ) -> ChanceFamily:
         """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
-        world = cast(_ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
+        world = cast(ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
         world.__dict__.pop("draws", None)
         return world
 
 
-class _ChanceQute(_ChanceDraws, QuteGame):
+class ChanceQute(_ChanceDraws, QuteGame):
     """The Qute engine with every card from the blind chosen by chance."""
 
-    def __init__(self, players: int, options: dict[str, Any], source: _ChanceSource) -> None:
+    def __init__(self, players: int, options: dict[str, Any], source: ChanceSource) -> None:
         self.draws = source  # the deal takes its cards from chance too
         QuteGame.__init__(self, players, _FIXED_SEED, options)
 
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
-    ) -> _ChanceQute:
+    ) -> ChanceQute:
         """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
-        world = cast(_ChanceQute, QuteGame.determinize(self, seat, rng, weights))
+        world = cast(ChanceQute, QuteGame.determinize(self, seat, rng, weights))
         world.__dict__.pop("draws", None)
         return world
 
 
-_Engine = _ChanceFamily | _ChanceQute
+Engine = ChanceFamily | ChanceQute
+"""The engine a node holds: either chance engine."""
 
 
 def build(
     rs: RuleSet | None, players: int, options: dict[str, Any], queue: tuple[int, ...]
-) -> tuple[_Engine, _ChanceSource]:
+) -> tuple[Engine, ChanceSource]:
     """A new engine dealt with the cards ``queue`` (and past them recorded takes)."""
-    source = _ChanceSource(queue)
-    eng: _Engine
+    source = ChanceSource(queue)
+    eng: Engine
     if rs is not None:
-        eng = _ChanceFamily(rs, players, options, source)
+        eng = ChanceFamily(rs, players, options, source)
     else:
-        eng = _ChanceQute(players, options, source)
+        eng = ChanceQute(players, options, source)
     del eng.draws
     _check(source)
     return eng, source
 
 
 def run(
-    base: _Engine, seat: int, action: Action, queue: tuple[int, ...]
-) -> tuple[_Engine, _ChanceSource]:
+    base: Engine, seat: int, action: Action, queue: tuple[int, ...]
+) -> tuple[Engine, ChanceSource]:
     """``seat`` plays ``action`` on a clone of ``base`` with the cards ``queue``, to the end."""
     work = base.clone()
-    source = _ChanceSource(queue)
+    source = ChanceSource(queue)
     work.draws = source
     work.apply(seat, action)
     del work.draws
@@ -248,7 +249,7 @@ def run(
     return work, source
 
 
-def _check(source: _ChanceSource) -> None:
+def _check(source: ChanceSource) -> None:
     """Every card chance chose was taken: else chance nodes were offered for takes the action
     does not make (an engine broke the promise of a take that is not ``decisive``)."""
     if source.pos != len(source.queue):
@@ -256,3 +257,7 @@ def _check(source: _ChanceSource) -> None:
             f"the action took {source.pos} of the {len(source.queue)} cards chosen by chance "
             "for it: a take marked not decisive changed what the action does"
         )
+
+
+# The names these had before; older pickles name them.
+_ChanceFamily, _ChanceQute, _ChanceSource, _Take = ChanceFamily, ChanceQute, ChanceSource, Take

@@ -18,16 +18,16 @@ from ...games.qute.engine import QuteGame
 from ...rng import Rng
 from ..encoding import DEFAULT_MAX_POSITIONS, Encoding, supported, win_rewards
 from . import text
-from .node import _Node
+from .node import Node, initial_node
 from .spec import (
     CHANCE,
     DEFAULT_MAX_MOVES,
     TERMINAL,
-    _default_target,
-    _Spec,
-    _spec,
-    _spec_from,
+    Spec,
+    default_target,
     game_name,
+    spec_for,
+    spec_from_params,
 )
 
 GAME_NAMES: dict[str, str] = {}
@@ -38,11 +38,11 @@ class CardtableState(pyspiel.State):
     """An OpenSpiel state of a cardtable game. Its one Python attribute is an immutable node,
     so OpenSpiel's ``clone`` (a deep copy of the attributes) shares it."""
 
-    _n: _Node
+    _n: Node
 
     def __init__(self, game: CardtableGame) -> None:
         super().__init__(game)
-        self._n = game.spec.initial
+        self._n = initial_node(game.spec)
 
     # -- the pyspiel.State API -------------------------------------------------------------
     def current_player(self) -> int:
@@ -90,7 +90,7 @@ class CardtableState(pyspiel.State):
         seed = int(float(probability_sampler()) * 2**53)
         node = n.resampled(int(player_id), seed)
         state: CardtableState = self.clone()
-        state._n = node
+        state.node = node
         return state
 
     def __str__(self) -> str:
@@ -103,6 +103,16 @@ class CardtableState(pyspiel.State):
         return self.clone()  # type: ignore[no-any-return]
 
     # -- beyond pyspiel ----------------------------------------------------------------------
+    @property
+    def node(self) -> Node:
+        """The adapter's immutable node this state is at (:class:`.node.Node`); every action
+        moves the state to a new one, and clones share it."""
+        return self._n
+
+    @node.setter
+    def node(self, node: Node) -> None:
+        self._n = node
+
     @property
     def engine(self) -> Game | None:
         """The cardtable engine (``None`` before the deal is complete); treat it as read-only.
@@ -131,7 +141,7 @@ def to_game(state: CardtableState, seed: int) -> Game:
     shuffled from ``seed`` and its own generator seeded from ``seed``: it draws and reshuffles
     by itself, with no chance nodes. ``ValueError`` at a chance node (a draw is half done).
     """
-    n = state._n
+    n = state.node
     if n.eng is None or n.pend >= 0:
         raise ValueError("to_game needs a decision or terminal state, not a chance node")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -155,7 +165,7 @@ class CardtableObserver:
     a compact text for observations.
     """
 
-    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+    def __init__(self, spec: Spec, perfect_recall: bool) -> None:
         self._recall = perfect_recall
         self.tensor = np.zeros(spec.enc.observation_size, dtype=np.float32)
         """The observation vector last set by :meth:`set_from`."""
@@ -164,11 +174,11 @@ class CardtableObserver:
 
     def set_from(self, state: CardtableState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
-        self.tensor[:] = state._n.vector(player)
+        self.tensor[:] = state.node.vector(player)
 
     def string_from(self, state: CardtableState, player: int) -> str:
         """``player``'s information-state (perfect recall) or observation string."""
-        n = state._n
+        n = state.node
         return text.info_string(n, player) if self._recall else text.obs_string(n, player)
 
 
@@ -176,7 +186,7 @@ class CardtableGame(pyspiel.Game):
     """An OpenSpiel game of one cardtable variant (see the package docstring)."""
 
     def __init__(self, variant: str, params: Mapping[str, Any] | None = None) -> None:
-        spec = _spec_from(variant, dict(params or {}))
+        spec = spec_from_params(variant, dict(params or {}))
         self.spec = spec
         """The game's fixed data (variant, parameters, encoding)."""
         low = win_rewards(spec.players, [0])
@@ -228,7 +238,7 @@ def _game_type(variant: str) -> Any:
     info = variants.get(variant)
     spec: dict[str, int] = {
         "players": info.default_players,
-        "target": _default_target(variant),
+        "target": default_target(variant),
         "max_moves": DEFAULT_MAX_MOVES,
     }
     if info.name in RULESETS:
@@ -281,10 +291,11 @@ def register_variant(variant: variants.Variant) -> None:
     GAME_CLASSES[variant.name] = cls
 
 
-def _forget(variant: variants.Variant) -> None:
+def forget_variant(variant: variants.Variant) -> None:
     """A variant left the registry: drop its entries and every cached spec (``pyspiel``
     keeps the game registered, but loading it now fails: the variant is unknown)."""
     GAME_NAMES.pop(variant.name, None)
     GAME_CLASSES.pop(variant.name, None)
-    _spec.cache_clear()
+    spec_for.cache_clear()
+    initial_node.cache_clear()
     _game_type.cache_clear()

@@ -1,4 +1,4 @@
-"""The adapter's immutable game states (:class:`_Node`) and the transitions between them.
+"""The adapter's immutable game states (:class:`Node`) and the transitions between them.
 
 A player action runs on a clone of the node's engine (:func:`.engines.run`) with the cards
 chance has chosen for it so far. A run that takes no card beyond them is the action complete:
@@ -12,17 +12,18 @@ runs however many cards it deals; a Qute draw that does not fit and ends a round
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import engines
-from .engines import _Engine, _Take
-from .spec import CHANCE, TERMINAL, _Spec
+from .engines import Engine, Take
+from .spec import CHANCE, TERMINAL, Spec
 
 
-class _Node:
+class Node:
     """One immutable game state of the adapter (shared by clones; caches fill lazily).
 
     ``eng`` is the engine (``None`` while the first deal is still being chosen); ``pend`` a
@@ -53,8 +54,8 @@ class _Node:
 
     def __init__(
         self,
-        spec: _Spec,
-        eng: _Engine | None,
+        spec: Spec,
+        eng: Engine | None,
         first: int,
         pend: int,
         pseat: int,
@@ -64,7 +65,7 @@ class _Node:
         player: int = CHANCE,
         trunc: bool = False,
         legal: list[int] | None = None,
-        plan: tuple[_Take, ...] = (),
+        plan: tuple[Take, ...] = (),
         start: int = 0,
     ) -> None:
         self.spec = spec
@@ -83,15 +84,15 @@ class _Node:
         self._outcomes: list[tuple[int, float]] | None = None
         self._memo: dict[tuple[int, int], Any] | None = None  # strings and vectors by seat
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
         return self  # immutable: OpenSpiel's state clone shares it
 
-    def __copy__(self) -> _Node:
+    def __copy__(self) -> Node:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (
-            _Node,
+            Node,
             (
                 self.spec,
                 self.eng,
@@ -111,27 +112,27 @@ class _Node:
 
     # -- transitions ---------------------------------------------------------------------
     @staticmethod
-    def deal(spec: _Spec, first: int, chosen: tuple[int, ...]) -> _Node:
+    def deal(spec: Spec, first: int, chosen: tuple[int, ...]) -> Node:
         """The engine dealt with the cards chosen so far, or the chance node of the next."""
         eng, source = spec.build(first, chosen)
         if source.plan:
-            return _Node.drawing(spec, None, first, -1, -1, chosen, source.plan, 0)
+            return Node.drawing(spec, None, first, -1, -1, chosen, source.plan, 0)
         eng._recent.clear()  # construction's events; later actions record none either
-        return _Node.settled(spec, eng, first, 0)
+        return Node.settled(spec, eng, first, 0)
 
     @staticmethod
     def drawing(
-        spec: _Spec,
-        eng: _Engine | None,
+        spec: Spec,
+        eng: Engine | None,
         first: int,
         pend: int,
         pseat: int,
         chosen: tuple[int, ...],
-        plan: Sequence[_Take],
+        plan: Sequence[Take],
         moves: int,
-    ) -> _Node:
+    ) -> Node:
         """The chance node of the first take of ``plan`` (a run given ``chosen`` made it)."""
-        return _Node(
+        return Node(
             spec,
             eng,
             first,
@@ -145,28 +146,28 @@ class _Node:
         )
 
     @staticmethod
-    def settled(spec: _Spec, eng: _Engine, first: int, moves: int) -> _Node:
+    def settled(spec: Spec, eng: Engine, first: int, moves: int) -> Node:
         """A node after a completed action: a decision, or terminal (game over, truncated)."""
         if eng.over:
-            return _Node(spec, eng, first, -1, -1, (), (), moves, TERMINAL, legal=[])
+            return Node(spec, eng, first, -1, -1, (), (), moves, TERMINAL, legal=[])
         seat = eng.actors[0]
         legal = spec.enc.legal(eng, seat)
         # Truncated at the move cap, or (never seen in play) when every legal action names a
         # hand position beyond the action table's cap.
         if moves >= spec.max_moves or not legal:
-            return _Node(spec, eng, first, -1, -1, (), (), moves, TERMINAL, True, [])
-        return _Node(spec, eng, first, -1, -1, (), (), moves, seat, legal=legal)
+            return Node(spec, eng, first, -1, -1, (), (), moves, TERMINAL, True, [])
+        return Node(spec, eng, first, -1, -1, (), (), moves, seat, legal=legal)
 
-    def attempt(self, base: _Engine, seat: int, action: int, chosen: tuple[int, ...]) -> _Node:
+    def attempt(self, base: Engine, seat: int, action: int, chosen: tuple[int, ...]) -> Node:
         """Play ``action`` of ``seat`` on a clone of ``base`` with the cards ``chosen``."""
         spec = self.spec
         moves = self.moves if self.pend >= 0 else self.moves + 1
         work, source = engines.run(base, seat, spec.enc.decode(seat, action), chosen)
         if source.plan:
-            return _Node.drawing(spec, base, self.first, action, seat, chosen, source.plan, moves)
-        return _Node.settled(spec, work, self.first, moves)
+            return Node.drawing(spec, base, self.first, action, seat, chosen, source.plan, moves)
+        return Node.settled(spec, work, self.first, moves)
 
-    def after(self, action: int) -> _Node:
+    def after(self, action: int) -> Node:
         """The node after ``action``; ``ValueError`` (nothing changes) if it is not legal."""
         player = self.player
         if player == TERMINAL:
@@ -182,7 +183,7 @@ class _Node:
         assert self.eng is not None
         return self.attempt(self.eng, player, action, ())
 
-    def _chance(self, card: int) -> _Node:
+    def _chance(self, card: int) -> Node:
         """The node after chance chose ``card`` (or the first seat, kaboo's first node)."""
         spec = self.spec
         if card not in self.cands:
@@ -191,12 +192,12 @@ class _Node:
             )
         eng = self.eng
         if eng is None and spec.random_first and self.first < 0:
-            return _Node.deal(spec, card, ())
+            return Node.deal(spec, card, ())
         chosen = (*self.chosen, card)
         plan, start = self.plan, self.start
         if len(chosen) - start < len(plan):  # the next take this run planned
             cands = engines.outcomes(plan, chosen[start:], self.cands)
-            return _Node(
+            return Node(
                 spec,
                 eng,
                 self.first,
@@ -209,10 +210,10 @@ class _Node:
                 start=start,
             )
         if eng is None:
-            return _Node.deal(spec, self.first, chosen)
+            return Node.deal(spec, self.first, chosen)
         return self.attempt(eng, self.pseat, self.pend, chosen)
 
-    def resampled(self, seat: int, seed: int) -> _Node:
+    def resampled(self, seat: int, seed: int) -> Node:
         """This node with every card ``seat`` does not know re-dealt (``determinize``)."""
         if self.eng is None or self.pend >= 0:
             raise ValueError(
@@ -222,7 +223,7 @@ class _Node:
         # a clone of the engine underneath, so of the same (chance-drawing) class
         eng = self.eng.determinize(seat, seed)
         legal = self._legal if seat == self.player else None
-        return _Node(
+        return Node(
             self.spec, eng, self.first, -1, -1, (), (), self.moves, self.player, self.trunc, legal
         )
 
@@ -300,3 +301,15 @@ class _Node:
                 vec = self.spec.enc.observe(self.eng.view(seat))
             self.memo_set(2, seat, vec)
         return vec
+
+
+@cache
+def initial_node(spec: Spec) -> Node:
+    """The state of ``spec``'s game before anything is dealt (one per spec, shared by every new
+    state)."""
+    if spec.random_first:
+        return Node(spec, None, -1, -1, -1, (), tuple(range(spec.players)), 0)
+    return Node.deal(spec, -1, ())
+
+
+_Node = Node  # its name before; older pickles name it

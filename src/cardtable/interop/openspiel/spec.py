@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -13,10 +13,7 @@ import pyspiel
 from ... import variants
 from ...games.family.rulesets import RULESETS
 from ..encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, win_rewards
-from .engines import _ChanceSource, _Engine, build
-
-if TYPE_CHECKING:
-    from .node import _Node
+from .engines import ChanceSource, Engine, build
 
 DEFAULT_MAX_MOVES = 100_000
 """Default cap on player decisions; reaching it ends the game with all returns 0.
@@ -39,7 +36,7 @@ def game_name(variant: str) -> str:
     return "cardtable_" + variants.get(variant).name.replace("-", "_")
 
 
-class _Spec:
+class Spec:
     """Everything fixed for one loaded game: variant, parameters, encoding and caches."""
 
     def __init__(
@@ -62,15 +59,14 @@ class _Spec:
         self.rewards: dict[tuple[int, ...], list[float]] = {}
         self.zeros = [0.0] * players
         self.empty_vector = np.zeros(self.enc.observation_size, dtype=np.float32)
-        self._initial: _Node | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (
-            _spec,
+            spec_for,
             (self.variant, self.players, self.target, self.max_positions, self.max_moves),
         )
 
-    def build(self, first: int, queue: tuple[int, ...]) -> tuple[_Engine, _ChanceSource]:
+    def build(self, first: int, queue: tuple[int, ...]) -> tuple[Engine, ChanceSource]:
         """A new engine dealt with the cards ``queue`` (past them, the takes are recorded in
         the source returned with it)."""
         options = self.options if first < 0 else {**self.options, "first": first}
@@ -91,22 +87,11 @@ class _Spec:
         code = self.codes[cid]
         return code if self.unique_codes else f"{code}#{cid}"
 
-    @property
-    def initial(self) -> _Node:
-        """The state before anything is dealt (shared by every new state)."""
-        if self._initial is None:
-            from .node import _Node
-
-            if self.random_first:
-                self._initial = _Node(self, None, -1, -1, -1, (), tuple(range(self.players)), 0)
-            else:
-                self._initial = _Node.deal(self, -1, ())
-        return self._initial
-
 
 @cache
-def _spec(variant: str, players: int, target: int, max_positions: int, max_moves: int) -> _Spec:
-    return _Spec(variant, players, target, max_positions, max_moves)
+def spec_for(variant: str, players: int, target: int, max_positions: int, max_moves: int) -> Spec:
+    """The one :class:`Spec` of these parameters (cached; a pickled spec loads through it)."""
+    return Spec(variant, players, target, max_positions, max_moves)
 
 
 def _int_param(params: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
@@ -118,7 +103,9 @@ def _int_param(params: Mapping[str, Any], name: str, default: int, low: int, hig
     return value
 
 
-def _spec_from(variant: str, params: Mapping[str, Any]) -> _Spec:
+def spec_from_params(variant: str, params: Mapping[str, Any]) -> Spec:
+    """The spec of a game loaded with OpenSpiel ``params``, each checked (``ValueError`` for an
+    unknown parameter, a value that is not an integer or one out of range)."""
     info = variants.get(variant)
     family = info.name in RULESETS
     known = {"players", "target", "max_moves"} | ({"max_positions"} if family else set())
@@ -130,14 +117,19 @@ def _spec_from(variant: str, params: Mapping[str, Any]) -> _Spec:
         )
     players = _int_param(params, "players", info.default_players, 0, 10**9)
     info.check_players(players)
-    target = _int_param(params, "target", _default_target(variant), 0, 10**9)
+    target = _int_param(params, "target", default_target(variant), 0, 10**9)
     max_moves = _int_param(params, "max_moves", DEFAULT_MAX_MOVES, 1, 10**9)
     max_positions = 0
     if family:
         max_positions = _int_param(params, "max_positions", DEFAULT_MAX_POSITIONS[info.name], 1, 64)
-    return _spec(info.name, players, target, max_positions, max_moves)
+    return spec_for(info.name, players, target, max_positions, max_moves)
 
 
-def _default_target(variant: str) -> int:
+def default_target(variant: str) -> int:
+    """The ``target`` parameter's default: the variant's own match target, ``0`` where it
+    plays one round."""
     target = variants.get(variant).resolve_options(None)["target"]
     return 0 if target is None else int(target)
+
+
+_spec = spec_for  # its name before; older pickles name it

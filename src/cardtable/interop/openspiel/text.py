@@ -7,11 +7,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .node import _Node
+from .node import Node
 from .spec import CHANCE
 
 
-def info_string(n: _Node, seat: int) -> str:
+def info_string(n: Node, seat: int) -> str:
     """Canonical JSON of the seat's view (plus what is public about a pending draw)."""
     text: str | None = n.memo_get(0, seat)
     if text is None:
@@ -20,7 +20,7 @@ def info_string(n: _Node, seat: int) -> str:
     return text
 
 
-def _info_object(n: _Node, seat: int) -> dict[str, Any]:
+def _info_object(n: Node, seat: int) -> dict[str, Any]:
     n.check_seat(seat)
     spec = n.spec
     if n.eng is None:
@@ -45,7 +45,7 @@ def _info_object(n: _Node, seat: int) -> dict[str, Any]:
     return view
 
 
-def obs_string(n: _Node, seat: int) -> str:
+def obs_string(n: Node, seat: int) -> str:
     """A compact text of the seat's view, one line per seat and per public fact."""
     text: str | None = n.memo_get(1, seat)
     if text is None:
@@ -69,7 +69,7 @@ def obs_string(n: _Node, seat: int) -> str:
     return text
 
 
-def debug_text(n: _Node) -> str:
+def debug_text(n: Node) -> str:
     """Everything, hidden cards included (deterministic; for debugging and clone checks)."""
     spec = n.spec
     head = f"{spec.variant} players={spec.players} moves={n.moves}"
