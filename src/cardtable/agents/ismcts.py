@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from ..game import Game
 from ..games.family.engine import FamilyGame
+from ..games.qute.engine import QuteGame
 from ..notation import Action
+from ..rng import Rng
 from .base import Agent, rng_for_view
 from .belief import weights_for
 from .heuristic import policy_for, policy_move
@@ -186,17 +189,9 @@ class ISMCTSAgent(Agent):
             return legal[0]
         view = game.view(seat)
         rng = rng_for_view(self.seed, view)
-        start_round: int = view["round"]
         weights = weights_for(game, seat) if self.belief else None
         first: Any = game.determinize(seat, rng, weights)
-        policy = policy_for(first)
-        seen = _family_seen if isinstance(first, FamilyGame) else _qute_seen
-        root = _Node()
-        c = self.exploration
-        depth = self.depth
-        modelled = self.opponents == "policy"
-        random_rollout = self.rollout == "random"
-        log, sqrt = math.log, math.sqrt
+        search = _Search(self, first, seat, view["round"], rng)
         t0 = time.perf_counter()
         deadline = t0 + self.seconds if self.seconds is not None else None
         budget = self.iterations
@@ -210,72 +205,24 @@ class ISMCTSAgent(Agent):
                 break
             world: Any = first if it == 0 else game.determinize(seat, rng, weights)
             it += 1
-            node = root
-            path: list[_Edge] = []
-            p = seat
-            # selection and expansion
-            while not world.over and world.round_no == start_round:
-                if node is not root:
-                    p = world.actors[0]
-                edges = node.edges
-                if p != seat and modelled:
-                    # another seat moves as the rule-of-thumb policy would (it uses only
-                    # its own knowledge in this deal); its public action picks the branch
-                    a = policy(world, p, rng)
-                    world.apply(p, a)
-                    applied += 1
-                    edge = edges.get(a)
-                    if edge is None:
-                        edge = edges[a] = _Edge(p)
-                    node = edge.child(seen(world, seat))
-                    continue
-                acts = world.legal_actions(p)
-                untried = [a for a in acts if a not in edges]
-                if untried:
-                    a = untried[0] if len(untried) == 1 else rng.pick(untried)
-                    for b in acts:
-                        e = edges.get(b)
-                        if e is not None:
-                            e.avail += 1
-                    edge = edges[a] = _Edge(p)
-                    world.apply(p, a)
-                    applied += 1
-                    path.append(edge)
-                    break
-                best = edges[acts[0]]
-                best_a = acts[0]
-                best_score = -1.0
-                for b in acts:
-                    e = edges[b]
-                    e.avail += 1
-                    score = e.reward / e.visits + c * sqrt(log(e.avail) / e.visits)
-                    if score > best_score:
-                        best, best_a, best_score = e, b, score
-                world.apply(p, best_a)
-                applied += 1
-                path.append(best)
-                node = best.child(seen(world, seat))
-            # rollout with the rule-of-thumb policy (or at random)
-            steps = 0
-            while steps < depth and not world.over and world.round_no == start_round:
-                q = world.actors[0]
-                if random_rollout:
-                    acts = world.legal_actions(q)
-                    world.apply(q, acts[0] if len(acts) == 1 else rng.pick(acts))
-                else:
-                    world.apply(q, policy(world, q, rng))
-                steps += 1
-            applied += steps
-            rewards = evaluate(world, start_round)
-            for e in path:
-                e.visits += 1
-                e.reward += rewards[e.player]
+            applied += search.simulate(world)
         stats = SearchStats()
         stats.iterations = it
         stats.actions = applied
         stats.seconds = time.perf_counter() - t0
         self.stats = stats
-        edges = root.edges
+        return self._choice(game, seat, view, legal, search.root.edges)
+
+    def _choice(
+        self,
+        game: Game,
+        seat: int,
+        view: Mapping[str, Any],
+        legal: list[Action],
+        edges: dict[Action, _Edge],
+    ) -> Action:
+        """The most visited of the ``legal`` root actions, unless the rule-of-thumb move is
+        not clearly worse (see :attr:`prior`)."""
         best_action = max(legal, key=lambda a: edges[a].visits if a in edges else -1)
         if self.prior:
             # Keep the rule-of-thumb move unless the search found a clearly better one: the
@@ -288,3 +235,115 @@ class ISMCTSAgent(Agent):
                 if m1 - m0 <= self.prior * math.sqrt(var):
                     best_action = anchor
         return best_action
+
+
+_World = FamilyGame | QuteGame
+"""A determinized deal that a search plays on."""
+
+
+class _Search:
+    """One decision's tree and what each simulation of it needs: the searching seat, the
+    round it searches in, the agent's settings, the rule-of-thumb policy and the generator."""
+
+    __slots__ = (
+        *("c", "depth", "modelled", "policy", "random_rollout"),
+        *("rng", "root", "seat", "seen", "start_round"),
+    )
+
+    def __init__(
+        self, agent: ISMCTSAgent, first: _World, seat: int, start_round: int, rng: Rng
+    ) -> None:
+        self.root = _Node()
+        """The searching seat's information set now."""
+        self.seat = seat
+        self.start_round = start_round
+        self.rng = rng
+        self.policy: Callable[[_World, int, Rng], Action] = policy_for(first)
+        self.seen: Callable[[_World, int], Hashable] = (
+            _family_seen if isinstance(first, FamilyGame) else _qute_seen
+        )
+        self.c = agent.exploration
+        self.depth = agent.depth
+        self.modelled = agent.opponents == "policy"
+        self.random_rollout = agent.rollout == "random"
+
+    def simulate(self, world: _World) -> int:
+        """One iteration on the deal ``world``: descend the tree (adding one edge), finish the
+        round, back the rewards up. Returns how many actions it applied."""
+        path, applied = self._descend(world)
+        applied += self._rollout(world)
+        rewards = evaluate(world, self.start_round)
+        for e in path:
+            e.visits += 1
+            e.reward += rewards[e.player]
+        return applied
+
+    def _descend(self, world: _World) -> tuple[list[_Edge], int]:
+        """Selection and expansion: the edges chosen (by the seats in the tree) down to the
+        new one, and the number of actions applied."""
+        seat, start_round, rng = self.seat, self.start_round, self.rng
+        policy, seen, c, modelled = self.policy, self.seen, self.c, self.modelled
+        root = node = self.root
+        log, sqrt = math.log, math.sqrt
+        applied = 0
+        path: list[_Edge] = []
+        p = seat
+        while not world.over and world.round_no == start_round:
+            if node is not root:
+                p = world.actors[0]
+            edges = node.edges
+            if p != seat and modelled:
+                # another seat moves as the rule-of-thumb policy would (it uses only
+                # its own knowledge in this deal); its public action picks the branch
+                a = policy(world, p, rng)
+                world.apply(p, a)
+                applied += 1
+                edge = edges.get(a)
+                if edge is None:
+                    edge = edges[a] = _Edge(p)
+                node = edge.child(seen(world, seat))
+                continue
+            acts = world.legal_actions(p)
+            untried = [a for a in acts if a not in edges]
+            if untried:
+                a = untried[0] if len(untried) == 1 else rng.pick(untried)
+                for b in acts:
+                    e = edges.get(b)
+                    if e is not None:
+                        e.avail += 1
+                edge = edges[a] = _Edge(p)
+                world.apply(p, a)
+                applied += 1
+                path.append(edge)
+                break
+            best = edges[acts[0]]
+            best_a = acts[0]
+            best_score = -1.0
+            for b in acts:
+                e = edges[b]
+                e.avail += 1
+                score = e.reward / e.visits + c * sqrt(log(e.avail) / e.visits)
+                if score > best_score:
+                    best, best_a, best_score = e, b, score
+            world.apply(p, best_a)
+            applied += 1
+            path.append(best)
+            node = best.child(seen(world, seat))
+        return path, applied
+
+    def _rollout(self, world: _World) -> int:
+        """Finish the round with the rule-of-thumb policy (or at random), cut off after the
+        agent's ``depth`` actions. Returns how many actions it applied."""
+        rng, policy, start_round = self.rng, self.policy, self.start_round
+        random_rollout = self.random_rollout
+        depth = self.depth
+        steps = 0
+        while steps < depth and not world.over and world.round_no == start_round:
+            q = world.actors[0]
+            if random_rollout:
+                acts = world.legal_actions(q)
+                world.apply(q, acts[0] if len(acts) == 1 else rng.pick(acts))
+            else:
+                world.apply(q, policy(world, q, rng))
+            steps += 1
+        return steps

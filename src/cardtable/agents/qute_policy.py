@@ -189,6 +189,11 @@ def _choose_play(g: QuteGame, seat: int, rng: Rng) -> Action:
     return action
 
 
+_Hand = tuple[int, int, int, list[int], int, int]
+"""What the search needs of a hand: its size, Js and points, its cards of each suit (Js
+aside), the ranks that may be laid first (bit r) and the ranks held more than once (bit r)."""
+
+
 def _search(
     hand: list[int],
     top_rank: int,
@@ -201,8 +206,41 @@ def _search(
 ) -> tuple[float, Action | None]:
     """The best play on the given top: its value (that of the best turn plan it starts) and,
     at the root (``rng`` given), the action. Very low when nothing fits."""
-    _, _, two, danger, threat, draw_cost, block, nxt, unseen, suit_fits, seen_ranks = ctx
-    size = len(hand)
+    held = _hand_summary(hand, top_rank, top_suit, open_stack)
+    js, fit, many = held[1], held[4], held[5]
+    best_value = -1e18
+    best: Action | None = None
+    ties = 0
+    while fit:
+        low = fit & -fit
+        fit ^= low
+        r = low.bit_length() - 1
+        if r == _J:
+            for k in (1, js) if js > 1 else (1,):
+                value = _js_value(k, held, top_rank, run, ctx)
+                if value > best_value or (value == best_value and rng and _tie(rng, ties)):
+                    ties = 1 if value > best_value else ties + 1
+                    best_value = value
+                    if rng is not None:
+                        best = _js_action(hand, k)
+            continue
+        group = _rank_group(hand, r, bool(many & low))
+        top = (top_rank, top_suit, open_stack, run)
+        fitting, values = _group_values(hand, group, r, held, top, ctx, depth)
+        for last, value in values:
+            if value > best_value or (value == best_value and rng and _tie(rng, ties)):
+                ties = 1 if value > best_value else ties + 1
+                best_value = value
+                if rng is not None:
+                    first = fitting
+                    if first < 0:
+                        first = group[0] if group[0] != last else group[-1]
+                    best = _group_action(group, first, last)
+    return best_value, best
+
+
+def _hand_summary(hand: list[int], top_rank: int, top_suit: int, open_stack: bool) -> _Hand:
+    """What :func:`_search` needs of ``hand`` on the given top (see :data:`_Hand`)."""
     js = points = 0
     suit_count = [0, 0, 0, 0]  # Js aside
     fit = 0  # bit r set: a card of rank r may be laid first
@@ -223,105 +261,116 @@ def _search(
             suit_count[s] += 1
             if open_stack or s == top_suit or r == top_rank:
                 fit |= bit
-    jflex = _J_FLEX[js if js < 4 else 4]
-    best_value = -1e18
-    best: Action | None = None
-    ties = 0
-    while fit:
-        low = fit & -fit
-        fit ^= low
-        r = low.bit_length() - 1
-        if r == _J:
-            for k in (1, js) if js > 1 else (1,):
-                left = size - k
-                if not left:
-                    value = _OUT + _OUT_PER_J * k
-                else:
-                    kept = js - k
-                    value = -_W_LEFT * left - danger * (points - J_POINTS * k)
-                    value += _J_FLEX[kept if kept < 4 else 4]
-                    top = -1e18
-                    for s in range(4):  # the suit to choose
-                        f = suit_count[s] + kept
-                        v = _FOLLOW[f if f < 5 else 5]
-                        v += block * (1.0 - suit_fits[s] / unseen) ** nxt
-                        if v > top:
-                            top = v
-                    value += top
-                    if run + k >= 4 and r == top_rank:
-                        qute = _qute_value(points - J_POINTS * k, left, ctx)
-                        if qute > value:
-                            value = qute
-                if value > best_value or (value == best_value and rng and _tie(rng, ties)):
-                    ties = 1 if value > best_value else ties + 1
-                    best_value = value
-                    if rng is not None:
-                        best = _js_action(hand, k)
+    return len(hand), js, points, suit_count, fit, many
+
+
+def _js_value(k: int, held: _Hand, top_rank: int, run: int, ctx: _Context) -> float:
+    """The value of laying ``k`` of the hand's Js and choosing the best suit to follow them."""
+    size, js, points, suit_count, _, _ = held
+    left = size - k
+    if not left:
+        return _OUT + _OUT_PER_J * k
+    block, nxt, unseen, suit_fits = ctx[6], ctx[7], ctx[8], ctx[9]
+    kept = js - k
+    value = -_W_LEFT * left - ctx[3] * (points - J_POINTS * k)
+    value += _J_FLEX[kept if kept < 4 else 4]
+    top = -1e18
+    for s in range(4):  # the suit to choose
+        f = suit_count[s] + kept
+        v = _FOLLOW[f if f < 5 else 5]
+        v += block * (1.0 - suit_fits[s] / unseen) ** nxt
+        if v > top:
+            top = v
+    value += top
+    if run + k >= 4 and top_rank == _J:
+        qute = _qute_value(points - J_POINTS * k, left, ctx)
+        if qute > value:
+            value = qute
+    return value
+
+
+def _rank_group(hand: list[int], r: int, several: bool) -> list[int]:
+    """The hand's cards of rank ``r`` (sorted when ``several``, else the one)."""
+    if several:
+        group = [c for c in hand if c % 9 == r]
+        group.sort()
+        return group
+    for c in hand:
+        if c % 9 == r:
+            break
+    return [c]
+
+
+def _play_bonus(r: int, k: int, chain: bool, threat: float) -> float:
+    """What laying ``k`` cards of rank ``r`` does to the next seat (draws and skips); a chain
+    (a 6, or an ace or 8 with two players) skips nobody by itself."""
+    if chain:
+        return _W_DRAW * 2 * k * threat if r == _EIGHT else 0.0
+    if r == _SEVEN:
+        return _W_DRAW * k * threat
+    if r == _EIGHT:
+        return (_W_DRAW * 2 * k + _W_SKIP) * threat
+    if r == _A:
+        return _W_SKIP * threat
+    return 0.0
+
+
+def _group_values(
+    hand: list[int],
+    group: list[int],
+    r: int,
+    held: _Hand,
+    top: tuple[int, int, bool, int],
+    ctx: _Context,
+    depth: int,
+) -> tuple[int, list[tuple[int, float]]]:
+    """Laying ``group`` (the hand's cards of rank ``r``) on ``top`` (rank, suit, open stack?,
+    run): the one card that must go first (-1 when any may), and for every card that may end
+    on top, the value of the turn plan that starts."""
+    top_rank, top_suit, open_stack, run = top
+    size, js, points, suit_count, _, _ = held
+    two, danger, threat, draw_cost, block, nxt = ctx[2], ctx[3], ctx[4], ctx[5], ctx[6], ctx[7]
+    unseen, suit_fits = ctx[8], ctx[9]
+    k = len(group)
+    left = size - k
+    fitting = -1  # the one card of the group that may go first, when it matters
+    if k > 1 and not (open_stack or r == top_rank):
+        for c in group:
+            if c // 9 == top_suit:
+                fitting = c
+    new_run = run + k if r == top_rank else k
+    rest_points = points - _RANK_POINTS[r] * k
+    base = -_W_LEFT * left - danger * rest_points + _J_FLEX[js if js < 4 else 4]
+    chain = r == _SIX or (two and r in (_A, _EIGHT))
+    rest = [c for c in hand if c % 9 != r] if chain and left else []
+    # Unseen cards of rank r: with the suit's, what the next seat could follow with.
+    rank_fits = 0 if chain else 4 - ctx[10].count(r)
+    bonus = _play_bonus(r, k, chain, threat)
+    qute = _qute_value(rest_points, left, ctx) if new_run >= 4 and left else -1e18
+    values: list[tuple[int, float]] = []
+    for last in group:
+        if last == fitting:
             continue
-        if many & low:
-            group = [c for c in hand if c % 9 == r]
-            group.sort()
+        ls = last // 9
+        if not left:
+            value = _OUT if r != _SIX else -_SIX_STUCK_DRAWS * draw_cost
         else:
-            for c in hand:
-                if c % 9 == r:
-                    break
-            group = [c]
-        k = len(group)
-        left = size - k
-        fitting = -1  # the one card of the group that may go first, when it matters
-        if k > 1 and not (open_stack or r == top_rank):
-            for c in group:
-                if c // 9 == top_suit:
-                    fitting = c
-        new_run = run + k if r == top_rank else k
-        rest_points = points - _RANK_POINTS[r] * k
-        base = -_W_LEFT * left - danger * rest_points + jflex
-        chain = r == _SIX or (two and r in (_A, _EIGHT))
-        if chain:
-            rest = [c for c in hand if c % 9 != r] if left else []
-            bonus = _W_DRAW * 2 * k * threat if r == _EIGHT else 0.0
-        else:
-            # Unseen cards of rank r: with the suit's, what the next seat could follow with.
-            rank_fits = 4 - seen_ranks.count(r)
-            if r == _SEVEN:
-                bonus = _W_DRAW * k * threat
-            elif r == _EIGHT:
-                bonus = (_W_DRAW * 2 * k + _W_SKIP) * threat
-            elif r == _A:
-                bonus = _W_SKIP * threat
+            f = suit_count[ls] - 1 + js  # what the rest of the hand holds to follow
+            if chain:
+                value = -1e18
+                if depth < _MAX_DEPTH:
+                    value, _ = _search(rest, r, ls, False, new_run, ctx, None, depth + 1)
+                if value <= -1e17:  # nothing follows: draw (until the 6 is covered)
+                    value = base + _FOLLOW[f if f < 5 else 5]
+                    value -= _SIX_STUCK_DRAWS * draw_cost if r == _SIX else draw_cost
+                value += bonus
             else:
-                bonus = 0.0
-        qute = _qute_value(rest_points, left, ctx) if new_run >= 4 and left else -1e18
-        for last in group:
-            if last == fitting:
-                continue
-            ls = last // 9
-            if not left:
-                value = _OUT if r != _SIX else -_SIX_STUCK_DRAWS * draw_cost
-            else:
-                f = suit_count[ls] - 1 + js  # what the rest of the hand holds to follow
-                if chain:
-                    value = -1e18
-                    if depth < _MAX_DEPTH:
-                        value, _ = _search(rest, r, ls, False, new_run, ctx, None, depth + 1)
-                    if value <= -1e17:  # nothing follows: draw (until the 6 is covered)
-                        value = base + _FOLLOW[f if f < 5 else 5]
-                        value -= _SIX_STUCK_DRAWS * draw_cost if r == _SIX else draw_cost
-                    value += bonus
-                else:
-                    value = base + _FOLLOW[f if f < 5 else 5] + bonus
-                    value += block * (1.0 - (suit_fits[ls] + rank_fits) / unseen) ** nxt
-                if qute > value:
-                    value = qute
-            if value > best_value or (value == best_value and rng and _tie(rng, ties)):
-                ties = 1 if value > best_value else ties + 1
-                best_value = value
-                if rng is not None:
-                    first = fitting
-                    if first < 0:
-                        first = group[0] if group[0] != last else group[-1]
-                    best = _group_action(group, first, last)
-    return best_value, best
+                value = base + _FOLLOW[f if f < 5 else 5] + bonus
+                value += block * (1.0 - (suit_fits[ls] + rank_fits) / unseen) ** nxt
+            if qute > value:
+                value = qute
+        values.append((last, value))
+    return fitting, values
 
 
 def _qute_value(points: int, size: int, ctx: _Context) -> float:

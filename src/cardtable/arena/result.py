@@ -211,63 +211,7 @@ def aggregate(
     labels = entrant_labels(names)
     n = len(names)
     rated = ratings(records, n)
-    stats = []
-    for e in range(n):
-        seats = 0
-        games = 0
-        wins = 0.0
-        scores: list[int] = []
-        seat_counts = [0] * players
-        times: list[float] = []
-        decisions = 0
-        failures = 0
-        for rec in records:
-            mine = [s for s, who in enumerate(rec.lineup) if who == e]
-            if not mine:
-                continue
-            for s in mine:
-                times.extend(rec.times[s])
-                decisions += rec.decisions[s]
-            if rec.failure is not None:
-                failures += rec.failure.entrant == e
-                continue
-            games += 1
-            for s in mine:
-                seats += 1
-                seat_counts[s] += 1
-                scores.append(rec.totals[s])
-                if s in rec.winners:
-                    wins += 1 / len(rec.winners)
-        mean = sum(scores) / len(scores) if scores else 0.0
-        if len(scores) > 1:
-            var = sum((x - mean) ** 2 for x in scores) / (len(scores) - 1)
-            se = math.sqrt(var / len(scores))
-        else:
-            se = 0.0
-        low, high = wilson_interval(wins, seats)
-        mu, sigma = rated[e]
-        stats.append(
-            AgentStats(
-                label=labels[e],
-                agent=names[e].strip().lower(),
-                games=games,
-                seats=seats,
-                wins=wins,
-                win_rate=wins / seats if seats else 0.0,
-                ci_low=low,
-                ci_high=high,
-                mean_score=mean,
-                score_se=se,
-                mu=mu,
-                sigma=sigma,
-                ordinal=mu - 3 * sigma,
-                seat_counts=tuple(seat_counts),
-                decisions=decisions,
-                time_mean=sum(times) / len(times) if times else 0.0,
-                time_p95=percentile(times, 95),
-                failures=failures,
-            )
-        )
+    stats = [_entrant_stats(e, labels[e], names[e], players, records, rated[e]) for e in range(n)]
     return ArenaResult(
         variant=variant,
         players=players,
@@ -283,3 +227,73 @@ def aggregate(
         workers=workers,
         elapsed=elapsed,
     )
+
+
+def _entrant_stats(
+    e: int,
+    label: str,
+    name: str,
+    players: int,
+    records: Sequence[GameRecord],
+    rating: tuple[float, float],
+) -> AgentStats:
+    """The statistics of entrant ``e`` (``name``, shown as ``label``) over ``records`` (in
+    game order), with its openskill ``rating`` (μ, σ). A failed game counts its decisions and
+    times and, for the entrant that broke it, a failure; it is left out of the rest."""
+    seats = 0
+    games = 0
+    wins = 0.0
+    scores: list[int] = []
+    seat_counts = [0] * players
+    times: list[float] = []
+    decisions = 0
+    failures = 0
+    for rec in records:
+        mine = [s for s, who in enumerate(rec.lineup) if who == e]
+        if not mine:
+            continue
+        for s in mine:
+            times.extend(rec.times[s])
+            decisions += rec.decisions[s]
+        if rec.failure is not None:
+            failures += rec.failure.entrant == e
+            continue
+        games += 1
+        for s in mine:
+            seats += 1
+            seat_counts[s] += 1
+            scores.append(rec.totals[s])
+            if s in rec.winners:
+                wins += 1 / len(rec.winners)
+    mean, se = _mean_and_error(scores)
+    low, high = wilson_interval(wins, seats)
+    mu, sigma = rating
+    return AgentStats(
+        label=label,
+        agent=name.strip().lower(),
+        games=games,
+        seats=seats,
+        wins=wins,
+        win_rate=wins / seats if seats else 0.0,
+        ci_low=low,
+        ci_high=high,
+        mean_score=mean,
+        score_se=se,
+        mu=mu,
+        sigma=sigma,
+        ordinal=mu - 3 * sigma,
+        seat_counts=tuple(seat_counts),
+        decisions=decisions,
+        time_mean=sum(times) / len(times) if times else 0.0,
+        time_p95=percentile(times, 95),
+        failures=failures,
+    )
+
+
+def _mean_and_error(scores: list[int]) -> tuple[float, float]:
+    """The mean of ``scores`` and its standard error (0 for fewer than two scores)."""
+    mean = sum(scores) / len(scores) if scores else 0.0
+    if len(scores) > 1:
+        var = sum((x - mean) ** 2 for x in scores) / (len(scores) - 1)
+        return mean, math.sqrt(var / len(scores))
+    return mean, 0.0

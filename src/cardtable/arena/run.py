@@ -21,7 +21,7 @@ from .backends import (
     run_serial,
 )
 from .errors import ArenaError
-from .play import MAX_DECISIONS, Chunk, build_agent
+from .play import MAX_DECISIONS, Chunk, GameRecord, build_agent
 from .result import ArenaResult, aggregate
 
 __all__ = ["ArenaInterrupted", "check_settings", "run_arena"]
@@ -153,23 +153,9 @@ def run_arena(
         for a, b in spans
     ]
     started = time.perf_counter()
-    used = 1
-    interrupted = False
     # The first Ctrl-C stops the run; another one must not lose the games that finished.
     with interrupt_once():
-        try:
-            if backend == "serial":
-                records = run_serial(chunks, progress, games)
-            elif backend == "process":
-                assert workers is not None
-                used = min(workers, len(chunks))
-                records = run_process(chunks, used, progress, games)
-            else:
-                records, used = run_ray(chunks, workers, address, progress, games)
-        except Interrupted as stop:
-            records = stop.records
-            used = stop.workers or used
-            interrupted = True
+        records, used, interrupted = _play(backend, chunks, workers, address, progress, games)
         result = aggregate(
             name,
             seats,
@@ -185,3 +171,28 @@ def run_arena(
     if interrupted:
         raise ArenaInterrupted(result, games)
     return result
+
+
+def _play(
+    backend: Backend | str,
+    chunks: list[Chunk],
+    workers: int | None,
+    address: str | None,
+    progress: ProgressFn | None,
+    games: int,
+) -> tuple[list[GameRecord], int, bool]:
+    """Play ``chunks`` on ``backend``: the records of the games that finished, the number of
+    workers used, and whether Ctrl-C stopped the run (the records are then those of the games
+    that finished before it)."""
+    used = 1
+    try:
+        if backend == "serial":
+            return run_serial(chunks, progress, games), used, False
+        if backend == "process":
+            assert workers is not None
+            used = min(workers, len(chunks))
+            return run_process(chunks, used, progress, games), used, False
+        records, used = run_ray(chunks, workers, address, progress, games)
+        return records, used, False
+    except Interrupted as stop:
+        return stop.records, stop.workers or used, True

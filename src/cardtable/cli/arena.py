@@ -29,6 +29,7 @@ from ..arena import (
     ArenaError,
     ArenaInterrupted,
     ArenaResult,
+    ProgressFn,
     Schedule,
     check_output_paths,
     check_settings,
@@ -131,93 +132,109 @@ def arena_progress(console: Console, get_time: Callable[[], float] | None = None
     )
 
 
+# The command's arguments and options (each used once, by :func:`arena_command`).
+_GameArg = Annotated[
+    str,
+    typer.Argument(metavar="GAME", help="the game to play ('cardtable variants' lists them)"),
+]
+_AgentsOpt = Annotated[
+    str,
+    typer.Option(
+        "--agents",
+        "-a",
+        metavar="NAMES",
+        help="comma-separated agent names or levels, e.g. expert,heuristic (repeat a name "
+        "to play an agent against itself)",
+    ),
+]
+_GamesOpt = Annotated[
+    int, typer.Option("--games", "-n", metavar="N", help="games to play (1 or more)")
+]
+_PlayersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--players",
+        "-p",
+        metavar="N",
+        help="seats per game (default: one per agent if the game allows, else the game's)",
+    ),
+]
+_SeedOpt = Annotated[
+    int,
+    typer.Option(
+        "--seed",
+        "-s",
+        metavar="N",
+        help="seed of the whole run (0 or more)",
+        callback=number_in(0, 2**63 - 1),
+    ),
+]
+_BackendOpt = Annotated[
+    str,
+    typer.Option("--backend", "-b", metavar="NAME", help="process (default), ray or serial"),
+]
+_WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        metavar="N",
+        help="worker processes or Ray CPUs (default: all CPUs)",
+    ),
+]
+_AddressOpt = Annotated[
+    str | None,
+    typer.Option("--address", metavar="HOST:PORT", help="address of a running Ray cluster"),
+]
+_JsonOpt = Annotated[
+    Path | None,
+    typer.Option("--json", metavar="PATH", help="write every result and game as JSON"),
+]
+_CsvOpt = Annotated[
+    Path | None,
+    typer.Option("--csv", metavar="PATH", help="write one row per agent as CSV"),
+]
+_ChartOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--chart",
+        metavar="PATH",
+        help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf",
+    ),
+]
+_RuleOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
+    ),
+]
+_DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate/--no-duplicate",
+        metavar="",
+        help="replay each deal once per seat rotation (less luck in the comparison)",
+    ),
+]
+
+
 def arena_command(
-    variant: Annotated[
-        str,
-        typer.Argument(metavar="GAME", help="the game to play ('cardtable variants' lists them)"),
-    ],
-    agent_list: Annotated[
-        str,
-        typer.Option(
-            "--agents",
-            "-a",
-            metavar="NAMES",
-            help="comma-separated agent names or levels, e.g. expert,heuristic (repeat a name "
-            "to play an agent against itself)",
-        ),
-    ],
-    games: Annotated[
-        int, typer.Option("--games", "-n", metavar="N", help="games to play (1 or more)")
-    ] = 200,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players",
-            "-p",
-            metavar="N",
-            help="seats per game (default: one per agent if the game allows, else the game's)",
-        ),
-    ] = None,
-    seed: Annotated[
-        int,
-        typer.Option(
-            "--seed",
-            "-s",
-            metavar="N",
-            help="seed of the whole run (0 or more)",
-            callback=number_in(0, 2**63 - 1),
-        ),
-    ] = 0,
-    backend: Annotated[
-        str,
-        typer.Option("--backend", "-b", metavar="NAME", help="process (default), ray or serial"),
-    ] = "process",
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            "-w",
-            metavar="N",
-            help="worker processes or Ray CPUs (default: all CPUs)",
-        ),
-    ] = None,
-    address: Annotated[
-        str | None,
-        typer.Option("--address", metavar="HOST:PORT", help="address of a running Ray cluster"),
-    ] = None,
-    json_path: Annotated[
-        Path | None,
-        typer.Option("--json", metavar="PATH", help="write every result and game as JSON"),
-    ] = None,
-    csv_path: Annotated[
-        Path | None,
-        typer.Option("--csv", metavar="PATH", help="write one row per agent as CSV"),
-    ] = None,
-    chart_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--chart",
-            metavar="PATH",
-            help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf",
-        ),
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="NAME=VALUE",
-            help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
-        ),
-    ] = None,
-    duplicate: Annotated[
-        bool,
-        typer.Option(
-            "--duplicate/--no-duplicate",
-            metavar="",
-            help="replay each deal once per seat rotation (less luck in the comparison)",
-        ),
-    ] = True,
+    variant: _GameArg,
+    agent_list: _AgentsOpt,
+    games: _GamesOpt = 200,
+    players: _PlayersOpt = None,
+    seed: _SeedOpt = 0,
+    backend: _BackendOpt = "process",
+    workers: _WorkersOpt = None,
+    address: _AddressOpt = None,
+    json_path: _JsonOpt = None,
+    csv_path: _CsvOpt = None,
+    chart_path: _ChartOpt = None,
+    option: _RuleOpt = None,
+    duplicate: _DuplicateOpt = True,
 ) -> None:
     """Play agents against each other over many seeded games and compare them.
 
@@ -243,7 +260,33 @@ def arena_command(
         fail(str(err))
     console = Console()
     err_console = Console(stderr=True)
-    period = Schedule(len(names), seats).period
+    _warn_unbalanced(err_console, games, Schedule(len(names), seats).period)
+
+    def run(progress: ProgressFn) -> ArenaResult:
+        return run_arena(
+            name,
+            names,
+            games,
+            players=seats,
+            seed=seed,
+            backend=backend,
+            workers=workers,
+            address=address,
+            options=options,
+            progress=progress,
+            duplicate=duplicate,
+        )
+
+    result = _run_shown(console, err_console, f"{name} · {' vs '.join(names)}", games, run)
+    _print_results(console, err_console, result)
+    _write_files(console, result, json_path, csv_path, chart_path)
+    if result.failures:
+        _report_failures(err_console, result)
+        raise typer.Exit(code=1)
+
+
+def _warn_unbalanced(err_console: Console, games: int, period: int) -> None:
+    """Warn when ``games`` is fewer than one seating ``period``."""
     if games < period:
         err_console.print(
             Text(
@@ -253,28 +296,27 @@ def arena_command(
                 style="yellow",
             )
         )
-    # The first Ctrl-C stops the run and shows what finished; later ones are ignored.
+
+
+def _run_shown(
+    console: Console,
+    err_console: Console,
+    title: str,
+    games: int,
+    run: Callable[[ProgressFn], ArenaResult],
+) -> ArenaResult:
+    """Run the arena (``run``, given the progress callback) under a progress bar titled
+    ``title``. The first Ctrl-C stops it and shows the results of the games that finished
+    (later ones are ignored); it exits 130. An :class:`ArenaError` exits 2."""
     with interrupt_once(keep_ignoring=True):
         try:
             with arena_progress(console) as bar:
-                task = bar.add_task(f"{name} · {' vs '.join(names)}", total=games)
+                task = bar.add_task(title, total=games)
 
                 def advance(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                result = run_arena(
-                    name,
-                    names,
-                    games,
-                    players=seats,
-                    seed=seed,
-                    backend=backend,
-                    workers=workers,
-                    address=address,
-                    options=options,
-                    progress=advance,
-                    duplicate=duplicate,
-                )
+                return run(advance)
         except ArenaError as err:
             fail(str(err))
         except ArenaInterrupted as stop:
@@ -287,7 +329,16 @@ def arena_command(
         except KeyboardInterrupt:
             console.print("\nInterrupted.")
             raise typer.Exit(code=130) from None
-    _print_results(console, err_console, result)
+
+
+def _write_files(
+    console: Console,
+    result: ArenaResult,
+    json_path: Path | None,
+    csv_path: Path | None,
+    chart_path: Path | None,
+) -> None:
+    """Write the JSON, CSV and chart files asked for, saying each; a failure exits 2."""
     try:
         for path, write in (
             (json_path, result.to_json),
@@ -299,25 +350,27 @@ def arena_command(
                 console.print(f"wrote {path}")
     except (OSError, ArenaError) as err:
         fail(str(err))
-    if result.failures:
-        for failure in result.failures[:10]:
-            info = failure.to_dict(result.labels)
-            who = info["agent"] or "no agent"
-            did = f" playing {info['action']!r}" if info["action"] else ""
-            err_console.print(
-                Text(f"game {info['game']}: {who} (seat {info['seat']}){did}: {info['error']}")
-            )
-        more = len(result.failures) - 10
-        if more > 0:
-            err_console.print(f"… and {more} more")
+
+
+def _report_failures(err_console: Console, result: ArenaResult) -> None:
+    """Print the first ten failed games (and how many more) and the error line."""
+    for failure in result.failures[:10]:
+        info = failure.to_dict(result.labels)
+        who = info["agent"] or "no agent"
+        did = f" playing {info['action']!r}" if info["action"] else ""
         err_console.print(
-            Text(
-                f"error: {len(result.failures)} game{plural_s(len(result.failures))} stopped "
-                "because an agent failed; they are left out of the statistics",
-                style="bold red",
-            )
+            Text(f"game {info['game']}: {who} (seat {info['seat']}){did}: {info['error']}")
         )
-        raise typer.Exit(code=1)
+    more = len(result.failures) - 10
+    if more > 0:
+        err_console.print(f"… and {more} more")
+    err_console.print(
+        Text(
+            f"error: {len(result.failures)} game{plural_s(len(result.failures))} stopped "
+            "because an agent failed; they are left out of the statistics",
+            style="bold red",
+        )
+    )
 
 
 def _print_results(console: Console, err_console: Console, result: ArenaResult) -> None:

@@ -35,6 +35,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
+from ..game import Event
 from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
 from .checks import number_in
 from .fronts import FRONTS, PLAYABLE, front
@@ -354,103 +355,145 @@ def play_loop(
     played to its end, ``False`` if the human quit.
     """
     shown = front(game.variant)
-    keys = word_keys(game.variant)
     read = _reader(source, console)
     bots = [agents.get(opponents, seed=bot_seed * 16 + s) for s in range(game.players)]
-    title = variants.get(game.variant).title
-    sights: dict[str, str] = {}  # face-down cards seen since the last table: address → code
-    order = hand_order
+    table = _LineTable(game, seat, console, memory_aid, hand_order, on_sort)
     if resumed:
         moves = len(game.log["actions"])
         console.print(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
         again = game.history(seat, memory=memory_aid)
         _print_events([ev for ev in again if ev.get("type") != "round_end"], seat, console, shown)
     else:
-        seen = [ev.for_seat(seat) for ev in game.opening_events]
-        _print_events(seen, seat, console, shown)
-        note_sights(seen, sights)
-    last_table = ""
-    bots_moved = False
+        table.tell(game.opening_events)
+    while not game.over:
+        if seat in game.actors:
+            events = table.person_moves(read, after_bots)
+            if events is None:
+                console.print(Text("You left the game.", style="bold"))
+                return False
+        else:
+            events = _bot_moves(game, bots, console)
+            table.bots_moved = True
+        if after_move is not None:
+            after_move(game)
+        table.tell(events)
+    console.print(render_result(game.view(seat, memory=memory_aid), seat))
+    return True
 
-    def view_now(sights_now: dict[str, str]) -> Mapping[str, Any]:
-        return {**table_view(game, seat, memory_aid, sights_now, shown), "hand_order": order}
 
-    def extra(word: str) -> bool:
-        nonlocal order
+class _LineTable:
+    """What :func:`play_loop` keeps between moves: the variant's front and word keys, the
+    person's hand order, the face-down cards seen since the last table, the last table printed
+    and whether bots moved since the person was last asked."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        console: Console,
+        memory_aid: bool,
+        hand_order: str,
+        on_sort: Callable[[str], None] | None,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.console = console
+        self.memory_aid = memory_aid
+        self.shown = front(game.variant)
+        self.keys = word_keys(game.variant)
+        self.title = variants.get(game.variant).title
+        self.sights: dict[str, str] = {}  # seen since the last table: address → code
+        self.order = hand_order
+        self.on_sort = on_sort
+        self.last_table = ""
+        self.bots_moved = False
+
+    def view_now(self, sights_now: dict[str, str]) -> Mapping[str, Any]:
+        """The seat's table view, showing ``sights_now``, with the hand order."""
+        game, seat = self.game, self.seat
+        view = table_view(game, seat, self.memory_aid, sights_now, self.shown)
+        return {**view, "hand_order": self.order}
+
+    def tell(self, events: list[Event]) -> None:
+        """Print ``events`` as the seat sees them and note the face-down cards they show it."""
+        seen = [ev.for_seat(self.seat) for ev in events]
+        _print_events(seen, self.seat, self.console, self.shown)
+        note_sights(seen, self.sights)
+
+    def extra(self, word: str) -> bool:
+        """Answer ``help``, ``rules``, ``table`` and ``sort``; whether ``word`` was one."""
+        console, shown = self.console, self.shown
         if word in _HELP:
-            console.print(_help(game.variant, memory_aid))
+            console.print(_help(self.game.variant, self.memory_aid))
         elif word == "rules":
-            console.print(Markdown(rules_markdown(game.variant)))
+            console.print(Markdown(rules_markdown(self.game.variant)))
         elif word == "table":
-            console.print(shown.table(view_now({}), seat, title))
+            console.print(shown.table(self.view_now({}), self.seat, self.title))
         elif word == "sort" and shown.memory is None:
-            order = "rank" if order == "suit" else "suit"
-            if on_sort is not None:
-                on_sort(order)
-            console.print(Text(f"Your hand is sorted by {order} now.", style="dim"))
-            console.print(shown.table(view_now({}), seat, title))
+            self.order = "rank" if self.order == "suit" else "suit"
+            if self.on_sort is not None:
+                self.on_sort(self.order)
+            console.print(Text(f"Your hand is sorted by {self.order} now.", style="dim"))
+            console.print(shown.table(self.view_now({}), self.seat, self.title))
         else:
             return False
         return True
 
-    while not game.over:
-        if seat in game.actors:
-            view = view_now(sights)
-            sights.clear()  # shown once: later tables hide them again
-            legal: list[str] = view["legal"]
-            snap = game.timed_window() == "snap"
-            if snap and legal == ["pass"]:
-                events = game.play(seat, "pass")  # nothing to snap with: no question
-            else:
-                table = shown.table(view, seat, title)
-                flat = _plain(table, console.width)
-                if snap:  # only the pile changed: one line, not the whole table
-                    console.print(
-                        Text(
-                            f"Snap window: drop N ({keys['drop']} N) throws your card N of the "
-                            "top card's rank; Enter passes ('table' shows the table)",
-                            style="yellow",
-                        )
-                    )
-                elif flat != last_table:
-                    console.print(table)
-                    last_table = flat
-                if bots_moved and after_bots is not None:
-                    after_bots()
-                bots_moved = False
-                start: list[str] = []
-                while True:
-                    answer = _ask(
-                        legal, read, console, snap=snap, start=start, extra=extra, keys=keys
-                    )
-                    if answer is None:
-                        console.print(Text("You left the game.", style="bold"))
-                        return False
-                    text, start = answer
-                    try:
-                        events = game.play(seat, text)
-                    except IllegalAction as err:
-                        console.print(Text(str(err), style="red"))
-                        continue
-                    break
-        else:
-            bot = game.actors[0]
-            quiet = game.timed_window() == "snap"
-            if console.is_terminal:
-                with console.status(f"seat {bot} is thinking…", spinner="dots"):
-                    events = game.play(bot, bots[bot].act(game, bot))
-            else:
-                events = game.play(bot, bots[bot].act(game, bot))
-            bots_moved = True
-            if quiet:  # a bot's pass in a snap window is not news
-                events = [ev for ev in events if ev.type != "pass"]
-        if after_move is not None:
-            after_move(game)
-        seen = [ev.for_seat(seat) for ev in events]
-        _print_events(seen, seat, console, shown)
-        note_sights(seen, sights)
-    console.print(render_result(game.view(seat, memory=memory_aid), seat))
-    return True
+    def person_moves(
+        self, read: InputFn, after_bots: Callable[[], None] | None
+    ) -> list[Event] | None:
+        """The person's move: the table (or the snap window's line) when it changed, then the
+        question until the game takes an answer. Its events, or ``None`` if the person left."""
+        game, seat, console = self.game, self.seat, self.console
+        view = self.view_now(self.sights)
+        self.sights.clear()  # shown once: later tables hide them again
+        legal: list[str] = view["legal"]
+        snap = game.timed_window() == "snap"
+        if snap and legal == ["pass"]:
+            return game.play(seat, "pass")  # nothing to snap with: no question
+        table = self.shown.table(view, seat, self.title)
+        flat = _plain(table, console.width)
+        if snap:  # only the pile changed: one line, not the whole table
+            console.print(
+                Text(
+                    f"Snap window: drop N ({self.keys['drop']} N) throws your card N of the "
+                    "top card's rank; Enter passes ('table' shows the table)",
+                    style="yellow",
+                )
+            )
+        elif flat != self.last_table:
+            console.print(table)
+            self.last_table = flat
+        if self.bots_moved and after_bots is not None:
+            after_bots()
+        self.bots_moved = False
+        start: list[str] = []
+        while True:
+            answer = _ask(
+                legal, read, console, snap=snap, start=start, extra=self.extra, keys=self.keys
+            )
+            if answer is None:
+                return None
+            text, start = answer
+            try:
+                return game.play(seat, text)
+            except IllegalAction as err:
+                console.print(Text(str(err), style="red"))
+
+
+def _bot_moves(game: Game, bots: list[agents.Agent], console: Console) -> list[Event]:
+    """The first acting bot's move (a spinner meanwhile on a terminal); its events, less its
+    pass in a snap window (not news)."""
+    bot = game.actors[0]
+    quiet = game.timed_window() == "snap"
+    if console.is_terminal:
+        with console.status(f"seat {bot} is thinking…", spinner="dots"):
+            events = game.play(bot, bots[bot].act(game, bot))
+    else:
+        events = game.play(bot, bots[bot].act(game, bot))
+    if quiet:  # a bot's pass in a snap window is not news
+        events = [ev for ev in events if ev.type != "pass"]
+    return events
 
 
 # ---------------------------------------------------------------------------- the terminal
@@ -588,117 +631,129 @@ _WINDOW = number_in(0.0, 3600.0, "seconds")
 _REVEAL = number_in(REVEAL_RANGE[0], REVEAL_RANGE[1], "seconds")
 
 
+# The command's argument and options (each used once, by :func:`play_command`).
+_GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="GAME",
+        help="the game to play, in any case ('cardtable variants' lists them); not with --resume",
+        autocompletion=complete_variant,
+        show_default=False,
+    ),
+]
+_PlayersOpt = Annotated[
+    int | None,
+    typer.Option("--players", "-p", metavar="N", help="number of seats (default: the game's)"),
+]
+_SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        metavar="N",
+        help="seed for the deal and the bots, 0 or more (default: a fresh one, printed to replay)",
+        callback=number_in(0, 2**63 - 1, optional=True),
+    ),
+]
+_SeatOpt = Annotated[int, typer.Option("--seat", metavar="N", help="your seat (0 is the first)")]
+_TargetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        "-t",
+        metavar="POINTS",
+        help="points that end the match, or 'none' for one round",
+    ),
+]
+_RuleOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
+    ),
+]
+_OpponentsOpt = Annotated[
+    str,
+    typer.Option(
+        "--opponents",
+        "-a",
+        metavar="LEVEL",
+        help="the bots' level (beginner, casual, expert, master) or agent (random, …)",
+    ),
+]
+_MemoryAidOpt = Annotated[
+    bool,
+    typer.Option(
+        "--memory-aid",
+        metavar="",
+        help="keep every card you have seen shown (default: a face-down card is shown only "
+        "when you see it — a peek, spy or look — and then hidden again)",
+    ),
+]
+_PlainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--plain",
+        metavar="",
+        help="line mode even on a terminal (for pipes, scripts and screen readers); "
+        "otherwise a terminal gets the full-screen table",
+    ),
+]
+_PeekWindowOpt = Annotated[
+    float,
+    typer.Option(
+        "--peek-window",
+        metavar="SECONDS",
+        help="full-screen table: seconds for the initial peek, 0 to 3600 (0: no clock)",
+        callback=_WINDOW,
+    ),
+]
+_SnapWindowOpt = Annotated[
+    float,
+    typer.Option(
+        "--snap-window",
+        metavar="SECONDS",
+        help="full-screen table: seconds of a snap window, 0 to 3600 (0: no clock)",
+        callback=_WINDOW,
+    ),
+]
+_RevealOpt = Annotated[
+    float,
+    typer.Option(
+        "--reveal",
+        metavar="SECONDS",
+        help="full-screen table, no memory aid: seconds a card you see stays face up "
+        f"({REVEAL_RANGE[0]:g} to {REVEAL_RANGE[1]:g}; it also turns down at your next move)",
+        callback=_REVEAL,
+    ),
+]
+_ResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        metavar="",
+        help="continue the last game of the full-screen table (it is saved after every "
+        "move); with --plain or a pipe, in line mode",
+    ),
+]
+
+
 def play_command(
-    variant: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="GAME",
-            help="the game to play, in any case ('cardtable variants' lists them); not with "
-            "--resume",
-            autocompletion=complete_variant,
-            show_default=False,
-        ),
-    ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option("--players", "-p", metavar="N", help="number of seats (default: the game's)"),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            "-s",
-            metavar="N",
-            help="seed for the deal and the bots, 0 or more (default: a fresh one, printed to "
-            "replay)",
-            callback=number_in(0, 2**63 - 1, optional=True),
-        ),
-    ] = None,
-    seat: Annotated[
-        int, typer.Option("--seat", metavar="N", help="your seat (0 is the first)")
-    ] = 0,
-    target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            "-t",
-            metavar="POINTS",
-            help="points that end the match, or 'none' for one round",
-        ),
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="NAME=VALUE",
-            help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
-        ),
-    ] = None,
-    opponents: Annotated[
-        str,
-        typer.Option(
-            "--opponents",
-            "-a",
-            metavar="LEVEL",
-            help="the bots' level (beginner, casual, expert, master) or agent (random, …)",
-        ),
-    ] = "casual",
-    memory_aid: Annotated[
-        bool,
-        typer.Option(
-            "--memory-aid",
-            metavar="",
-            help="keep every card you have seen shown (default: a face-down card is shown only "
-            "when you see it — a peek, spy or look — and then hidden again)",
-        ),
-    ] = False,
-    plain: Annotated[
-        bool,
-        typer.Option(
-            "--plain",
-            metavar="",
-            help="line mode even on a terminal (for pipes, scripts and screen readers); "
-            "otherwise a terminal gets the full-screen table",
-        ),
-    ] = False,
-    peek_window: Annotated[
-        float,
-        typer.Option(
-            "--peek-window",
-            metavar="SECONDS",
-            help="full-screen table: seconds for the initial peek, 0 to 3600 (0: no clock)",
-            callback=_WINDOW,
-        ),
-    ] = _DEFAULTS["peek_window"],
-    snap_window: Annotated[
-        float,
-        typer.Option(
-            "--snap-window",
-            metavar="SECONDS",
-            help="full-screen table: seconds of a snap window, 0 to 3600 (0: no clock)",
-            callback=_WINDOW,
-        ),
-    ] = _DEFAULTS["snap_window"],
-    reveal: Annotated[
-        float,
-        typer.Option(
-            "--reveal",
-            metavar="SECONDS",
-            help="full-screen table, no memory aid: seconds a card you see stays face up "
-            f"({REVEAL_RANGE[0]:g} to {REVEAL_RANGE[1]:g}; it also turns down at your next move)",
-            callback=_REVEAL,
-        ),
-    ] = REVEAL_SECONDS,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            metavar="",
-            help="continue the last game of the full-screen table (it is saved after every "
-            "move); with --plain or a pipe, in line mode",
-        ),
-    ] = False,
+    variant: _GameArg = None,
+    players: _PlayersOpt = None,
+    seed: _SeedOpt = None,
+    seat: _SeatOpt = 0,
+    target: _TargetOpt = None,
+    option: _RuleOpt = None,
+    opponents: _OpponentsOpt = "casual",
+    memory_aid: _MemoryAidOpt = False,
+    plain: _PlainOpt = False,
+    peek_window: _PeekWindowOpt = _DEFAULTS["peek_window"],
+    snap_window: _SnapWindowOpt = _DEFAULTS["snap_window"],
+    reveal: _RevealOpt = REVEAL_SECONDS,
+    resume: _ResumeOpt = False,
 ) -> None:
     """Play one game against AI opponents (casual by default).
 
@@ -716,6 +771,33 @@ def play_command(
         return
     if variant is None:
         fail("which game? name one (cardtable variants lists them), or give --resume")
+    game, seed = _new_game(variant, players, seed, option, target, opponents)
+    if not 0 <= seat < game.players:
+        fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
+    if _use_table(plain):
+        farewell = run_table(
+            game,
+            seat,
+            opponents=opponents,
+            bot_seed=seed,
+            memory_aid=memory_aid,
+            clocks=dict(windows),
+        )
+        Console().print(Text(farewell, style="dim"))
+        return
+    _line_mode(game, seat, seed=seed, opponents=opponents, memory_aid=memory_aid)
+
+
+def _new_game(
+    variant: str,
+    players: int | None,
+    seed: int | None,
+    option: list[str] | None,
+    target: str | None,
+    opponents: str,
+) -> tuple[Game, int]:
+    """The game ``play`` asks for and its seed (default: a fresh one); any setting that
+    cannot work (the game, the bots, a rule option, the target, the players) fails."""
     try:
         name = resolve_variant(variant)
     except ValueError as err:
@@ -735,20 +817,6 @@ def play_command(
             options[key] = value
         if target is not None:
             options["target"] = parse_option(f"target={target}", name)[1]
-        game = new_game(name, players=players, seed=seed, options=options)
+        return new_game(name, players=players, seed=seed, options=options), seed
     except ValueError as err:
         fail(str(err))
-    if not 0 <= seat < game.players:
-        fail(f"--seat must be a seat from 0 to {game.players - 1}, got {seat}")
-    if _use_table(plain):
-        farewell = run_table(
-            game,
-            seat,
-            opponents=opponents,
-            bot_seed=seed,
-            memory_aid=memory_aid,
-            clocks=dict(windows),
-        )
-        Console().print(Text(farewell, style="dim"))
-        return
-    _line_mode(game, seat, seed=seed, opponents=opponents, memory_aid=memory_aid)

@@ -344,84 +344,14 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
     while i < len(batch):
         kind, params, _ = batch[i]
         if kind == "action":
-            rows = []
-            ends: list[_Step] = []
-            while i < len(batch) and batch[i][0] == "action":
-                room, game_no, seq, seat, action, result, chosen_by, stand_in = batch[i][1]
-                rows.append(
-                    {
-                        "room_id": room,
-                        "game_no": game_no,
-                        "seq": seq,
-                        "seat": seat,
-                        "action": action,
-                        "at": now,
-                        "chosen_by": chosen_by,
-                        "stand_in": stand_in,
-                    }
-                )
-                if result is not None:
-                    ends.append(_finish(room, game_no, result, now))
-                i += 1
-            steps.append((insert(actions), rows, None))
-            steps.extend(ends)
+            i = _plan_actions(batch, i, now, steps)
             continue
         if kind == "room":
-            r: RoomRow = params
-            steps.append(
-                (
-                    insert(rooms),
-                    {
-                        "id": r.id,
-                        "game": r.game,
-                        "players": r.players,
-                        "options": r.options,
-                        "public": r.public,
-                        "autostart": r.autostart,
-                        "created": r.created,
-                        "turn_time": r.turn_time,
-                        "spectator_chat": r.spectator_chat,
-                    },
-                    None,
-                )
-            )
-            seat_rows = [
-                {
-                    "room_id": r.id,
-                    "seat": s.seat,
-                    "type": s.type,
-                    "level": s.level,
-                    "name": s.name,
-                    "token_hash": s.token_hash,
-                    "memory_aid": s.memory_aid,
-                }
-                for s in r.seats
-            ]
-            if seat_rows:  # (an empty list would insert one row of nothing)
-                steps.append((insert(seats), seat_rows, None))
+            steps.extend(_room_steps(params))
         elif kind == "seat":
-            room, seat, name, token_hash = params
-            stmt = (
-                update(seats)
-                .where(
-                    seats.c.room_id == room,
-                    seats.c.seat == seat,
-                    seats.c.token_hash.is_(None),
-                )
-                .values(name=name, token_hash=token_hash)
-            )
-            steps.append((stmt, None, 1))
+            steps.append(_seat_step(*params))
         elif kind == "game":
-            g: GameRow = params
-            row = {
-                "room_id": g.room,
-                "game_no": g.game_no,
-                "seed": g.seed,
-                "base_version": g.base_version,
-                "started": g.started,
-                "rules": g.rules,
-            }
-            steps.append((insert(games), row, None))
+            steps.append(_game_step(params))
         elif kind == "finish":
             room, game_no, result = params
             steps.append(_finish(room, game_no, result, now))
@@ -429,6 +359,91 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
             raise StoreError(f"unknown write {kind!r}")
         i += 1
     return steps
+
+
+def _plan_actions(batch: Sequence[_Write], i: int, now: float, steps: list[_Step]) -> int:
+    """Add to ``steps`` the appends from ``batch[i]`` on, as one multi-row insert, and the
+    updates of the games they finish; returns the index of the first write after them."""
+    rows = []
+    ends: list[_Step] = []
+    while i < len(batch) and batch[i][0] == "action":
+        room, game_no, seq, seat, action, result, chosen_by, stand_in = batch[i][1]
+        rows.append(
+            {
+                "room_id": room,
+                "game_no": game_no,
+                "seq": seq,
+                "seat": seat,
+                "action": action,
+                "at": now,
+                "chosen_by": chosen_by,
+                "stand_in": stand_in,
+            }
+        )
+        if result is not None:
+            ends.append(_finish(room, game_no, result, now))
+        i += 1
+    steps.append((insert(actions), rows, None))
+    steps.extend(ends)
+    return i
+
+
+def _room_steps(r: RoomRow) -> list[_Step]:
+    """The inserts of a new room and its seats."""
+    room_row = {
+        "id": r.id,
+        "game": r.game,
+        "players": r.players,
+        "options": r.options,
+        "public": r.public,
+        "autostart": r.autostart,
+        "created": r.created,
+        "turn_time": r.turn_time,
+        "spectator_chat": r.spectator_chat,
+    }
+    steps: list[_Step] = [(insert(rooms), room_row, None)]
+    seat_rows = [
+        {
+            "room_id": r.id,
+            "seat": s.seat,
+            "type": s.type,
+            "level": s.level,
+            "name": s.name,
+            "token_hash": s.token_hash,
+            "memory_aid": s.memory_aid,
+        }
+        for s in r.seats
+    ]
+    if seat_rows:  # (an empty list would insert one row of nothing)
+        steps.append((insert(seats), seat_rows, None))
+    return steps
+
+
+def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
+    """The update that gives a free seat a person (it must find the seat still free)."""
+    stmt = (
+        update(seats)
+        .where(
+            seats.c.room_id == room,
+            seats.c.seat == seat,
+            seats.c.token_hash.is_(None),
+        )
+        .values(name=name, token_hash=token_hash)
+    )
+    return (stmt, None, 1)
+
+
+def _game_step(g: GameRow) -> _Step:
+    """The insert of a new game of a room."""
+    row = {
+        "room_id": g.room,
+        "game_no": g.game_no,
+        "seed": g.seed,
+        "base_version": g.base_version,
+        "started": g.started,
+        "rules": g.rules,
+    }
+    return (insert(games), row, None)
 
 
 def _run_sync(conn: Connection, plan: list[_Step]) -> None:

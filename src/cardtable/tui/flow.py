@@ -98,17 +98,32 @@ class TableFlow(App[None]):
         """Whether the game and the settings are saved."""
         self.clock = clock
         """The time now, in seconds."""
+        self._init_move()
+        self._init_table()
+        self._resumed = resumed
+        self._start(game)
+
+    def _init_move(self) -> None:
+        """The move being built and what the prompt says about it."""
         self.prefix: list[str] = []
         """The words of the move being built."""
         self.typed = ""
         """Digits (and dots) typed toward a card number."""
         self.cursor = -1
         """Index of the highlighted target among :meth:`targets` (-1: none)."""
+        self.confirm: str | None = None
+        """A call that waits for its confirmation."""
+        self.message: Text | None = None
+        """What the last key did not do (shown in the prompt until the next key)."""
+
+    def _init_table(self) -> None:
+        """What the table shows and waits on: the bots, the clocks, the reveals, the screens
+        over it, the person's hand order (from the saved settings, when saving)."""
         self.thinking: int | None = None
         """The bot seat deciding now, if any."""
         self.window: Countdown | None = None
         """The person's timed window, while one is open."""
-        self.reveals = Reveals(reveal)
+        self.reveals = Reveals(self.reveal)
         """The cards the person is being shown."""
         self.flash: set[str] = set()
         """Ids of the table widgets an event just involved."""
@@ -122,26 +137,20 @@ class TableFlow(App[None]):
         self.covers = 0
         """How many screens cover the table (help, a round's results): while any does, the
         clocks are paused and the bots wait; a reveal's time goes on."""
-        self.confirm: str | None = None
-        """A call that waits for its confirmation."""
-        self.message: Text | None = None
-        """What the last key did not do (shown in the prompt until the next key)."""
         self.scroll_events = False
         """Whether the scroll keys move the event panel (Tab) rather than the other seats."""
         self.order = "suit"
         """How the person's Qute hand is sorted (``suit`` or ``rank``; remembered)."""
-        if save:
+        if self.save:
             order = saves.load_settings().get("qute_sort")
             self.order = order if order in ("suit", "rank") else "suit"
         self.table: Mapping[str, Any] = {}
         """The view the table is drawn from (see the module's text)."""
         self._marks: dict[str, set[str]] = {}
         self._table_up = False
-        self._resumed = resumed
         self._held: tuple[int, str, int] | None = None
         self._generation = 0
         self._spin = 0
-        self._start(game)
 
     def _start(self, game: Game) -> None:
         self.game = game

@@ -104,6 +104,55 @@ def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.
     return PacedWebSocketProtocol
 
 
+@dataclass
+class _RequestRead:
+    """How far the request being read on one httptools connection is: in its head, in its
+    body, and the bytes of its head received so far."""
+
+    in_head: bool = False
+    in_body: bool = False
+    head_bytes: int = 0
+
+    def head_complete(self) -> None:
+        """The head is read whole: the body (if any) comes next."""
+        self.in_head = False
+        self.in_body = True
+        self.head_bytes = 0
+
+    def reading(self) -> bool:
+        """Whether a request is partly read."""
+        return self.in_head or self.in_body
+
+    def head_over(self, received: int, limit: int) -> bool:
+        """Count ``received`` bytes toward the head being read (if one is); whether it is now
+        over ``limit`` bytes."""
+        if not self.in_head:
+            return False
+        self.head_bytes += received
+        return self.head_bytes > limit
+
+
+def _head_too_large(limit: int) -> bytes:
+    """The ``431`` answer to a request head over ``limit`` bytes."""
+    return _raw_answer(
+        b"431 Request Header Fields Too Large", f"the request head is over {limit} bytes"
+    )
+
+
+def _too_slow(read_timeout: float) -> bytes:
+    """The ``408`` answer to a request head not read whole within ``read_timeout`` seconds."""
+    return _raw_answer(
+        b"408 Request Timeout", f"the request was not sent within {read_timeout:g} s"
+    )
+
+
+def _close(transport: asyncio.Transport, answer: bytes | None) -> None:
+    """Close a connection, sending ``answer`` first (a raw HTTP answer) if there is one."""
+    if answer is not None:
+        transport.write(answer)
+    transport.close()
+
+
 def guarded_http_protocol(
     read_timeout: float, max_head_bytes: int = MAX_HEAD_BYTES
 ) -> type[asyncio.Protocol]:
@@ -124,9 +173,7 @@ def guarded_http_protocol(
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._clock = _ReadClock(read_timeout, self._read_too_slow)
-            self._in_head = False
-            self._in_body = False
-            self._head_bytes = 0
+            self._request = _RequestRead()
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]
@@ -137,17 +184,15 @@ def guarded_http_protocol(
             super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
-            self._in_head = True
+            self._request.in_head = True
             super().on_message_begin()
 
         def on_headers_complete(self) -> None:
-            self._in_head = False
-            self._in_body = True
-            self._head_bytes = 0
+            self._request.head_complete()
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
-            self._in_body = False
+            self._request.in_body = False
             super().on_message_complete()
 
         def handle_websocket_upgrade(self) -> None:
@@ -156,7 +201,7 @@ def guarded_http_protocol(
 
         def _reading(self) -> bool:
             idle = self.cycle is None or self.cycle.response_complete
-            return self._in_head or self._in_body or (idle and not self.pipeline)
+            return self._request.reading() or (idle and not self.pipeline)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -167,29 +212,14 @@ def guarded_http_protocol(
                 self._clock.cancel()
                 return
             self._clock.arm()
-            if self._in_head:
-                self._head_bytes += len(data)
-                if self._head_bytes > max_head_bytes:
-                    self._clock.cancel()
-                    self.transport.write(
-                        _raw_answer(
-                            b"431 Request Header Fields Too Large",
-                            f"the request head is over {max_head_bytes} bytes",
-                        )
-                    )
-                    self.transport.close()
+            if self._request.head_over(len(data), max_head_bytes):
+                self._clock.cancel()
+                _close(self.transport, _head_too_large(max_head_bytes))
 
         def _read_too_slow(self) -> None:
-            if self.transport.is_closing():
-                return
-            if self._in_head:
-                self.transport.write(
-                    _raw_answer(
-                        b"408 Request Timeout",
-                        f"the request was not sent within {read_timeout:g} s",
-                    )
-                )
-            self.transport.close()
+            if not self.transport.is_closing():
+                late = _too_slow(read_timeout) if self._request.in_head else None
+                _close(self.transport, late)
 
     return GuardedHttpToolsProtocol
 

@@ -49,6 +49,7 @@ from .protocol import (
     ProtocolError,
     RematchMsg,
     RoomSummary,
+    StartMsg,
     StateFrame,
     ai_seat_label,
 )
@@ -321,34 +322,8 @@ class RoomManager(QuickPlay):
                 f"{var.title} is played by {var.min_players} to {var.max_players} players"
             )
         resolved = variants.new_game(var.name, players=n, seed=0, options=options).options
-        rows: list[SeatRow] = []
-        for i, (kind, level, aid) in enumerate(seats):
-            if kind == "ai":
-                if aid:
-                    raise ValueError(
-                        f"seat {i} is an AI: only a person's seat can have the memory aid "
-                        "(an AI's level decides how well it remembers)"
-                    )
-                lvl = (level or "casual").strip().lower()
-                if lvl not in AI_LEVELS:
-                    raise ValueError(
-                        f"unknown AI level {level!r}; choose from: {', '.join(AI_LEVELS)}"
-                    )
-                rows.append(SeatRow(i, "ai", lvl, ai_seat_label(lvl)))
-            elif kind == "human":
-                if level is not None:
-                    raise ValueError("a person's seat has no level")
-                rows.append(SeatRow(i, "human", memory_aid=bool(aid or memory_aid)))
-            else:
-                raise ValueError(f"a seat is 'human' or 'ai', not {kind!r}")
-        token: str | None = None
-        seat: int | None = None
-        humans = [r for r in rows if r.type == "human"]
-        if humans:
-            token = secrets.token_urlsafe(24)
-            seat = humans[0].seat
-            humans[0].name = name or f"Player {seat + 1}"
-            humans[0].token_hash = hash_token(token)
+        rows = self._seat_rows(seats, memory_aid)
+        seat, token = self._seat_creator(rows, name)
         row = RoomRow(
             id=(QUICKPLAY_PREFIX if quickplay else "") + secrets.token_urlsafe(6),
             game=var.name,
@@ -374,6 +349,45 @@ class RoomManager(QuickPlay):
         if quickplay:
             self._update_fill(room)
         return room, seat, token
+
+    @staticmethod
+    def _seat_rows(seats: list[tuple[str, str | None, bool]], memory_aid: bool) -> list[SeatRow]:
+        """The rows of a new room's seats, from :meth:`create`'s ``seats`` and
+        ``memory_aid``. Raises ``ValueError`` for a seat that cannot be."""
+        rows: list[SeatRow] = []
+        for i, (kind, level, aid) in enumerate(seats):
+            if kind == "ai":
+                if aid:
+                    raise ValueError(
+                        f"seat {i} is an AI: only a person's seat can have the memory aid "
+                        "(an AI's level decides how well it remembers)"
+                    )
+                lvl = (level or "casual").strip().lower()
+                if lvl not in AI_LEVELS:
+                    raise ValueError(
+                        f"unknown AI level {level!r}; choose from: {', '.join(AI_LEVELS)}"
+                    )
+                rows.append(SeatRow(i, "ai", lvl, ai_seat_label(lvl)))
+            elif kind == "human":
+                if level is not None:
+                    raise ValueError("a person's seat has no level")
+                rows.append(SeatRow(i, "human", memory_aid=bool(aid or memory_aid)))
+            else:
+                raise ValueError(f"a seat is 'human' or 'ai', not {kind!r}")
+        return rows
+
+    @staticmethod
+    def _seat_creator(rows: list[SeatRow], name: str | None) -> tuple[int | None, str | None]:
+        """Give a new room's creator the first person's seat among ``rows`` (named ``name``, or
+        after the seat): that seat and its token, or ``None`` twice when every seat is an AI."""
+        humans = [r for r in rows if r.type == "human"]
+        if not humans:
+            return None, None
+        token = secrets.token_urlsafe(24)
+        seat = humans[0].seat
+        humans[0].name = name or f"Player {seat + 1}"
+        humans[0].token_hash = hash_token(token)
+        return seat, token
 
     async def take_seat(self, room_id: str, name: str | None) -> tuple[Room, int, str]:
         """Give the caller the first free person's seat; returns room, seat and token."""
@@ -438,46 +452,56 @@ class RoomManager(QuickPlay):
             if msg.id is not None:
                 pong["id"] = msg.id
             conn.push(pong)
-            return
-        if isinstance(msg, JoinMsg):
-            try:
-                room = await self.get(msg.room)
-                if room is None:
-                    raise ProtocolError("unknown_room", "there is no such room", msg.id)
-                if room.refusal is not None:
-                    raise ProtocolError("rules_changed", room.refusal, msg.id)
-                seat = None
-                if msg.token is not None:
-                    seat = self._seat_of(room, msg.token, msg.id)
-            except ProtocolError:
-                self.leave(conn)  # a refused join listens to no room (docs/protocol.md)
-                raise
-            async with room.lock:
-                if room.evicted:  # paused while this join waited: join the room rebuilt
-                    await self.handle(conn, msg)
-                    return
-                was_online = room.online()
-                if conn.room is not None and conn.room is not room:
-                    self.leave(conn)
-                conn.room, conn.seat = room, seat
-                conn.on_drop = self._dropped
-                room.conns.add(conn)
-                self._update_fill(room)  # a quick-play room whose wait is over fills now
-                back = seat is not None and self._back(room, seat)
-                if back:
-                    self._after_change(room)
-                if back or room.online() != was_online:
-                    self._broadcast(room, [], skip=conn)
-                state = self._state(room, seat, first_sight(room, seat), msg.id)
-                state["log"] = room.moves.read(log_bit(room, seat))
-                lines = chat_log(room, seat)
-                if lines is not None:
-                    state["chat_log"] = lines
-                conn.push(state)
-            return
-        if isinstance(msg, ChatMsg):
+        elif isinstance(msg, JoinMsg):
+            await self._join(conn, msg)
+        elif isinstance(msg, ChatMsg):
             await self._chat(conn, msg)
-            return
+        else:
+            await self._seat_message(conn, msg)
+
+    async def _join(self, conn: Conn, msg: JoinMsg) -> None:
+        """Make ``conn`` listen to a room, as the token's seat or as a spectator, and send it
+        the room's state with the move log and the chat so far (a refused join leaves
+        ``conn`` listening to no room)."""
+        try:
+            room = await self.get(msg.room)
+            if room is None:
+                raise ProtocolError("unknown_room", "there is no such room", msg.id)
+            if room.refusal is not None:
+                raise ProtocolError("rules_changed", room.refusal, msg.id)
+            seat = None
+            if msg.token is not None:
+                seat = self._seat_of(room, msg.token, msg.id)
+        except ProtocolError:
+            self.leave(conn)  # a refused join listens to no room (docs/protocol.md)
+            raise
+        async with room.lock:
+            if room.evicted:  # paused while this join waited: join the room rebuilt
+                await self.handle(conn, msg)
+                return
+            was_online = room.online()
+            if conn.room is not None and conn.room is not room:
+                self.leave(conn)
+            conn.room, conn.seat = room, seat
+            conn.on_drop = self._dropped
+            room.conns.add(conn)
+            self._update_fill(room)  # a quick-play room whose wait is over fills now
+            back = seat is not None and self._back(room, seat)
+            if back:
+                self._after_change(room)
+            if back or room.online() != was_online:
+                self._broadcast(room, [], skip=conn)
+            state = self._state(room, seat, first_sight(room, seat), msg.id)
+            state["log"] = room.moves.read(log_bit(room, seat))
+            lines = chat_log(room, seat)
+            if lines is not None:
+                state["chat_log"] = lines
+            conn.push(state)
+
+    async def _seat_message(
+        self, conn: Conn, msg: ActMsg | HoldMsg | RematchMsg | StartMsg
+    ) -> None:
+        """An action, a hold, a rematch or a start: what only a seat's token may send."""
         room = await self.get(msg.room)
         if room is None:
             raise ProtocolError("unknown_room", "there is no such room", msg.id)
@@ -513,16 +537,21 @@ class RoomManager(QuickPlay):
                     await self._start_game(room, sender=conn, msg_id=msg.id)
                 else:
                     self._broadcast(room, [], sender=conn, msg_id=msg.id)
-            else:  # StartMsg
-                if room.game is not None:
-                    raise ProtocolError("not_allowed", "the room has already started", msg.id)
-                if room.free_seats():
-                    raise ProtocolError(
-                        "not_allowed", "people's seats are still free: share the link", msg.id
-                    )
-                await self._start_game(room, sender=conn, msg_id=msg.id)
+            else:
+                await self._start_asked(room, conn, msg)
             if conn not in room.conns:  # not listening: answer the sender anyway
                 conn.push(self._state(room, seat, [], msg.id))
+
+    async def _start_asked(self, room: Room, conn: Conn, msg: StartMsg) -> None:
+        """Start the first game of a room made without autostart, once every person's seat
+        is taken (under the room's lock)."""
+        if room.game is not None:
+            raise ProtocolError("not_allowed", "the room has already started", msg.id)
+        if room.free_seats():
+            raise ProtocolError(
+                "not_allowed", "people's seats are still free: share the link", msg.id
+            )
+        await self._start_game(room, sender=conn, msg_id=msg.id)
 
     async def _chat(self, conn: Conn, msg: ChatMsg) -> None:
         """A chat line or reaction (:mod:`.chat`): as the token's seat, or as a spectator."""
