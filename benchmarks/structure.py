@@ -171,9 +171,13 @@ def _package(module: str) -> str:
     return ".".join(parts[:2]) if len(parts) > 2 else module
 
 
+_DOCUMENTED = {("os", "_exit")}
+"""Names of the standard library that start with ``_`` and are its documented interface."""
+
+
 class _PrivateReads(ast.NodeVisitor):
-    """``x._name`` where ``x`` is not ``self``/``cls``, and ``from m import _name`` from
-    another module."""
+    """``x._name`` where ``x`` is not ``self``, ``cls`` or ``super()``, and ``from m import
+    _name`` from another module."""
 
     def __init__(self, where: str) -> None:
         self.where = where
@@ -183,8 +187,13 @@ class _PrivateReads(ast.NodeVisitor):
         name = node.attr
         if name.startswith("_") and not name.startswith("__"):
             base = node.value
-            own = isinstance(base, ast.Name) and base.id in {"self", "cls"}
-            if not own:
+            own = (isinstance(base, ast.Name) and base.id in {"self", "cls"}) or (
+                isinstance(base, ast.Call)
+                and isinstance(base.func, ast.Name)
+                and base.func.id == "super"
+            )
+            documented = isinstance(base, ast.Name) and (base.id, name) in _DOCUMENTED
+            if not own and not documented:
                 self.found.append(f"{self.where}:{node.lineno} .{name}")
         self.generic_visit(node)
 

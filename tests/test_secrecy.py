@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cardtable import new_game
-from cardtable.games.qute.engine import _breaks
+from cardtable.games.qute.engine import breaks
 from cardtable.rng import Rng
 
 from .helpers import (
@@ -46,7 +46,7 @@ def _check_determinize(game: Any, seat: int, rng: random.Random) -> None:
         assert world.stack == game.stack
         for s in range(game.players):
             for c, cons in zip(world.hands[s], world.cons[s], strict=True):
-                assert not any(_breaks(c, con) for con in cons), "an inference was ignored"
+                assert not any(breaks(c, con) for con in cons), "an inference was ignored"
     else:
         bit = 1 << seat
         for s in range(game.players):

@@ -313,8 +313,10 @@ class Game(ABC):
         """Engine hook for :meth:`clone`: replace the engine's mutable state in ``d`` by
         copies (``d`` starts as a shallow copy of the instance's attributes)."""
 
-    def clone(self: G) -> G:
-        """An independent copy without log or events (for search and rollouts)."""
+    def clone(self: G, seen_by: int | None = None) -> G:
+        """An independent copy without log or events (for search and rollouts). With
+        ``seen_by`` (a seat), the copy keeps the recent events and the round's history as that
+        seat saw them, every card it did not see taken out."""
         g = object.__new__(type(self))
         d = self.__dict__.copy()
         d["totals"] = list(d["totals"])
@@ -329,27 +331,32 @@ class Game(ABC):
         d["_recent"] = deque(maxlen=self._recent.maxlen)
         d["_opening"] = ()
         d["_history"] = list(self._history)
+        if seen_by is not None:
+            recent, history = self._redacted_for(1 << seen_by)
+            d["_recent"] = deque(recent, maxlen=self._recent.maxlen)
+            d["_history"] = list(history)
         g.__dict__ = d
         return g
+
+    def _redacted_for(self, bit: int) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
+        """The recent events and the round's history as the holder of ``bit`` saw them
+        (cached for the last seat asked, while no event is added)."""
+        key = (bit, self._seq, len(self._recent))
+        cached = self.__dict__.get("_redacted")
+        if cached is None or cached[0] != key:
+            cached = self._redacted = (key, tuple(e.redacted(bit) for e in self._recent))
+        hkey = (bit, self._seq, len(self._history))
+        past = self.__dict__.get("_redacted_history")
+        if past is None or past[0] != hkey:
+            past = self._redacted_history = (hkey, tuple(e.redacted(bit) for e in self._history))
+        return cached[1], past[1]
 
     def world_for(self: G, seat: int, rng: Any) -> tuple[G, Rng]:
         """Start of a determinization: a clone that keeps only the events ``seat`` may see,
         and ``rng`` as an :class:`Rng` (an int seed or any ``random.Random`` is accepted)."""
         if not isinstance(rng, Rng):
             rng = Rng(rng if isinstance(rng, int) else int(rng.random() * 2**53))
-        g = self.clone()
-        bit = 1 << seat
-        key = (bit, self._seq, len(self._recent))
-        cached = self.__dict__.get("_redacted")
-        if cached is None or cached[0] != key:
-            cached = self._redacted = (key, tuple(e.redacted(bit) for e in self._recent))
-        g._recent = deque(cached[1], maxlen=self._recent.maxlen)
-        hkey = (bit, self._seq, len(self._history))
-        past = self.__dict__.get("_redacted_history")
-        if past is None or past[0] != hkey:
-            past = self._redacted_history = (hkey, tuple(e.redacted(bit) for e in self._history))
-        g._history = list(past[1])
-        return g, rng
+        return self.clone(seen_by=seat), rng
 
     def seed_from(self, rng: Rng) -> None:
         """Give this copy its own generator, seeded from ``rng`` (built when first used)."""
@@ -480,8 +487,8 @@ class Game(ABC):
         Without ``memory`` the events carry only their public part: the cards shown to the
         whole table at that moment, no card a peek, spy, look or private draw showed.
         """
-        g: Any = self  # every engine keeps totals, round_no, target, round_results, _result
-        result = g._result
+        g: Any = self  # every engine keeps totals, round_no, target, round_results
+        result = self.result
         return {
             "totals": list(g.totals),
             "round": g.round_no,
@@ -496,3 +503,8 @@ class Game(ABC):
     def recent_events(self, bit: int) -> list[dict[str, Any]]:
         """The last events as the holder of ``bit`` may see them."""
         return [e.visible(bit) for e in self._recent]
+
+    def clear_recent_events(self) -> None:
+        """Forget the recent events held so far (the deal's, say), so that later views start
+        with none; the round's history is kept."""
+        self._recent.clear()

@@ -8,8 +8,8 @@ know it too). Knowledge masks and origin tags move with the cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import IllegalAction
 from ...game import TOP_DRAWS, Game
@@ -96,11 +96,7 @@ def add_call_word(word: str) -> None:
     Done by :func:`cardtable.games.family.add_variant` (and for any rule set a game is built
     with). ``ValueError`` if ``word`` already names another kind of action.
     """
-    handler = _HANDLERS.get(word)
-    if handler is not None and handler is not FamilyGame._do_call:
-        raise ValueError(f"{word!r} is already an action of the Cabo-family engine")
-    _HANDLERS[word] = FamilyGame._do_call
-    phases.call_action(word)
+    FamilyGame.add_call_word(word)
 
 
 def forget_rule_set(rs: RuleSet) -> None:
@@ -349,7 +345,7 @@ class FamilyGame(Game):
 
     def apply(self, seat: int, action: Action) -> None:
         """Play a legal action without validation (fast path for agents and rollouts)."""
-        _HANDLERS[action[0]](self, seat, action[1])
+        self._handlers[action[0]](self, seat, action[1])
 
     def _do_peek(self, seat: int, args: tuple[Any, ...]) -> None:
         pos = args[0]
@@ -784,17 +780,25 @@ class FamilyGame(Game):
             )
         } | {"rng": self.random.getstate(), "variant": self.variant}
 
+    _handlers: ClassVar[dict[str, Callable[[Any, int, tuple[Any, ...]], None]]] = {
+        "peek": _do_peek,
+        "draw": _do_draw,
+        "replace": _do_replace,
+        "discard": _do_discard,
+        "spy": _do_spy,
+        "exchange": _do_exchange,
+        "look": _do_look,
+        "pass": _do_pass,
+        "drop": drops.do_drop,
+        "give": drops.do_give,
+    }
+    """Handler of each action word (call words join through :meth:`add_call_word`)."""
 
-_HANDLERS: dict[str, Any] = {
-    "peek": FamilyGame._do_peek,
-    "draw": FamilyGame._do_draw,
-    "replace": FamilyGame._do_replace,
-    "discard": FamilyGame._do_discard,
-    "spy": FamilyGame._do_spy,
-    "exchange": FamilyGame._do_exchange,
-    "look": FamilyGame._do_look,
-    "pass": FamilyGame._do_pass,
-    "drop": drops.do_drop,
-    "give": drops.do_give,
-}
-"""Handler of each action word (call words join through :func:`add_call_word`)."""
+    @classmethod
+    def add_call_word(cls, word: str) -> None:
+        """Dispatch ``word`` as a call (see the module's :func:`add_call_word`)."""
+        handler = cls._handlers.get(word)
+        if handler is not None and handler is not cls._do_call:
+            raise ValueError(f"{word!r} is already an action of the Cabo-family engine")
+        cls._handlers[word] = cls._do_call
+        phases.call_action(word)

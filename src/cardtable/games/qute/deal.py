@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...rng import Rng
-from .tables import _RANK, _SUIT
+from .tables import RANK_OF, SUIT_OF
 
 __all__ = ["Constraint"]
 
@@ -15,18 +15,18 @@ Constraint = tuple[str | None, str]
 suit)`` when a J with that chosen suit was on top."""
 
 
-def _breaks(cid: int, cons: Constraint) -> bool:
+def breaks(cid: int, cons: Constraint) -> bool:
     """Whether card ``cid`` would have fitted the situation ``cons`` (so cannot be there)."""
-    rank = _RANK[cid]
+    rank = RANK_OF[cid]
     if rank == "J":
         return True
     top_rank, suit = cons
     if top_rank is None:
-        return _SUIT[cid] == suit
-    return _SUIT[cid] == suit or rank == top_rank
+        return SUIT_OF[cid] == suit
+    return SUIT_OF[cid] == suit or rank == top_rank
 
 
-def _constrained_deal(
+def constrained_deal(
     cards: list[int],
     limits: list[tuple[Constraint, ...]],
     fit: list[bool],
@@ -43,7 +43,7 @@ def _constrained_deal(
     def ok(c: int, i: int) -> bool:
         if fit[i] and not fits(c):
             return False
-        return not any(_breaks(c, con) for con in limits[i])
+        return not any(breaks(c, con) for con in limits[i])
 
     for _ in range(30):
         trial = list(cards)

@@ -19,27 +19,27 @@ from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
 from ...notation import Action
 from ...views import QuteRoundResult, QuteView, is_qute_view
-from .deal import Constraint, _constrained_deal
-from .deal import _breaks as _breaks  # re-exported: tests check the inferences with it
+from .deal import Constraint, constrained_deal
+from .deal import breaks as breaks  # re-exported: tests check the inferences with it
 from .messages import why_illegal
 from .tables import (
-    _A_DRAW,
-    _ACE,
-    _CODES,
-    _DECISIONS,
-    _EIGHT,
-    _ID,
-    _J,
-    _RANK,
-    _SEVEN,
-    _SUIT,
-    _SUIT_ORDER,
+    ACE_RANK,
     CARD_POINTS,
+    CODES,
+    DECISIONS,
+    DRAW,
+    EIGHT_RANK,
+    ID_OF,
     J_POINTS,
+    J_RANK,
     PH_DECIDE,
     PH_OVER,
     PH_PLAY,
     POINTS,
+    RANK_OF,
+    SEVEN_RANK,
+    SUIT_OF,
+    SUIT_ORDER,
     SUITS,
 )
 from .view import qute_view
@@ -47,7 +47,7 @@ from .view import qute_view
 __all__ = ["CARD_POINTS", "J_POINTS", "PH_OVER", "POINTS", "QuteGame"]
 
 _PLAYS_CACHE: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
-_SINGLE = [Action("play", (code,)) for code in _CODES]
+_SINGLE = [Action("play", (code,)) for code in CODES]
 
 
 def _plays_from(first: int, rest: tuple[int, ...]) -> list[Action]:
@@ -61,7 +61,7 @@ def _plays_from(first: int, rest: tuple[int, ...]) -> list[Action]:
             others = [c for c in rest if c != last]
             for k in range(len(others) + 1):
                 for middle in itertools.combinations(others, k):
-                    codes = (_CODES[first], *(_CODES[m] for m in middle), _CODES[last])
+                    codes = (CODES[first], *(CODES[m] for m in middle), CODES[last])
                     acts.append(Action("play", codes))
         _PLAYS_CACHE[key] = acts
     return acts
@@ -77,7 +77,7 @@ class QuteGame(Game):
     ) -> None:
         self._init_base("qute", players, seed, options, deck)
         self.n = players
-        self.codes = _CODES
+        self.codes = CODES
         self.target: int | None = options["target"]
         self.max_turns: int = options["max_turns"]
         self._stacked_ids = self._stack(deck) if deck is not None else None
@@ -98,11 +98,11 @@ class QuteGame(Game):
     def _stack(self, deck: list[str]) -> list[int]:
         ids: list[int] = []
         for code in deck:
-            if not isinstance(code, str) or code not in _ID:
+            if not isinstance(code, str) or code not in ID_OF:
                 raise ValueError(f"{code!r} is not a card of the qute deck")
-            if _ID[code] in ids:
+            if ID_OF[code] in ids:
                 raise ValueError(f"the stacked deck has too many {code!r} cards")
-            ids.append(_ID[code])
+            ids.append(ID_OF[code])
         return ids
 
     def _start_round(self, first: int) -> None:
@@ -111,11 +111,11 @@ class QuteGame(Game):
         stacked = self._stacked_ids if self.round_no == 1 else None
         if stacked is not None:
             taken = set(stacked)
-            rest = [c for c in range(len(_CODES)) if c not in taken]
+            rest = [c for c in range(len(CODES)) if c not in taken]
             self.random.shuffle_stable(rest)
             order = list(stacked) + rest
         else:
-            order = list(range(len(_CODES)))
+            order = list(range(len(CODES)))
             self.random.shuffle_stable(order)
         self.blind = order[::-1]  # top of the blind is the end of the list
         self.stack: list[int] = []
@@ -219,19 +219,19 @@ class QuteGame(Game):
 
     def fits(self, cid: int) -> bool:
         """Whether card ``cid`` may be laid first on the current stack."""
-        if not self.stack or _RANK[cid] == "J":
+        if not self.stack or RANK_OF[cid] == "J":
             return True
         top = self.stack[-1]
-        if _RANK[top] == "J":
-            return _SUIT[cid] == self.suit
-        return _SUIT[cid] == _SUIT[top] or _RANK[cid] == _RANK[top]
+        if RANK_OF[top] == "J":
+            return SUIT_OF[cid] == self.suit
+        return SUIT_OF[cid] == SUIT_OF[top] or RANK_OF[cid] == RANK_OF[top]
 
     def _situation(self) -> Constraint:
         top = self.stack[-1]
-        if _RANK[top] == "J":
+        if RANK_OF[top] == "J":
             assert self.suit is not None
             return (None, self.suit)
-        return (_RANK[top], _SUIT[top])
+        return (RANK_OF[top], SUIT_OF[top])
 
     def _fit_test(self) -> tuple[int, int, int]:
         """(mode, rank, suit) of the top: mode 0 empty stack, 1 a J (suit only), 2 plain."""
@@ -239,7 +239,7 @@ class QuteGame(Game):
         if not stack:
             return 0, -1, -1
         top = stack[-1]
-        if top % 9 == _J:
+        if top % 9 == J_RANK:
             return 1, -1, SUITS.index(self.suit) if self.suit else -1
         return 2, top % 9, top // 9
 
@@ -252,9 +252,11 @@ class QuteGame(Game):
             if mode == 0:
                 return [_SINGLE[c] for c in hand]
             if mode == 1:
-                return [_SINGLE[c] for c in hand if c % 9 == _J or c // 9 == top_suit]
+                return [_SINGLE[c] for c in hand if c % 9 == J_RANK or c // 9 == top_suit]
             return [
-                _SINGLE[c] for c in hand if c % 9 == _J or c // 9 == top_suit or c % 9 == top_rank
+                _SINGLE[c]
+                for c in hand
+                if c % 9 == J_RANK or c // 9 == top_suit or c % 9 == top_rank
             ]
         acts: list[Action] = []
         done: set[int] = set()
@@ -266,7 +268,7 @@ class QuteGame(Game):
             for f in group:
                 if (
                     mode == 0
-                    or rank == _J
+                    or rank == J_RANK
                     or (f // 9 == top_suit if mode == 1 else f // 9 == top_suit or rank == top_rank)
                 ):
                     acts.extend(_plays_from(f, tuple(sorted(x for x in group if x != f))))
@@ -277,7 +279,7 @@ class QuteGame(Game):
         if mode == 0:
             return bool(self.hands[seat])
         for c in self.hands[seat]:
-            if c % 9 == _J or c // 9 == top_suit or (mode == 2 and c % 9 == top_rank):
+            if c % 9 == J_RANK or c // 9 == top_suit or (mode == 2 and c % 9 == top_rank):
                 return True
         return False
 
@@ -289,16 +291,16 @@ class QuteGame(Game):
         if self.phase == PH_OVER or seat != self.turn:
             return False
         if self.phase == PH_DECIDE:
-            return action in _DECISIONS[self.decision or "qute"]
+            return action in DECISIONS[self.decision or "qute"]
         name, args = action
         if name == "draw":
             return not args and not self._any_fits(seat) and (self.must_cover or self.drew < 0)
         if name != "play":
             return False
         if len(args) == 1:  # the common case
-            cid = _ID.get(str(args[0]), -1)
+            cid = ID_OF.get(str(args[0]), -1)
             return cid >= 0 and cid in self.hands[seat] and self.fits(cid)
-        ids = [_ID.get(str(c), -1) for c in args]
+        ids = [ID_OF.get(str(c), -1) for c in args]
         hand = self.hands[seat]
         if -1 in ids or len(set(ids)) != len(ids) or any(c not in hand for c in ids):
             return False
@@ -316,19 +318,19 @@ class QuteGame(Game):
             return []
         if self.phase == PH_DECIDE:
             assert self.decision is not None
-            return list(_DECISIONS[self.decision])
+            return list(DECISIONS[self.decision])
         plays = self.plays(seat)
         if plays:
             return plays
         if self.must_cover or self.drew < 0:  # nothing fits: draw
-            return [_A_DRAW]
+            return [DRAW]
         return []  # pragma: no cover - a non-fitting draw passes the turn at once
 
     # ------------------------------------------------------------------ playing
     def _normalize(self, seat: int, action: Action) -> Action:
         """Cards between the first and the last of a play are laid in suit order."""
         if action.name == "play" and len(action.args) > 3:
-            middle = sorted(action.args[1:-1], key=lambda c: _SUIT_ORDER.get(str(c)[-1], 9))
+            middle = sorted(action.args[1:-1], key=lambda c: SUIT_ORDER.get(str(c)[-1], 9))
             return Action("play", (action.args[0], *middle, action.args[-1]))
         return action
 
@@ -367,7 +369,7 @@ class QuteGame(Game):
     def _do_play(self, seat: int, codes: tuple[Any, ...]) -> None:
         hand = self.hands[seat]
         for code in codes:
-            cid = _ID[code]
+            cid = ID_OF[code]
             i = hand.index(cid)
             del hand[i]
             del self.tags[seat][i]
@@ -375,7 +377,7 @@ class QuteGame(Game):
             self.stack.append(cid)
             self.laid.append(cid)
         self.must_cover = False
-        self.last_js = _RANK[self.stack[-1]] == "J"
+        self.last_js = RANK_OF[self.stack[-1]] == "J"
         if self.last_js:
             self.suit = None  # until chosen for the new J
         events = self._events
@@ -387,9 +389,9 @@ class QuteGame(Game):
         # Qute: a run of four on top, at least one of them laid this turn.
         stack = self.stack
         if len(stack) >= 4:
-            rank = _RANK[stack[-1]]
+            rank = RANK_OF[stack[-1]]
             run = stack[-4:]
-            if all(_RANK[c] == rank for c in run) and any(c in self.laid for c in run):
+            if all(RANK_OF[c] == rank for c in run) and any(c in self.laid for c in run):
                 self.phase = PH_DECIDE
                 self.decision = "qute"
                 return
@@ -406,7 +408,7 @@ class QuteGame(Game):
     def _after_suit(self) -> None:
         self.phase = PH_PLAY
         seat = self.turn
-        if _RANK[self.stack[-1]] == "6":
+        if RANK_OF[self.stack[-1]] == "6":
             self.must_cover = True
             if not self.plays(seat) and not self._can_draw():
                 self.emit("dead_end", {"seat": seat})
@@ -432,7 +434,7 @@ class QuteGame(Game):
         self._give(seat, cid)
         self.drew = cid
         if self._events is not None:
-            self.emit("draw", {"seat": seat, "card": True}, {"drawn": _CODES[cid]}, 1 << seat)
+            self.emit("draw", {"seat": seat, "card": True}, {"drawn": CODES[cid]}, 1 << seat)
         if self.fits(cid):
             return
         if self.must_cover:
@@ -446,7 +448,7 @@ class QuteGame(Game):
         self._finish_turn(ending=False)
 
     def _count(self, rank: str) -> int:
-        r = _RANK.index(rank)
+        r = RANK_OF.index(rank)
         return sum(1 for c in self.laid if c % 9 == r)
 
     def _finish_turn(self, ending: bool) -> None:
@@ -470,7 +472,7 @@ class QuteGame(Game):
             self.emit(
                 "penalty",
                 {"seat": seat, "count": len(got), "for": reason},
-                {"cards": [_CODES[c] for c in got]},
+                {"cards": [CODES[c] for c in got]},
                 1 << seat,
             )
 
@@ -483,11 +485,11 @@ class QuteGame(Game):
         if laid:
             rank = laid[-1] % 9  # one rank besides 6s per turn: the last laid
             count = sum(1 for c in laid if c % 9 == rank)
-            if rank == _SEVEN:
+            if rank == SEVEN_RANK:
                 sevens = count
-            elif rank == _EIGHT:
+            elif rank == EIGHT_RANK:
                 eights = count
-            elif rank == _ACE:
+            elif rank == ACE_RANK:
                 aces = count
         nxt = (s + 1) % n
         if sevens:
@@ -512,7 +514,7 @@ class QuteGame(Game):
             self.emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)], "for": "A"})
             nxt = (last + 1) % n
         if self.ending:
-            if laid and laid[-1] % 9 == _J:
+            if laid and laid[-1] % 9 == J_RANK:
                 self.phase = PH_DECIDE
                 self.decision = "jpoints"
                 return
@@ -562,7 +564,7 @@ class QuteGame(Game):
             "winners": winners,
             "finisher": s,
             "qute": self.qute_done,
-            "hands": [[_CODES[c] for c in h] for h in self.hands],
+            "hands": [[CODES[c] for c in h] for h in self.hands],
             "totals": list(self.totals),
             "reset": reset,
         }
@@ -642,7 +644,7 @@ class QuteGame(Game):
             limits = [() if s < 0 else g.cons[s][i] for s, i in places]
             fit = [p == must_fit for p in places]
             # sorted: the deal must not depend on where the hidden cards really are
-            assigned = _constrained_deal(sorted(cards), limits, fit, g.fits, rng)
+            assigned = constrained_deal(sorted(cards), limits, fit, g.fits, rng)
             for (s, i), old, c in zip(places, cards, assigned, strict=True):
                 moved[old] = c
                 if s < 0:

@@ -15,22 +15,32 @@ J_POINTS = 20
 """Points per J laid in the finishing turn (``jpoints minus`` / ``jpoints plus``)."""
 
 SUITS = "CDHS"
+"""The suits, in the order a play lays same-rank cards."""
 PH_PLAY, PH_DECIDE, PH_OVER = 0, 1, 2
-_DECISIONS = {
+"""The phases: a turn's play, a decision asked, the end."""
+DECISIONS = {
     "qute": (Action("qute"), Action("continue")),
     "suit": tuple(Action("suit", (s,)) for s in SUITS),
     "eights": (Action("eights", ("all",)), Action("eights", ("next",))),
     "jpoints": (Action("jpoints", ("minus",)), Action("jpoints", ("plus",))),
 }
-_A_DRAW = Action("draw")
+"""The actions of each decision."""
+DRAW = Action("draw")
+"""The draw action."""
 
-_CODES = tuple(short_deck())
-_RANK = tuple(c[:-1] for c in _CODES)
-_SUIT = tuple(c[-1] for c in _CODES)
-_ID = {c: i for i, c in enumerate(_CODES)}
-_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
-# A card id % 9 is its rank index, card id // 9 its suit index.
-_J = _RANK.index("J")
-_SEVEN, _EIGHT, _ACE = _RANK.index("7"), _RANK.index("8"), _RANK.index("A")
-CARD_POINTS = tuple(POINTS[r] for r in _RANK)
+CODES = tuple(short_deck())
+"""Card codes by card id (a card id % 9 is its rank index, card id // 9 its suit index)."""
+RANK_OF = tuple(c[:-1] for c in CODES)
+"""Rank text by card id."""
+SUIT_OF = tuple(c[-1] for c in CODES)
+"""Suit letter by card id."""
+ID_OF = {c: i for i, c in enumerate(CODES)}
+"""Card id by code."""
+SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+"""Place of each suit in :data:`SUITS`."""
+J_RANK = RANK_OF.index("J")
+"""Rank index of the J."""
+SEVEN_RANK, EIGHT_RANK, ACE_RANK = RANK_OF.index("7"), RANK_OF.index("8"), RANK_OF.index("A")
+"""Rank indexes of the 7, the 8 and the ace."""
+CARD_POINTS = tuple(POINTS[r] for r in RANK_OF)
 """Points of each card id left in hand (a card id below 9 is also its rank index)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from ...views import QuteView
-from .tables import _CODES, _RANK, PH_OVER, PH_PLAY
+from .tables import CODES, PH_OVER, PH_PLAY, RANK_OF
 
 if TYPE_CHECKING:
     from .table import Table
@@ -22,9 +22,9 @@ def top_run(stack: list[int]) -> list[int]:
     """The run of equal ranks on top of ``stack`` (card ids, bottom first); empty if none."""
     if not stack:
         return []
-    rank = _RANK[stack[-1]]
+    rank = RANK_OF[stack[-1]]
     k = 1
-    while k < len(stack) and _RANK[stack[-1 - k]] == rank:
+    while k < len(stack) and RANK_OF[stack[-1 - k]] == rank:
         k += 1
     return stack[-k:]
 
@@ -41,7 +41,7 @@ def qute_view(g: Table, seat: int | None) -> QuteView:
         phase = "cover"
     over = g.phase == PH_OVER
     hands = [
-        [{"card": _CODES[c] if (s == seat or over) else None} for c in h]
+        [{"card": CODES[c] if (s == seat or over) else None} for c in h]
         for s, h in enumerate(g.hands)
     ]
     run = top_run(g.stack)
@@ -57,19 +57,19 @@ def qute_view(g: Table, seat: int | None) -> QuteView:
             "actors": g.actors,
             "turn": g.turn,
             "first": g.first,
-            "hand": [_CODES[c] for c in g.hands[seat]] if seat is not None else None,
+            "hand": [CODES[c] for c in g.hands[seat]] if seat is not None else None,
             "hands": hands,
             "counts": [len(h) for h in g.hands],
-            "stack": [_CODES[c] for c in g.stack],
-            "top": _CODES[g.stack[-1]] if g.stack else None,
-            "suit": g.suit if g.stack and _RANK[g.stack[-1]] == "J" else None,
-            "run": {"rank": _RANK[run[-1]] if run else None, "cards": [_CODES[c] for c in run]},
+            "stack": [CODES[c] for c in g.stack],
+            "top": CODES[g.stack[-1]] if g.stack else None,
+            "suit": g.suit if g.stack and RANK_OF[g.stack[-1]] == "J" else None,
+            "run": {"rank": RANK_OF[run[-1]] if run else None, "cards": [CODES[c] for c in run]},
             "blind": len(g.blind),
             "refills": g.epoch,
             "multiplier": 1 + g.epoch,
-            "laid": [_CODES[c] for c in g.laid],
-            "drawn": _CODES[g.drew] if seat == g.turn and g.drew >= 0 else None,
-            "penalty_drawn": [_CODES[c] for c in g.penalty[seat]] if seat is not None else [],
+            "laid": [CODES[c] for c in g.laid],
+            "drawn": CODES[g.drew] if seat == g.turn and g.drew >= 0 else None,
+            "penalty_drawn": [CODES[c] for c in g.penalty[seat]] if seat is not None else [],
             "penalty_counts": [len(p) for p in g.penalty],
             "must_cover": g.must_cover,
             "pending": g.decision,
