@@ -147,6 +147,14 @@ class Game(ABC):
     """Resolved rule options."""
     stacked: list[str] | None
     """The stacked deck prefix given at creation, if any."""
+    round_no: int
+    """The round being played (the last one, once over), from 1."""
+    totals: list[int]
+    """Match totals by seat, after the rounds finished so far."""
+    target: int | None
+    """The total that ends the match; ``None`` for a single round."""
+    rounds: list[list[int]]
+    """Each finished round's scores by seat."""
     _rng: Rng | None
     _rng_state: Any
     _actions: list[list[Any]] | None
@@ -287,6 +295,12 @@ class Game(ABC):
         kaboo's first sight of each seat's bottom row; empty for clones."""
         return list(self._opening)
 
+    def knowledge(self, seat: int) -> list[list[int]] | None:
+        """What ``seat`` knows of the hand cards: per seat and position, the card id if it
+        knows it, ``-2`` for a face-down card it does not, ``-1`` for no card; ``None`` in a
+        game without face-down hands (the default)."""
+        return None
+
     @abstractmethod
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
@@ -301,6 +315,12 @@ class Game(ABC):
     @abstractmethod
     def over(self) -> bool:
         """True once the game (the whole match) has ended."""
+
+    @property
+    @abstractmethod
+    def round_results(self) -> Sequence[Mapping[str, object]]:
+        """Every finished round: its scores, winners and the hands shown (the game's own
+        typed record)."""
 
     @property
     @abstractmethod
@@ -487,13 +507,12 @@ class Game(ABC):
         Without ``memory`` the events carry only their public part: the cards shown to the
         whole table at that moment, no card a peek, spy, look or private draw showed.
         """
-        g: Any = self  # every engine keeps totals, round_no, target, round_results
         result = self.result
         return {
-            "totals": list(g.totals),
-            "round": g.round_no,
-            "target": g.target,
-            "round_results": g.round_results,
+            "totals": list(self.totals),
+            "round": self.round_no,
+            "target": self.target,
+            "round_results": list(self.round_results),
             "events": self.recent_events(bit if memory else 0),
             "over": self.over,
             "result": result.to_dict() if result is not None else None,
