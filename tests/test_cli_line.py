@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 import cardtable
 from cardtable.cli import app, describe_event, play_loop, render_round_end, render_view
-from cardtable.cli.render import MENU_MAX, Choice, step_choices
 from cardtable.cli.rules import resolve_variant
+from cardtable.text.render import MENU_MAX, Choice, step_choices
 
 runner = CliRunner()
 
@@ -101,7 +101,7 @@ def test_a_card_alone_is_enough_where_one_word_leads_to_it() -> None:
 
 @pytest.mark.parametrize(("name", "players"), [("gabo", 4), ("cabo-german", 3), ("kaboo", 3)])
 def test_every_word_has_one_key_in_every_menu(name: str, players: int) -> None:
-    from cardtable.cli.keys import RESERVED, word_keys
+    from cardtable.text.keys import RESERVED, word_keys
 
     keys = word_keys(name)
     seen: dict[str, str] = {}

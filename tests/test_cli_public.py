@@ -12,7 +12,7 @@ from rich.console import Console
 
 import cardtable
 from cardtable.cli import play_loop, render_round_end, render_view
-from cardtable.cli.qute import sort_hand
+from cardtable.text.qute import sort_hand
 
 CABO_DEAL = ["13", "4", "0", "4", "5", "6", "5", "6", "9", "3"]
 """Seat 0 holds 13, 0, 5, 5 and seat 1 4, 4, 6, 6; the discard pile starts with 9."""

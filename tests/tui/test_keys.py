@@ -9,8 +9,8 @@ import pytest
 from textual.widgets import RichLog, Static
 
 from cardtable import agents, new_game
-from cardtable.cli.keys import RESERVED, word_keys
-from cardtable.cli.qute import sort_hand
+from cardtable.text.keys import RESERVED, word_keys
+from cardtable.text.qute import sort_hand
 from cardtable.tui import saves
 from cardtable.tui.app import CardBox, CardtableApp
 

@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable import Game, new_game
-from cardtable.cli.sights import sights_in
+from cardtable.text.sights import sights_in
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
 
 from .helpers import FakeClock, enter

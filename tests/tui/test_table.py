@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import RichLog, Static
 
 from cardtable import agents, new_game
-from cardtable.cli.fronts import PLAYABLE
+from cardtable.text.fronts import PLAYABLE
 from cardtable.tui import farewell, run_table, saves
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
 

@@ -4,13 +4,13 @@ The package's modules:
 
 - :mod:`~cardtable.cli.app`: the Typer app that wires the commands, and :func:`main`;
 - :mod:`~cardtable.cli.play`: the play loop (:func:`play_loop`) and the ``play`` command;
-- :mod:`~cardtable.cli.sights`: the cards a memory-less seat just saw, shown until its next move;
-- :mod:`~cardtable.cli.render`: what every game's drawing shares (cards, results, :class:`Front`);
-- :mod:`~cardtable.cli.family` and :mod:`~cardtable.cli.qute`: one renderer per kind of game;
-- :mod:`~cardtable.cli.fronts`: which renderer draws which variant, read from the registries,
+- :mod:`~cardtable.text.sights`: the cards a memory-less seat just saw, shown until its next move;
+- :mod:`~cardtable.text.render`: what every game's drawing shares (cards, results, :class:`Front`);
+- :mod:`~cardtable.text.family` and :mod:`~cardtable.text.qute`: one renderer per kind of game;
+- :mod:`~cardtable.text.fronts`: which renderer draws which variant, read from the registries,
   so a Cabo-like variant registered at run time is playable with no terminal code;
 - :mod:`~cardtable.cli.rules`: the ``rules`` and ``variants`` commands and rule options;
-- :mod:`~cardtable.cli.keys`: the one fixed key of every word of a move (both front ends);
+- :mod:`~cardtable.text.keys`: the one fixed key of every word of a move (both front ends);
 - :mod:`~cardtable.cli.checks`: one error line, help placeholders, checked numbers;
 - :mod:`~cardtable.cli.arena` and :mod:`~cardtable.cli.serve`: those commands.
 
@@ -20,13 +20,22 @@ not; the bracket form makes the output easy to check for leaks (see ``tests/test
 
 from __future__ import annotations
 
+from ..text.fronts import (
+    FAMILY,
+    FRONTS,
+    PLAYABLE,
+    describe_event,
+    front,
+    render_round_end,
+    render_view,
+)
+from ..text.qute import HAND_ROW, PLAYABLE_MARK, QUTE_RANKS, QUTE_SUITS, playable_cards
+from ..text.render import FACE_DOWN, Front, card_text, render_legal, render_result
+from ..text.rules import rules_markdown
 from .app import app, main
 from .arena import arena_command, arena_table, head_to_head_table
-from .fronts import FAMILY, FRONTS, PLAYABLE, describe_event, front, render_round_end, render_view
 from .play import InputFn, play_loop
-from .qute import HAND_ROW, PLAYABLE_MARK, QUTE_RANKS, QUTE_SUITS, playable_cards
-from .render import FACE_DOWN, Front, card_text, render_legal, render_result
-from .rules import parse_option, rules_markdown
+from .rules import parse_option
 
 __all__ = [
     "FACE_DOWN",

@@ -37,8 +37,9 @@ from ..arena import (
     interrupt_once,
     run_arena,
 )
+from ..text.render import plural_s
 from .checks import number_in
-from .render import fail, plural_s
+from .errors import fail
 from .rules import parse_option, resolve_variant
 
 __all__ = ["arena_command", "arena_progress", "arena_table", "head_to_head_table"]

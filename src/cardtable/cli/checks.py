@@ -2,7 +2,7 @@
 numbers.
 
 - Every error is one line, ``error: …`` on stderr: those of the commands
-  (:func:`~cardtable.cli.render.fail`) and those the argument parser finds (an unknown option,
+  (:func:`~cardtable.cli.errors.fail`) and those the argument parser finds (an unknown option,
   a missing argument, a word where a number belongs), which :class:`CardtableGroup` prints in
   the same style instead of a boxed panel. A usage error exits with 2.
 - Help shows a word for what an option takes (``--games N``, ``--seed N``, ``--chart PATH``),
@@ -24,7 +24,7 @@ from typer._click.core import Command, Context
 from typer._click.exceptions import ClickException, MissingParameter, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from .render import USAGE_ERROR, error_line
+from .errors import USAGE_ERROR, error_line
 
 __all__ = ["CardtableCommand", "CardtableGroup", "number_in", "one_line"]
 

@@ -13,7 +13,7 @@ every card the seat has ever seen stays shown.
 
 One loop, prompt and error handling serve every game; what differs — the table, the words for
 events, the round results and the notation — is the variant's
-:class:`~cardtable.cli.render.Front` (see :mod:`cardtable.cli.fronts`).
+:class:`~cardtable.text.render.Front` (see :mod:`cardtable.text.fronts`).
 
 The loop takes its input from any iterable of lines or callable ``prompt -> line`` and writes to
 any Rich :class:`~rich.console.Console`, so tests can feed it lines and read what it printed.
@@ -36,23 +36,24 @@ from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
 from ..game import Event
-from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
-from .checks import number_in
-from .fronts import FRONTS, PLAYABLE, front
-from .keys import FAMILY_KEYS, key_words, word_keys
-from .render import (
+from ..text.fronts import FRONTS, PLAYABLE, front
+from ..text.keys import FAMILY_KEYS, key_words, word_keys
+from ..text.render import (
     MENU_MAX,
     Choice,
     Front,
     continuations,
-    fail,
     is_position,
     render_choices,
     render_result,
     step_choices,
 )
-from .rules import complete_variant, parse_option, resolve_variant, rules_markdown
-from .sights import note_sights, table_view
+from ..text.rules import rules_markdown
+from ..text.sights import note_sights, table_view
+from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
+from .checks import number_in
+from .errors import fail
+from .rules import complete_variant, parse_option, resolve_variant
 
 __all__ = ["PROMPT", "InputFn", "play_command", "play_loop"]
 
@@ -339,9 +340,9 @@ def play_loop(
     ``bot_seed``; whenever the human seat is among the actors (also in simultaneous phases) the
     human acts first. ``after_move`` runs after every move (the save).
 
-    A move is built step by step (:func:`~cardtable.cli.render.step_choices`): the menu offers
+    A move is built step by step (:func:`~cardtable.text.render.step_choices`): the menu offers
     only continuations of legal actions, a card is typed as its position, every word by its
-    fixed key (:mod:`cardtable.cli.keys`). The table is printed again only when it changed;
+    fixed key (:mod:`cardtable.text.keys`). The table is printed again only when it changed;
     ``quit`` asks first; a snap window is passed with a bare Enter (and one the seat cannot
     snap in is passed without asking), and the bots' passes in it are not printed.
     ``after_bots`` runs before the human is asked again after bots moved (the terminal drops

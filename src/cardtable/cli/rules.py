@@ -22,7 +22,8 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from .. import variants
-from .render import fail
+from ..text.rules import rules_markdown
+from .errors import fail
 
 __all__ = [
     "complete_variant",
@@ -30,7 +31,6 @@ __all__ = [
     "parse_option",
     "resolve_variant",
     "rules_command",
-    "rules_markdown",
 ]
 
 
@@ -65,30 +65,6 @@ def resolve_variant(text: str, playable: tuple[str, ...] | None = None) -> str:
 def complete_variant(incomplete: str) -> list[str]:
     """Shell completion for a game argument: the names that start with what is typed."""
     return [n for n in variants.names() if n.startswith(incomplete.lower())]
-
-
-def rules_markdown(name: str) -> str:
-    """The rules of variant ``name`` in Markdown, with its option table from the registry.
-
-    Raises ``ValueError`` for an unknown variant.
-    """
-    variant = variants.get(name)
-    text = variants.rules_text(variant.name)
-    lines = [
-        "",
-        "## Options",
-        "",
-        f"Players: {variant.min_players} to {variant.max_players} "
-        f"(default {variant.default_players}). "
-        "Set options with `--target` and `-o NAME=VALUE` on `cardtable play`.",
-        "",
-        "| option | default | what it does |",
-        "|---|---|---|",
-    ]
-    for opt in variant.options:
-        default = "none" if opt.default is None else str(opt.default).lower()
-        lines.append(f"| `{opt.name}` | {default} | {opt.doc} |")
-    return text + "\n".join(lines) + "\n"
 
 
 def parse_option(text: str, variant: str) -> tuple[str, Any]:

@@ -13,8 +13,8 @@ from rich.console import Console
 
 from ..web.settings import DEFAULTS, ServerSettings, SettingError
 from .checks import number_in
-from .render import FAILURE, fail
-from .render import fail as _fail
+from .errors import FAILURE, fail
+from .errors import fail as _fail
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -4,10 +4,10 @@ It talks to the engine only through the public game contract and draws from the 
 ``view`` alone: ``view(seat, memory=False)`` by default, with the cards the person has just
 seen added for their reveal time (:class:`~cardtable.tui.timing.Reveals`, until their next
 move at the latest); ``view(seat)`` with the memory aid. Events are told in the line mode's
-words (the variant's :class:`~cardtable.cli.render.Front`); without the memory aid their public
+words (the variant's :class:`~cardtable.text.render.Front`); without the memory aid their public
 part only, which names every card the whole table saw and none a peek showed.
 
-A move is built step by step: a word by its fixed key (:mod:`cardtable.cli.keys`; the same in
+A move is built step by step: a word by its fixed key (:mod:`cardtable.text.keys`; the same in
 every menu) or a click on its button, a card by its number (``2`` your card 2, ``1.3`` seat
 1's card 3), the arrow keys and Enter, or a click. Nothing is chosen for the person; a call
 that ends the round asks to be confirmed; a key that means nothing now says so.
@@ -31,9 +31,9 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
 from .. import IllegalAction, replay
-from ..cli.keys import QUTE_SORT_KEY, key_words
-from ..cli.render import is_position
 from ..games.family.rulesets import RULESETS
+from ..text.keys import QUTE_SORT_KEY, key_words
+from ..text.render import is_position
 from . import saves
 from .board import SPINNER, Board, hand_cells
 from .flow import PEEK_WINDOW, SNAP_WINDOW, TableFlow

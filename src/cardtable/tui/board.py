@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.containers import Container, Horizontal
 from textual.widgets import Static
 
-from ..cli.qute import sort_hand
 from ..games.family.rulesets import RULESETS
+from ..text.qute import sort_hand
 from .steps import seat_word
 from .widgets import CardBox, SeatPanel
 

@@ -21,10 +21,10 @@ from textual.app import App
 from textual.widgets import RichLog
 
 from .. import Game, agents, new_game, variants
-from ..cli.fronts import front
-from ..cli.keys import word_keys
-from ..cli.render import Front, render_result
-from ..cli.sights import sights_in, table_view
+from ..text.fronts import front
+from ..text.keys import word_keys
+from ..text.render import Front, render_result
+from ..text.sights import sights_in, table_view
 from . import saves
 from .steps import event_places, public_event
 from .timing import REVEAL_SECONDS, Clock, Countdown, Reveals

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
-from ..cli.keys import QUTE_SORT_KEY
-from ..cli.render import Front
-from ..cli.rules import rules_markdown
+from ..text.keys import QUTE_SORT_KEY
+from ..text.render import Front
+from ..text.rules import rules_markdown
 
 __all__ = ["help_markdown", "keys_line"]
 

@@ -1,7 +1,7 @@
 """The pure parts of the full-screen table: building a move word by word, keys for words, the
 cards an event involves, what the event panel keeps of an event, and the status bar's words.
 
-A move is built as a list of words (its *prefix*); :func:`cardtable.cli.render.continuations`
+A move is built as a list of words (its *prefix*); :func:`cardtable.text.render.continuations`
 says which words may follow, read from the legal actions only, so the table never offers a
 move the engine would refuse.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..cli.keys import RESERVED
-from ..cli.render import LETTERS, continuations, is_position
-from ..cli.sights import sights_in
+from ..text.keys import RESERVED
+from ..text.render import LETTERS, continuations, is_position
+from ..text.sights import sights_in
 
 __all__ = [
     "PHASE_NAMES",
@@ -45,7 +45,7 @@ def verb_words(words: Iterable[str], card_words: Iterable[str]) -> list[str]:
 
 def choice_keys(words: Sequence[str], keys: Mapping[str, str]) -> dict[str, str]:
     """Each word of ``words`` with its fixed key in the game's map ``keys``
-    (:func:`cardtable.cli.keys.word_keys`); a word the map lacks gets its first free letter
+    (:func:`cardtable.text.keys.word_keys`); a word the map lacks gets its first free letter
     (of :data:`LETTERS`), so a key never means two words. ``h``, ``q`` and ``n`` are never
     used: help, quit, play again."""
     out: dict[str, str] = {}

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..cli.render import FACE_DOWN
+from ..text.render import FACE_DOWN
 
 __all__ = ["CardBox", "ChoiceBox", "HelpScreen", "Picked", "ResultScreen", "SeatPanel"]
 

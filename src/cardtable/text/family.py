@@ -1,6 +1,6 @@
 """How the terminal draws the Cabo family: the table, events, round results and notation.
 
-One :class:`~cardtable.cli.render.Front` serves every variant whose rule set is in
+One :class:`~cardtable.text.render.Front` serves every variant whose rule set is in
 :data:`~cardtable.games.family.rulesets.RULESETS` (the built-in four and any registered later
 with :func:`cardtable.games.family.add_variant`): what differs between them — the call word,
 which powers the cards have, drops or snaps, the hand's layout — is read from the
@@ -171,7 +171,7 @@ def _memory_note(rs: RuleSet, memory_aid: bool) -> str:
 
 
 def family_front(rs: RuleSet) -> Front:
-    """The :class:`~cardtable.cli.render.Front` of the Cabo-family variant played by ``rs``."""
+    """The :class:`~cardtable.text.render.Front` of the Cabo-family variant played by ``rs``."""
     note = _NOTE
     if rs.face_up_in_hand:
         note += (

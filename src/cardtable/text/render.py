@@ -4,7 +4,7 @@ Every card is drawn as ``[7H]`` when the seat knows it and as :data:`FACE_DOWN` 
 not; the bracket form makes the output easy to check for leaks (see ``tests/test_cli.py``).
 
 A :class:`Front` is how the terminal draws one kind of game (its table, events, round results
-and notation); :mod:`cardtable.cli.fronts` finds the one for a variant.
+and notation); :mod:`cardtable.text.fronts` finds the one for a variant.
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
-import typer
 from rich import box
 from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -37,8 +36,6 @@ __all__ = [
     "cards_text",
     "continuations",
     "discard_pile_text",
-    "error_line",
-    "fail",
     "is_position",
     "join_and",
     "number_word",
@@ -245,7 +242,7 @@ def step_choices(
 
     Only continuations of legal actions are offered. A card position is typed as itself (its
     key is the position); every other word has its fixed key (``keys``, the game's map of
-    :func:`cardtable.cli.keys.word_keys`; the Cabo family's by default), the same in every
+    :func:`cardtable.text.keys.word_keys`; the Cabo family's by default), the same in every
     menu; playing the move as built so far is Enter's. More than :data:`MENU_MAX` positions of
     several seats are offered seat by seat first (typed ``P.``, your own ``y``).
     """
@@ -360,24 +357,3 @@ class Front:
     """For a memory game, the ``help`` note's words on the memory aid (given whether it is
     on); without the aid its tables show a face-down card only just after the seat saw it.
     ``None`` for a game with nothing to remember."""
-
-
-USAGE_ERROR = 2
-"""Exit code of a command given a wrong argument or option (an unknown game, a bad option)."""
-
-FAILURE = 1
-"""Exit code of a command that was used rightly but could not do its work."""
-
-
-def error_line(message: str) -> None:
-    """Print ``error: message`` on stderr as one line (never wrapped, never boxed)."""
-    text = Text(f"error: {' '.join(message.split())}", style="bold red")
-    Console(stderr=True, highlight=False, soft_wrap=True).print(text)
-
-
-def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
-    """The one error style of every command: ``error: message`` on stderr, one line, then exit
-    ``code`` (:data:`USAGE_ERROR`, 2, for a wrong argument or option; :data:`FAILURE`, 1,
-    otherwise)."""
-    error_line(message)
-    raise typer.Exit(code=code)

@@ -1,7 +1,7 @@
-"""Which :class:`~cardtable.cli.render.Front` draws which variant, read from the registries.
+"""Which :class:`~cardtable.text.render.Front` draws which variant, read from the registries.
 
 Every variant whose rule set is in :data:`~cardtable.games.family.rulesets.RULESETS` is drawn
-by the Cabo family's front (:mod:`cardtable.cli.family`), every variant of kind ``qute``
+by the Cabo family's front (:mod:`cardtable.text.family`), every variant of kind ``qute``
 (:attr:`cardtable.variants.Variant.family`) by Qute's. :data:`FAMILY`, :data:`PLAYABLE` and
 :data:`FRONTS` are read afresh each time they are used, so a variant registered at run time
 (:func:`cardtable.games.family.add_variant`) is playable in the terminal at once.
@@ -105,7 +105,7 @@ FRONTS: Mapping[str, Front] = _Fronts()
 
 
 def front(game: str | None) -> Front:
-    """The :class:`~cardtable.cli.render.Front` of variant ``game`` (``None``: the Cabo
+    """The :class:`~cardtable.text.render.Front` of variant ``game`` (``None``: the Cabo
     family's).
 
     Raises ``ValueError`` for a game the terminal cannot draw.
