@@ -44,6 +44,7 @@ from cardtable.agents.levels import EXPERT_SAMPLES
 from cardtable.agents.search import RolloutAgent
 from cardtable.arena import wilson_interval
 from cardtable.interop.encoding import encoding
+from cardtable.seat import Seat
 
 GAME = "cardtable_kaboo"
 PLAYERS = 2
@@ -72,7 +73,7 @@ def our_action(agent: Any, state: Any, seed: int) -> int:
     """Our agent's choice at an OpenSpiel state, as the adapter's integer."""
     seat = state.current_player()
     game = cos.to_game(state, seed)
-    act = agent.act(game, seat)
+    act = agent.act(Seat(game, seat))
     code = encoding("kaboo", PLAYERS).encode(seat, act)
     assert code is not None
     return code
@@ -119,11 +120,11 @@ def speed(states: list[Any], sims: int, seed: int) -> tuple[float, float, float,
         bot.run_search(state.clone())
         theirs_time += time.perf_counter() - t0
         plain = plain_ismcts(seed + i, sims)
-        plain.act(cos.to_game(state, seed + i), seat)
+        plain.act(Seat(cos.to_game(state, seed + i), seat))
         plain_sims += plain.stats.iterations
         plain_time += plain.stats.seconds
         expert = RolloutAgent(seed=seed + i, samples=EXPERT_SAMPLES)
-        expert.act(cos.to_game(state, seed + i), seat)
+        expert.act(Seat(cos.to_game(state, seed + i), seat))
         expert_sims += expert.stats.iterations
         expert_time += expert.stats.seconds
     return (

@@ -40,6 +40,7 @@ from cardtable.agents import get
 from cardtable.agents.levels import EXPERT_SAMPLES
 from cardtable.agents.search import RolloutAgent
 from cardtable.arena import ArenaResult, percentile, run_arena
+from cardtable.seat import Seat
 
 VARIANTS = ["cabo", "cabo-german", "gabo", "kaboo", "qute"]
 
@@ -104,12 +105,12 @@ def search_speed(variant: str, decisions: int = 40) -> tuple[float, float]:
         while not g.over and decisions > 0:
             seat = g.actors[0]
             if len(g.legal_actions(seat)) > 1:
-                searcher.act(g, seat)
+                searcher.act(Seat(g, seat))
                 rollouts += searcher.stats.iterations
                 actions += searcher.stats.actions
                 seconds += searcher.stats.seconds
                 decisions -= 1
-            g.play(seat, mover.act(g, seat))
+            g.play(seat, mover.act(Seat(g, seat)))
     return rollouts / seconds, actions / seconds
 
 

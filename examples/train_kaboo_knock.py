@@ -44,12 +44,13 @@ from typing import Any
 
 import numpy as np
 
-from cardtable import Action, Game, new_game
+from cardtable import Action, new_game
 from cardtable.agents import Agent, decision_rng
 from cardtable.agents import get as get_agent
-from cardtable.agents.family_policy import choose as heuristic_choose
 from cardtable.games.family import RULESETS, FamilyGame
+from cardtable.games.family.policy import choose as heuristic_choose
 from cardtable.rng import Rng
+from cardtable.seat import Seat
 
 KNOCK = Action("knock")
 """The call that ends kaboo after every other seat's last turn."""
@@ -214,16 +215,16 @@ class KnockTable:
 # -- agents ----------------------------------------------------------------------------------------
 
 
-def heuristic_turn_without_knock(game: Game, seat: int, seed: int) -> Action:
+def heuristic_turn_without_knock(seat: Seat, seed: int) -> Action:
     """What the heuristic agent seeded ``seed`` plays at the start of its turn if it does not
-    knock: its own rule of thumb, on the same determinized copy it would use, told that the
-    knock is already taken (so the rule only picks where to draw from)."""
-    rng = decision_rng(seed, game, seat)
-    world = game.determinize(seat, rng)
+    knock: its own rule of thumb, on the same world it would use, told that the knock is
+    already taken (so the rule only picks where to draw from)."""
+    rng = decision_rng(seed, seat)
+    world = seat.worlds(rng)
     assert isinstance(world, FamilyGame)
-    world.caller = seat  # a throwaway copy; the real game is untouched
-    action: Action = heuristic_choose(world, seat, rng)
-    if action == KNOCK or action not in game.legal_actions(seat):
+    world.caller = seat.number  # a throwaway world; the real game is untouched
+    action: Action = heuristic_choose(world, seat.number, rng)
+    if action == KNOCK or action not in seat.legal_actions():
         return _DRAW_DECK
     return action
 
@@ -246,17 +247,17 @@ class KnockLearnerAgent(Agent):
         self.decisions: list[tuple[Cell, bool]] = []
         """Every (cell, knocked) this agent decided, in order (for the table's updates)."""
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """Knock or not by ``chooser`` when knocking is legal; otherwise the heuristic."""
-        legal = self._legal(game, seat)
+        legal = self._legal(seat)
         if KNOCK not in legal:
-            return self.heuristic.act(game, seat)
-        f = features(game.view(seat))
+            return self.heuristic.act(seat)
+        f = features(seat.view())
         knock = self.chooser(f)
         self.decisions.append((cell_of(f), knock))
         if knock:
             return KNOCK
-        return heuristic_turn_without_knock(game, seat, self.seed)
+        return heuristic_turn_without_knock(seat, self.seed)
 
 
 def play(deal: int, seat: int, agent: Agent) -> float:
@@ -267,7 +268,7 @@ def play(deal: int, seat: int, agent: Agent) -> float:
     agents[1 - seat] = get_agent("heuristic", deal + 1)
     while not g.over:
         s = g.actors[0]
-        g.play(s, agents[s].act(g, s))
+        g.play(s, agents[s].act(Seat(g, s)))
     result = g.result
     assert result is not None
     winners = result.winners

@@ -21,10 +21,11 @@ import pytest
 import cardtable
 from cardtable import IllegalAction, new_game, parse, replay, variants
 from cardtable.agents import get as get_agent
-from cardtable.agents.family_policy import call_threshold
 from cardtable.games.family import RULESETS, add_variant, remove_variant
+from cardtable.games.family.policy import call_threshold
 from cardtable.games.family.rulesets import CABO, CABO_GERMAN, KABOO
 from cardtable.notation import Action
+from cardtable.seat import Seat
 
 from . import test_conformance as conformance
 from . import test_secrecy as secrecy
@@ -59,7 +60,7 @@ def _play(game: Any, agents: list[Any]) -> Any:
     steps = 0
     while not game.over:
         seat = game.actors[0]
-        game.play(seat, agents[seat].act(game, seat))
+        game.play(seat, agents[seat].act(Seat(game, seat)))
         steps += 1
         assert steps < 50_000
     return game

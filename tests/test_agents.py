@@ -10,14 +10,15 @@ import pytest
 
 from cardtable import Game, new_game
 from cardtable.agents import LEVELS, Agent, get, names
-from cardtable.agents.family_policy import estimates
 from cardtable.agents.heuristic import forget_cards
 from cardtable.agents.ismcts import ISMCTSAgent
-from cardtable.agents.people import PersonAgent, sane
+from cardtable.agents.people import PersonAgent
 from cardtable.agents.search import RolloutAgent
 from cardtable.game import RANDOM_DRAWS, TOP_DRAWS
+from cardtable.games.family.policy import estimates, sane
 from cardtable.notation import Action
 from cardtable.rng import Rng
+from cardtable.seat import Seat
 
 from .helpers import ALL_CONFIGS
 from .scenario import deal, stack
@@ -36,7 +37,7 @@ def play_out(game: Game, lineup: list[Agent], limit: int = 100_000) -> list[tupl
     while not game.over:
         seat = game.actors[0]
         legal = game.legal_actions(seat)
-        action = lineup[seat].act(game, seat)
+        action = lineup[seat].act(Seat(game, seat))
         assert action in legal, (game.variant, seat, action, legal)
         game.play(seat, action)
         moves.append((seat, action))
@@ -75,7 +76,7 @@ def test_an_agent_with_nothing_to_do_says_so() -> None:
     g = new_game("kaboo", players=2, seed=1)
     idle = 1 - g.actors[0]
     with pytest.raises(ValueError, match="nothing to do"):
-        get("heuristic").act(g, idle)
+        get("heuristic").act(Seat(g, idle))
 
 
 # --------------------------------------------------------------------------- legality
@@ -153,7 +154,7 @@ def _positions(variant: str, players: int, seed: int, every: int) -> list[tuple[
         seat = g.actors[step % len(g.actors)]
         if step % every == 0:
             out.append((g.clone(), seat))
-        g.play(seat, mover.act(g, seat))  # played, so that the round's history is kept
+        g.play(seat, mover.act(Seat(g, seat)))  # played, so that the round's history is kept
         step += 1
     return out
 
@@ -171,14 +172,15 @@ def test_choices_do_not_depend_on_hidden_cards(variant: str, players: int) -> No
             other = state.determinize(seat, rng)
             assert other.view(seat) == state.view(seat)
             for agent in agents:
-                assert agent.act(state, seat) == agent.act(other, seat), (agent, seat)
+                assert agent.act(Seat(state, seat)) == agent.act(Seat(other, seat)), (agent, seat)
             checked += 1
     assert checked >= 6
 
 
 def test_the_search_looks_only_at_determinized_deals() -> None:
-    """The search agents never touch the real game's hidden state: a game object that hides
-    every attribute but the allowed methods (and the variant and round number) is enough."""
+    """The search agents never touch the real game's hidden state: a seat of a game object
+    that hides every attribute but the ones a seat reads (view, history, legal actions, worlds
+    and the table's size) is enough."""
     g = new_game("kaboo", players=2, seed=4)
     seat = g.actors[0]
     g.play(seat, "draw deck")
@@ -189,12 +191,13 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
         round_no = g.round_no
         variant = g.variant
         players = g.players
+        memory_game = g.memory_game
 
-        def history(self, s: int) -> list[dict[str, Any]]:
-            return g.history(s)
+        def history(self, s: int, memory: bool = True) -> list[dict[str, Any]]:
+            return g.history(s, memory)
 
-        def view(self, s: int) -> dict[str, Any]:
-            return g.view(s)
+        def view(self, s: int, memory: bool = True) -> Any:
+            return g.view(s, memory)
 
         def legal_actions(self, s: int) -> list[Action]:
             return g.legal_actions(s)
@@ -205,7 +208,7 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
     guarded: Any = Guarded()
     for name in ("ismcts:30", "rollout:12", "random", "casual"):
         agent = get(name, seed=2)
-        assert agent.act(guarded, seat) == agent.act(g, seat)
+        assert agent.act(Seat(guarded, seat)) == agent.act(Seat(g, seat))
 
 
 # --------------------------------------------------------------------------- determinism
@@ -239,9 +242,9 @@ def test_forgetting_clears_a_share_of_seen_cards_and_is_stable() -> None:
     total = forgotten = 0
     for seed in range(200):
         w = g.clone()
-        forget_cards(w, 0, seed, 0.5)
+        forget_cards(w, 0, seed, 0.5, "turn")
         again = g.clone()
-        forget_cards(again, 0, seed, 0.5)
+        forget_cards(again, 0, seed, 0.5, "turn")
         assert w.known == again.known  # the same cards, every time
         before = sum(1 for k in g.known[0] if k & 1)
         after = sum(1 for k in w.known[0] if k & 1)
@@ -249,7 +252,7 @@ def test_forgetting_clears_a_share_of_seen_cards_and_is_stable() -> None:
         forgotten += before - after
     assert 0.4 < forgotten / total < 0.6
     perfect = g.clone()
-    forget_cards(perfect, 0, 1, 0.0)
+    forget_cards(perfect, 0, 1, 0.0, "turn")
     assert perfect.known == g.known
 
 
@@ -269,7 +272,7 @@ def test_a_forgetful_agent_values_forgotten_cards_at_the_mean() -> None:
     sure = estimates(g, 0)
     assert sure.sums[0] == pytest.approx(25 + 2 * sure.mean)
     w = g.clone()
-    forget_cards(w, 0, seed=0, rate=1.0)
+    forget_cards(w, 0, seed=0, rate=1.0, phase="turn")
     hazy = estimates(w, 0)
     assert hazy.unknown[0] == 4
     assert hazy.sums[0] == pytest.approx(4 * hazy.mean)
@@ -296,12 +299,12 @@ def test_search_budget_and_statistics() -> None:
     g = new_game("kaboo", players=2, seed=12)
     seat = g.actors[0]
     agent = ISMCTSAgent(seed=1, iterations=40)
-    action = agent.act(g, seat)
+    action = agent.act(Seat(g, seat))
     assert action in g.legal_actions(seat)
     assert agent.stats.iterations == 40
     assert agent.stats.actions >= 40
     timed = ISMCTSAgent(seed=1, seconds=0.02)
-    timed.act(g, seat)
+    timed.act(Seat(g, seat))
     assert timed.stats.iterations >= 1
     with pytest.raises(ValueError):
         ISMCTSAgent(iterations=0)
@@ -329,7 +332,7 @@ def test_random_rollouts_play_legally_and_are_validated() -> None:
 def test_random_rollouts_still_find_the_obvious_knock() -> None:
     g = _knock_position()
     agent = ISMCTSAgent(seed=3, iterations=300, prior=0, rollout="random", depth=10_000)
-    assert agent.act(g, 0) == Action("knock")
+    assert agent.act(Seat(g, 0)) == Action("knock")
 
 
 def test_determinized_worlds_draw_uniformly_from_an_unshuffled_deck() -> None:
@@ -375,7 +378,7 @@ def test_search_finds_the_obvious_knock() -> None:
     # must knock at once
     g = _knock_position()
     agent = ISMCTSAgent(seed=3, iterations=300, prior=0)
-    assert agent.act(g, 0) == Action("knock")
+    assert agent.act(Seat(g, 0)) == Action("knock")
 
 
 # --------------------------------------------------------------------------- rules of thumb
@@ -385,7 +388,7 @@ def test_heuristic_replaces_its_worst_known_card() -> None:
     hands = [["AC", "2C", "QH", "3C"], ["5D", "5S", "5H", "5C"]]
     g = deal("kaboo", hands, None, ["2D"], options={"first": 0})
     g.play(0, "draw deck")  # the 2D; seat 0 knows its bottom row: QH (10) and 3C
-    assert get("heuristic").act(g, 0) == Action("replace", (2,))
+    assert get("heuristic").act(Seat(g, 0)) == Action("replace", (2,))
 
 
 def test_heuristic_peeks_an_unknown_card_of_its_own() -> None:
@@ -393,7 +396,7 @@ def test_heuristic_peeks_an_unknown_card_of_its_own() -> None:
     g = deal("kaboo", hands, None, ["7D"], options={"first": 0})
     g.play(0, "draw deck")
     g.play(0, "discard")  # a 7 discarded: peek power
-    choice = get("heuristic").act(g, 0)
+    choice = get("heuristic").act(Seat(g, 0))
     assert choice in (Action("peek", (0,)), Action("peek", (1,)))
 
 
@@ -405,8 +408,8 @@ def test_heuristic_snaps_a_known_matching_card_in_gabo() -> None:
         g.play(seat, "peek 1")
     g.play(0, "draw deck")  # 9D
     g.play(0, "discard")  # snap window on 9s; seat 0 knows its 9C
-    assert get("heuristic").act(g, 0) == Action("drop", (0,))
-    assert get("heuristic").act(g, 1) == Action("pass")
+    assert get("heuristic").act(Seat(g, 0)) == Action("drop", (0,))
+    assert get("heuristic").act(Seat(g, 1)) == Action("pass")
 
 
 def test_heuristic_drops_a_known_match_in_cabo_german() -> None:
@@ -416,7 +419,7 @@ def test_heuristic_drops_a_known_match_in_cabo_german() -> None:
     g.play(0, "peek 1")
     g.play(1, "peek 0")
     g.play(1, "peek 1")
-    assert get("heuristic").act(g, 0) == Action("drop", (0,))
+    assert get("heuristic").act(Seat(g, 0)) == Action("drop", (0,))
 
 
 def test_heuristic_claims_known_pairs_in_cabo() -> None:
@@ -427,7 +430,7 @@ def test_heuristic_claims_known_pairs_in_cabo() -> None:
     g.play(1, "peek 0")
     g.play(1, "peek 1")
     g.play(0, "draw deck")
-    assert get("heuristic").act(g, 0) == Action("replace", (0, 1))
+    assert get("heuristic").act(Seat(g, 0)) == Action("replace", (0, 1))
 
 
 def test_heuristic_takes_a_low_discard() -> None:
@@ -435,7 +438,7 @@ def test_heuristic_takes_a_low_discard() -> None:
     g = deal("kaboo", hands, None, ["AD", "4S"], options={"first": 1})
     g.play(1, "draw deck")  # AD
     g.play(1, "discard")  # now the ace is on the pile
-    assert get("heuristic").act(g, 0) == Action("draw", ("discard",))
+    assert get("heuristic").act(Seat(g, 0)) == Action("draw", ("discard",))
 
 
 @pytest.mark.parametrize("variant", ["cabo", "cabo-german", "gabo", "kaboo", "qute"])
@@ -484,7 +487,8 @@ def test_a_person_forgets_old_cards_not_new_ones() -> None:
         g.play(seat, "peek 0")
         g.play(seat, "peek 1")
     fresh = [
-        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(Seat(g, 0))
+        for seed in range(40)
     ]
     assert not any(fresh)  # turn 0: nothing has faded
     for _ in range(6):  # three turns each: draw and throw away
@@ -492,11 +496,13 @@ def test_a_person_forgets_old_cards_not_new_ones() -> None:
         g.play(seat, "draw deck")
         g.play(seat, "discard")
     later = [
-        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(Seat(g, 0))
+        for seed in range(40)
     ]
     assert 10 < sum(len(x) for x in later) < 80  # about 0.9 × (1 − 2^−6) of 2 cards × 40
     again = [
-        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(g, 0) for seed in range(40)
+        PersonAgent(seed, half_life=1.0, ceiling=0.9, slip=0)._faded(Seat(g, 0))
+        for seed in range(40)
     ]
     assert later == again  # a fixed function of the seed: the same cards every time
 
@@ -510,7 +516,7 @@ def test_slips_are_never_absurd(variant: str) -> None:
         people = [PersonAgent(seed * 2 + s, ceiling=0.0, slip=1.0) for s in range(2)]
         while not g.over:
             seat = g.actors[0]
-            action = people[seat].act(g, seat)
+            action = people[seat].act(Seat(g, seat))
             _assert_not_absurd(g, seat, action)
             g.play(seat, action)
 
@@ -564,7 +570,7 @@ def test_sane_in_a_stacked_deal() -> None:
 def test_rollouts_compare_every_action_on_the_same_deals() -> None:
     g = new_game("kaboo", players=2, seed=12, options={"first": 0})
     agent = RolloutAgent(seed=1, samples=10, prior=0)
-    action = agent.act(g, 0)
+    action = agent.act(Seat(g, 0))
     assert action in g.legal_actions(0)
     assert agent.stats.iterations == 10 * len(g.legal_actions(0))  # two actions: no pruning
     with pytest.raises(ValueError):
@@ -572,7 +578,7 @@ def test_rollouts_compare_every_action_on_the_same_deals() -> None:
 
 
 def test_rollouts_find_the_obvious_knock() -> None:
-    assert RolloutAgent(seed=3, samples=60).act(_knock_position(), 0) == Action("knock")
+    assert RolloutAgent(seed=3, samples=60).act(Seat(_knock_position(), 0)) == Action("knock")
 
 
 def test_the_oracle_is_only_for_measurements() -> None:
@@ -599,9 +605,9 @@ def test_in_qute_a_person_slips_at_its_open_rate() -> None:
         while not g.over:
             seat = g.actors[0]
             many = len(g.legal_actions(seat)) > 1
-            assert steady.act(g, seat) == rules.act(g, seat) or not many
+            assert steady.act(Seat(g, seat)) == rules.act(Seat(g, seat)) or not many
             if many:
                 same += 1
-                differ += wild.act(g, seat) != rules.act(g, seat)
-            g.play(seat, rules.act(g, seat))
+                differ += wild.act(Seat(g, seat)) != rules.act(Seat(g, seat))
+            g.play(seat, rules.act(Seat(g, seat)))
     assert same > 10 and differ > same / 2

@@ -19,6 +19,7 @@ from cardtable import new_game
 from cardtable.agents import belief
 from cardtable.agents.belief import FamilyTracker, weights_for
 from cardtable.rng import Rng
+from cardtable.seat import Seat
 from cardtable.training import belief as training
 
 from .helpers import assert_conserved, kind_first_choice, random_actor
@@ -66,14 +67,14 @@ def test_a_kept_card_and_a_let_go_card_give_their_contexts() -> None:
     g.play(0, "spy 1.0")
     g.play(1, "draw deck")  # 2S
     g.play(1, "replace 3")
-    contexts = FamilyTracker(g, 0).contexts
+    contexts = FamilyTracker(Seat(g, 0)).contexts
     assert contexts[(1, 3)] == (True, "kept", 8, False)
     assert contexts[(1, 2)] == (True, "deal", 8, False)
     assert contexts[(1, 1)] == (False, "deal", None, False)
     assert (1, 0) not in contexts  # seat 0 spied it: known, no belief needed
     g.play(0, "knock")
     # seat 0 let a 9 go while knowing its 7H; and it called
-    assert FamilyTracker(g, 1).contexts[(0, 2)] == (True, "deal", 9, True)
+    assert FamilyTracker(Seat(g, 1)).contexts[(0, 2)] == (True, "deal", 9, True)
 
 
 @pytest.mark.parametrize("name", FAMILY)
@@ -89,8 +90,9 @@ def test_a_belief_reads_only_what_the_seat_knows(name: str) -> None:
         while not g.over:
             for seat in range(g.players):
                 world = g.determinize(seat, drng)
-                assert FamilyTracker(world, seat).contexts == FamilyTracker(g, seat).contexts
-                assert weights_for(world, seat) == weights_for(g, seat)
+                mine, real = Seat(world, seat), Seat(g, seat)
+                assert FamilyTracker(mine).contexts == FamilyTracker(real).contexts
+                assert weights_for(mine) == weights_for(real)
                 checked += 1
             seat = random_actor(g, rng)
             g.play(seat, kind_first_choice(g, seat, rng))
@@ -141,4 +143,4 @@ def test_the_shipped_models_beat_uniform_dealing(name: str) -> None:
 
 def test_no_model_no_belief() -> None:
     g = new_game("qute", players=2, seed=1)
-    assert weights_for(g, 0) == {}
+    assert weights_for(Seat(g, 0)) == {}

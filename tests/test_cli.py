@@ -33,6 +33,7 @@ from cardtable.cli import (
 )
 from cardtable.games.family import add_variant, remove_variant
 from cardtable.games.family.rulesets import KABOO, RULESETS
+from cardtable.seat import Seat
 
 FAMILY = ["cabo", "cabo-german", "gabo", "kaboo"]
 GAMES = [*FAMILY, "qute"]
@@ -262,7 +263,7 @@ def test_bots_are_the_chosen_agents() -> None:
     bots = {s: agents.get("heuristic", seed=2 * 16 + s) for s in (1, 2)}
     for seat, text in game.log["actions"]:
         if seat != 0:
-            assert text == str(bots[seat].act(mirror, seat))
+            assert text == str(bots[seat].act(Seat(mirror, seat)))
         mirror.play(seat, text)
     assert mirror.over
 

@@ -12,6 +12,7 @@ from rich.console import Console
 
 import cardtable
 from cardtable.cli import play_loop, render_round_end, render_view
+from cardtable.seat import Seat
 from cardtable.text.qute import sort_hand
 
 CABO_DEAL = ["13", "4", "0", "4", "5", "6", "5", "6", "9", "3"]
@@ -63,7 +64,7 @@ def test_every_public_card_is_named_in_the_log() -> None:
     player = cardtable.agents.get("heuristic", seed=7)
 
     def answer(prompt: str) -> str:
-        return str(player.act(game, 0))
+        return str(player.act(Seat(game, 0)))
 
     play_loop(game, 0, out, answer, opponents="heuristic", bot_seed=7)
     lines = events_only(buf.getvalue())

@@ -19,6 +19,7 @@ import pytest
 
 from cardtable import new_game, replay, variants
 from cardtable.agents import get
+from cardtable.seat import Seat
 
 DATA = Path(__file__).parent / "data" / "golden_logs.json"
 SEEDS = (1, 2)
@@ -44,7 +45,7 @@ def play(variant: str, players: int, agent: str, seed: int, match: bool) -> dict
     bots = [get(agent, seed=seed * 10 + s) for s in range(players)]
     while not g.over:
         seat = g.actors[0]
-        g.play(seat, bots[seat].act(g, seat))
+        g.play(seat, bots[seat].act(Seat(g, seat)))
     result = g.result
     assert result is not None
     return {"log": g.log, "totals": list(result.totals), "winners": list(result.winners)}

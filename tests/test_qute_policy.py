@@ -1,4 +1,4 @@
-"""The Qute rule-of-thumb policy (``cardtable.agents.qute_policy.choose``).
+"""The Qute rule-of-thumb policy (``cardtable.games.qute.policy.choose``).
 
 * It always picks a legal action, and games played with it for every seat finish.
 * Stacked-deck scenarios (RULES.md §3) for its key choices: shedding, 6 chains, the top card
@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from cardtable import new_game
-from cardtable.agents.qute_policy import choose
 from cardtable.games.qute.engine import QuteGame
+from cardtable.games.qute.policy import choose
 from cardtable.rng import Rng
 
 

@@ -49,6 +49,7 @@ def play_game(
     returns the resolved options, the actions and the result."""
     from cardtable import variants
     from cardtable.agents import get as get_agent
+    from cardtable.seat import Seat
     from cardtable.web.rooms import ai_seed
 
     players = len(levels)
@@ -58,7 +59,7 @@ def play_game(
     actions: list[tuple[int, str]] = []
     while not game.over:
         seat = game.actors[0]
-        action = str(agents[seat].act(game, seat))
+        action = str(agents[seat].act(Seat(game, seat)))
         game.play(seat, action)
         actions.append((seat, action))
     result = game.result

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .errors import (
@@ -294,6 +294,50 @@ class Game(ABC):
         """The events of the first deal (what :meth:`play` returns for an action), such as
         kaboo's first sight of each seat's bottom row; empty for clones."""
         return list(self._opening)
+
+    SCORE_SCALE: ClassVar[float] = 3.0
+    """A typical margin between two seats' round scores: a search that turns scores into
+    rewards scales them by it."""
+
+    codes: tuple[str, ...]
+    """Card codes by card id (what :meth:`knowledge` and :meth:`seen_key` hold)."""
+
+    # -- what a search needs of a world (a determinized copy) ---------------------------------
+    @abstractmethod
+    def rule_of_thumb(self, seat: int, rng: Rng) -> Action:
+        """The move the game's rules of thumb choose for ``seat`` (which may act): a fast,
+        sensible policy that reads only what ``seat`` knows — the heuristic players' move and
+        the searches' rollouts."""
+
+    def sensible(self, seat: int, action: Action) -> bool:
+        """Whether a person who knows what ``seat`` knows might play the legal ``action``
+        without it being absurd (the slips of people-like players); every move by default."""
+        return True
+
+    @abstractmethod
+    def seen_key(self, seat: int) -> Hashable:
+        """What ``seat`` sees of the deal beyond the public actions (its own cards, those it
+        knows): two worlds with the same public past and the same key are one information set
+        of ``seat``."""
+
+    @abstractmethod
+    def projected_scores(self) -> list[int]:
+        """The round's scores by seat as if it ended now (the round's scores, once ended)."""
+
+    def open_world(self, rng: Rng) -> Game:
+        """The real deal as a world that knows every hand but not the order of the face-down
+        pile (each card it gives is a random one of it), with a generator of its own seeded
+        from ``rng``: the oracle's world, for measurements only."""
+        world = self.clone()
+        world.seed_from(rng)
+        world.draws = RANDOM_DRAWS
+        return world
+
+    def forget(self, seat: int, owner: int, pos: int) -> None:
+        """Make ``seat`` no longer know the card at ``owner``'s position ``pos`` (for the memory
+        models of people-like players, on a world only); games without face-down hands have
+        nothing to forget (the default)."""
+        return None
 
     def knowledge(self, seat: int) -> list[list[int]] | None:
         """What ``seat`` knows of the hand cards: per seat and position, the card id if it

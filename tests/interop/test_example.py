@@ -16,6 +16,7 @@ import pytest
 from cardtable import Game, new_game
 from cardtable.agents import get as get_agent
 from cardtable.games.family import FamilyGame
+from cardtable.seat import Seat
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "train_kaboo_knock.py"
@@ -78,7 +79,7 @@ def _decision_points(games: int) -> list[tuple[Game, int]]:
         while not g.over:
             seat = g.actors[0]
             points.append((g.clone(), seat))
-            g.play(seat, agents[seat].act(g, seat))
+            g.play(seat, agents[seat].act(Seat(g, seat)))
     return points
 
 
@@ -160,9 +161,9 @@ def test_going_on_is_the_heuristic_move(ex: ModuleType) -> None:
         if ex.KNOCK not in g.legal_actions(seat):
             continue
         heuristic = get_agent("heuristic", 40 + seat)
-        move = heuristic.act(g, seat)
+        move = heuristic.act(Seat(g, seat))
         if move != ex.KNOCK:
-            assert ex.heuristic_turn_without_knock(g, seat, 40 + seat) == move
+            assert ex.heuristic_turn_without_knock(Seat(g, seat), 40 + seat) == move
             checked += 1
     assert checked > 20
 
@@ -176,7 +177,7 @@ def test_learner_plays_only_legal_moves_and_never_knocks_when_told_not_to(
         opponent = get_agent("heuristic", deal + 1)
         while not g.over:
             seat = g.actors[0]
-            action = agent.act(g, seat) if seat == 0 else opponent.act(g, seat)
+            action = agent.act(Seat(g, seat)) if seat == 0 else opponent.act(Seat(g, seat))
             assert action in g.legal_actions(seat)
             if seat == 0:
                 assert action != ex.KNOCK

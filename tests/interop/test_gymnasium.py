@@ -24,6 +24,7 @@ import cardtable.interop.gymnasium as cg
 from cardtable import agents, variants
 from cardtable.interop.encoding import encoding, win_rewards
 from cardtable.interop.gymnasium import GYM_IDS, CardtableGymEnv, LegalDiscrete, render_table
+from cardtable.seat import Seat
 
 VARIANTS = variants.names()
 
@@ -223,7 +224,7 @@ def test_opponents_are_the_named_agents_with_their_seeds() -> None:
         if seat == 1:
             learner_moves += 1
         else:
-            assert str(by_seat[seat].act(replay, seat)) == text
+            assert str(by_seat[seat].act(Seat(replay, seat))) == text
         replay.play(seat, text)
     assert learner_moves == len(steps) - 1
 

@@ -18,6 +18,7 @@ from cardtable import variants
 from cardtable.interop import openspiel as cos
 from cardtable.interop.encoding import DEFAULT_MAX_POSITIONS, encoding, win_rewards
 from cardtable.notation import parse
+from cardtable.seat import Seat
 
 VARIANTS = ["cabo", "cabo-german", "gabo", "kaboo", "qute"]
 MATCHES = {"cabo", "gabo", "qute"}  # variants that play a match by default
@@ -710,7 +711,7 @@ def test_to_game_gives_cardtable_agents_a_plain_engine(variant: str) -> None:
     ours, again = getattr(plain, pile), getattr(cos.to_game(state, seed=4), pile)
     assert sorted(ours) == sorted(getattr(state.engine, pile)) and ours != again
     seat = state.current_player()
-    act = get("heuristic", seed=1).act(plain, seat)
+    act = get("heuristic", seed=1).act(Seat(plain, seat))
     assert encoding(variant, game.num_players()).encode(seat, act) in state.legal_actions()
     rng = np.random.RandomState(0)
     while not plain.over:  # it draws and reshuffles by itself

@@ -10,6 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from cardtable import agents, new_game
+from cardtable.seat import Seat
 from cardtable.tui.app import CardtableApp, RoundScreen
 
 KEY_NAMES = {".": "full_stop"}
@@ -96,7 +97,7 @@ async def play_out(app: CardtableApp, pilot: Pilot[Any], seed: int = 0, limit: i
         await settle(app, pilot)
         if app.game.over:
             return played
-        await enter(app, pilot, str(player.act(app.game, app.me)))
+        await enter(app, pilot, str(player.act(Seat(app.game, app.me))))
         played += 1
         assert played < limit, "the game does not end"
 

@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import RichLog, Static
 
 from cardtable import agents, new_game
+from cardtable.seat import Seat
 from cardtable.text.keys import RESERVED, word_keys
 from cardtable.text.qute import sort_hand
 from cardtable.tui import saves
@@ -95,7 +96,7 @@ async def test_every_word_keeps_its_key_in_every_menu(variant: str) -> None:
             if app.game.over:
                 break
             moves = len(app.game.log["actions"])
-            action = str(player.act(app.game, app.me))
+            action = str(player.act(Seat(app.game, app.me)))
             for word in action.split():
                 for w, key in app.choices().items():  # every menu on the way
                     assert key == keys[w] and key not in RESERVED, (w, key)

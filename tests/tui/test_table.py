@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import RichLog, Static
 
 from cardtable import agents, new_game
+from cardtable.seat import Seat
 from cardtable.text.fronts import PLAYABLE
 from cardtable.tui import farewell, run_table, saves
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
@@ -49,7 +50,7 @@ async def test_a_rounds_results_hold_the_next_round_until_closed(variant: str) -
             if isinstance(app.screen, RoundScreen) or app.game.over:
                 break
             if app.mine:
-                await enter(app, pilot, str(player.act(app.game, app.me)))
+                await enter(app, pilot, str(player.act(Seat(app.game, app.me))))
         assert isinstance(app.screen, RoundScreen), "the match ended in one round"
         assert not app.game.over and app.between is not None
         screen = app.screen
@@ -290,7 +291,7 @@ async def test_a_resumed_table_tells_the_round_again_with_its_public_cards(
     player = agents.get("heuristic", seed=7)
     while len(game.log["actions"]) < 30:
         seat = game.actors[0]
-        game.play(seat, str(player.act(game, seat)))
+        game.play(seat, str(player.act(Seat(game, seat))))
     record = {"log": game.log, "seat": 0, "opponents": "random", "bot_seed": 7}
     again = CardtableApp.from_save(record, bot_pause=0.0, flash=0.0, save=False)
     async with again.run_test(size=(100, 35)) as pilot:

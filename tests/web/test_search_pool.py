@@ -22,6 +22,7 @@ import cardtable
 from cardtable import variants
 from cardtable.agents import get as get_agent
 from cardtable.game import Game
+from cardtable.seat import Seat
 from cardtable.web.rooms import ai_seed
 from cardtable.web.search import WORKER_NICE, SearchPool, snapshot, think
 
@@ -101,7 +102,7 @@ def _positions() -> list[tuple[str, Game]]:
             seat = g.actors[0]
             if until(g) and len(g.legal_actions(seat)) > 1:
                 return g
-            g.play(seat, casual[seat].act(g, seat))
+            g.play(seat, casual[seat].act(Seat(g, seat)))
         raise AssertionError("no such moment")
 
     for name in variants.names():
@@ -120,35 +121,52 @@ def _positions() -> list[tuple[str, Game]]:
     return out
 
 
-def test_the_worker_chooses_what_the_agent_chooses() -> None:
+def test_the_worker_gets_a_world_of_the_seat_and_chooses_what_the_agent_chooses() -> None:
     for what, game in _positions():
         seat = game.actors[0]
-        blob = snapshot(game)
-        copy = pickle.loads(blob)
-        # everything an agent may read arrives whole: views (with the recent events that seed
-        # its decision), legal actions, the round's history as each seat saw it
-        for s in range(game.players):
-            assert copy.view(s) == game.view(s), what
-            assert copy.view(s, memory=False) == game.view(s, memory=False), what
-            assert copy.legal_actions(s) == game.legal_actions(s), what
-            assert copy.history(s) == game.history(s), what
-        assert copy.spectator_view() == game.spectator_view(), what
-        assert copy.history(seat), what
-        assert copy.log == game.log, what
+        blob = snapshot(game, seat)
+        world = pickle.loads(blob)
+        # the seat cannot tell the world from the game: its view (with the recent events that
+        # seed the agent's decision), its legal actions, its history of the round
+        assert world.view(seat) == game.view(seat), what
+        assert world.view(seat, memory=False) == game.view(seat, memory=False), what
+        assert world.legal_actions(seat) == game.legal_actions(seat), what
+        assert world.history(seat) == game.history(seat), what
+        assert world.history(seat), what
+        # and it holds no log: the seed, from which every hidden card follows, stays here
+        with pytest.raises(ValueError, match="no log"):
+            world.log  # noqa: B018
         views = [game.view(s) for s in range(game.players)]
-        expected = str(get_agent("expert", seed=99).act(game, seat))
+        expected = str(get_agent("expert", seed=99).act(Seat(game, seat)))
         assert think("expert", 99, seat, blob) == expected, what
-        # the snapshot is the game at that moment, whatever the live game does next
+        # the snapshot is the seat's world at that moment, whatever the live game does next
         game.play(seat, expected)
         later = pickle.loads(blob)
-        assert [later.view(s) for s in range(game.players)] == views, what
+        assert later.view(seat) == views[seat], what
+
+
+def test_a_world_sent_to_a_worker_holds_no_hidden_card_of_the_game() -> None:
+    """Dealt again many times, the cards the seat does not know land elsewhere: the world is
+    not the game in disguise."""
+    game = cardtable.new_game("cabo", players=2, seed=11, options={"target": None})
+    for s in (0, 1):  # both seats look at two of their cards
+        game.play(s, "peek 0")
+        game.play(s, "peek 1")
+    seat = game.actors[0]
+    other = 1 - seat
+    world = pickle.loads(snapshot(game, seat))
+    assert world.view(seat) == game.view(seat)
+    # the cards only the other seat has seen are not the game's in the world
+    theirs = [c["card"] for c in game.view(other)["hands"][other][:2]]
+    dealt = [c["card"] for c in world.view(other)["hands"][other][:2]]
+    assert None not in theirs and dealt != theirs
 
 
 def test_the_pool_and_the_thread_answer_like_the_agent() -> None:
     what, game = next(p for p in _positions() if p[0].startswith("kaboo"))
     seat = game.actors[0]
-    blob = snapshot(game)
-    expected = str(get_agent("expert", seed=7).act(game, seat))
+    blob = snapshot(game, seat)
+    expected = str(get_agent("expert", seed=7).act(Seat(game, seat)))
 
     async def ask(pool: SearchPool) -> str:
         try:
@@ -200,7 +218,7 @@ def assert_moves_are_the_agents(
     searched = 0
     for i, (seat, action) in enumerate(actions):
         if levels[seat] in ("expert", "master") and i not in defaults:
-            assert str(agents[seat].act(g, seat)) == action, f"move {i} of seat {seat}"
+            assert str(agents[seat].act(Seat(g, seat))) == action, f"move {i} of seat {seat}"
             searched += 1
         g.play(seat, action)
     assert g.over == over

@@ -2,9 +2,10 @@
 
 >>> import cardtable
 >>> from cardtable.agents import get
+>>> from cardtable.seat import Seat
 >>> g = cardtable.new_game("kaboo", seed=3)
->>> seat = g.actors[0]
->>> get("heuristic", seed=1).act(g, seat) in g.legal_actions(seat)
+>>> seat = Seat(g, g.actors[0])
+>>> get("heuristic", seed=1).act(seat) in seat.legal_actions()
 True
 
 Names: ``random``, ``heuristic``, ``ismcts`` (``ismcts:N`` for N iterations per move) and the

@@ -1,9 +1,10 @@
 """The agent protocol: what every AI player implements, and how it gets its randomness.
 
-An agent sees a game only through ``game.view(seat)``, ``game.legal_actions(seat)`` and
-``game.determinize(seat, rng)``. Its randomness for a decision is drawn from its own seed and
-the seat's view, so the same agent with the same seed makes the same choice in every state
-the seat cannot tell apart — and never depends on a hidden card.
+An agent receives a :class:`~cardtable.seat.Seat` (with the memory aid), never the game: its
+view, history, legal actions, the match state and, to search, worlds drawn from what the seat
+knows. Its randomness for a decision is drawn from its own seed and the seat's view, so the
+same agent with the same seed makes the same choice in every state the seat cannot tell apart
+— and never depends on a hidden card.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from ..game import Game
 from ..notation import Action
 from ..rng import Rng
+from ..seat import Seat
 
 __all__ = ["Agent", "decision_rng", "rng_for_view", "view_digest"]
 
@@ -30,29 +31,32 @@ def rng_for_view(seed: int, view: Mapping[str, Any]) -> Rng:
     return Rng(seed * 4_294_967_296 + view_digest(view))
 
 
-def decision_rng(seed: int, game: Game, seat: int) -> Rng:
-    """:func:`rng_for_view` of ``seat``'s current view."""
-    return rng_for_view(seed, game.view(seat))
+def decision_rng(seed: int, seat: Seat) -> Rng:
+    """:func:`rng_for_view` of the seat's current view."""
+    return rng_for_view(seed, seat.view())
 
 
 class Agent(ABC):
-    """An AI player. ``act`` returns one of ``game.legal_actions(seat)``."""
+    """An AI player. ``act`` returns one of the seat's legal actions."""
 
     name: str = "agent"
     """Registry name (or level) this agent was built from."""
+    sees_all: ClassVar[bool] = False
+    """Whether the agent plays an :class:`~cardtable.agents.oracle.OpenSeat`, which sees every
+    hand (the oracle, a measuring stick): the table hosting it must give it one."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         """The seed every decision's randomness is derived from."""
 
     @abstractmethod
-    def act(self, game: Game, seat: int) -> Action:
-        """Choose a legal action for ``seat`` (which must be among ``game.actors``)."""
+    def act(self, seat: Seat) -> Action:
+        """Choose a legal action for ``seat`` (which must be to act)."""
 
-    def _legal(self, game: Game, seat: int) -> list[Action]:
-        legal = game.legal_actions(seat)
+    def _legal(self, seat: Seat) -> list[Action]:
+        legal = seat.legal_actions()
         if not legal:
-            raise ValueError(f"seat {seat} has nothing to do now")
+            raise ValueError(f"seat {seat.number} has nothing to do now")
         return legal
 
     def __repr__(self) -> str:
@@ -64,7 +68,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """A uniformly random legal action."""
-        legal = self._legal(game, seat)
-        return decision_rng(self.seed, game, seat).pick(legal)
+        legal = self._legal(seat)
+        return decision_rng(self.seed, seat).pick(legal)

@@ -11,7 +11,7 @@ it, the lowest value the owner let go while knowing it, and whether the owner ca
 :class:`BeliefModel` turns a context into a weight per card value: a conditional logit model,
 ``P(card c at place | context) = w(value(c)) / sum of w over the place's pool``, fitted offline
 on self-play positions (:mod:`cardtable.training.belief`). Its weights go straight into
-``game.determinize(seat, rng, weights)``, which deals every hidden place from its pool in
+``seat.worlds(rng, weights)``, which deals every hidden place from its pool in
 proportion to them and keeps every hard constraint.
 
 The models shipped with cardtable are data, ``agents/beliefs/<variant>.json``, read by
@@ -29,8 +29,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, TypeAlias
 
-from ..game import Game
 from ..games.family.rulesets import RULESETS, RuleSet
+from ..seat import Seat
 
 __all__ = [
     "BeliefModel",
@@ -71,17 +71,18 @@ def _addr(text: str) -> tuple[int, int]:
 class FamilyTracker:
     """Every hidden place of the other hands, with its context, as ``seat`` can tell them.
 
-    Built from ``game.view(seat)`` and ``game.history(seat)`` only (and the rule set's card
-    values), so two deals the seat cannot tell apart give the same contexts."""
+    Built from the seat's view and history only (and the rule set's card values), so two deals
+    the seat cannot tell apart give the same contexts."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, watcher: Seat) -> None:
+        seat = watcher.number
         self.seat = seat
         """The watching seat."""
-        self.rs: RuleSet = RULESETS[game.variant]
+        self.rs: RuleSet = RULESETS[watcher.variant]
         """The variant's rule set (card values)."""
-        view = game.view(seat)
+        view = watcher.view()
         story = _RoundStory(self.rs, seat, view["players"])
-        for ev in game.history(seat):
+        for ev in watcher.history():
             story.read(ev)
         self.contexts: dict[tuple[int, int], Context] = _hidden_contexts(
             view, seat, story.places, story.called
@@ -345,16 +346,14 @@ def load(variant: str) -> BeliefModel | None:
     return BeliefModel.from_json(path.read_text(encoding="utf-8"))
 
 
-def weights_for(
-    game: Game, seat: int, model: BeliefModel | None = None
-) -> dict[tuple[int, int], list[float]]:
-    """The belief of ``seat`` as ``determinize`` weights: per hidden place of the other hands,
+def weights_for(seat: Seat, model: BeliefModel | None = None) -> dict[tuple[int, int], list[float]]:
+    """The belief of ``seat`` as weights for its worlds: per hidden place of the other hands,
     a weight per card id. Empty for games without a model (uniform dealing)."""
-    rs = RULESETS.get(game.variant)
-    model = model or (load(game.variant) if rs is not None else None)
+    rs = RULESETS.get(seat.variant)
+    model = model or (load(seat.variant) if rs is not None else None)
     if rs is None or model is None:
         return {}
-    tracker = FamilyTracker(game, seat)
+    tracker = FamilyTracker(seat)
     index = {v: i for i, v in enumerate(model.values)}
     value = _values(rs)
     card_value = [index[value[code]] for code in rs.deck]  # card id = index in the deck

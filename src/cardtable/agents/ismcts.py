@@ -1,7 +1,7 @@
 """Single-Observer Information-Set MCTS (Cowling, Powley & Whitehouse 2012).
 
 One tree per decision, rooted at the deciding seat's information set. Every iteration draws a
-fresh determinization (``game.determinize(seat, rng)``: a full deal consistent with all the
+fresh world (``seat.worlds(rng)``: a full deal consistent with all the
 seat knows), walks down the tree choosing among the actions legal in that deal with UCB —
 counting for each edge how often it was *available*, not how often its parent was visited —
 adds one edge, finishes the round with the rule-of-thumb policy for every seat (cut off after
@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..game import Game
-from ..games.family.engine import FamilyGame
-from ..games.qute.engine import QuteGame
 from ..notation import Action
 from ..rng import Rng
+from ..seat import Seat
 from .base import Agent, rng_for_view
 from .belief import weights_for
-from .heuristic import policy_for, policy_move
+from .heuristic import policy_move
 
 __all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
 
@@ -55,27 +54,13 @@ class _Edge:
         self.reward = 0.0
         self.avail = 1
         self.player = player
-        self.outcomes: dict[Any, _Node] = {}
+        self.outcomes: dict[Hashable, _Node] = {}
 
-    def child(self, key: Any) -> _Node:
+    def child(self, key: Hashable) -> _Node:
         node = self.outcomes.get(key)
         if node is None:
             node = self.outcomes[key] = _Node()
         return node
-
-
-def _family_seen(world: Any, seat: int) -> Any:
-    """What ``seat`` sees of a Cabo-family deal: drawn card, pile top, the cards it knows."""
-    discard = world.discard
-    sig = [world.drawn_for(seat), len(discard), discard[-1] if discard else -1]
-    for hand in world.knowledge(seat):
-        sig += hand
-    return tuple(sig)
-
-
-def _qute_seen(world: Any, seat: int) -> Any:
-    """What ``seat`` sees of a Qute deal beyond the public actions: its own hand."""
-    return tuple(world.hands[seat])
 
 
 class SearchStats:
@@ -117,22 +102,16 @@ def evaluate(world: Game, start_round: int) -> list[float]:
     A finished match scores its winners; otherwise the seats' projected totals (totals, plus
     the round's scores as the deal stands if the round is still on) are turned into a smooth
     margin reward. A one-round game's totals are its round scores."""
-    g: Any = world
-    if world.over and g.target is not None:
+    if world.over and world.target is not None:
         result = world.result
         assert result is not None
         return _shares(result.winners, world.players)
-    family = isinstance(world, FamilyGame)
-    projected = [float(t) for t in g.totals]
-    if not world.over and g.round_no == start_round:
-        if family:
-            current = g.round_scores()
-        else:
-            mult = 1 + g.epoch
-            current = [mult * x for x in g.hand_points()]
+    projected = [float(t) for t in world.totals]
+    if not world.over and world.round_no == start_round:
+        current = world.projected_scores()
         projected = [t + x for t, x in zip(projected, current, strict=True)]
-    scale = 3.0 if family else 10.0
-    return _smooth(projected, scale if g.target is None else 2 * scale)
+    scale = world.SCORE_SCALE
+    return _smooth(projected, scale if world.target is None else 2 * scale)
 
 
 class ISMCTSAgent(Agent):
@@ -182,16 +161,16 @@ class ISMCTSAgent(Agent):
         self.stats = SearchStats()
         """Figures of the last search."""
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """The root action most visited after the search."""
-        legal = self._legal(game, seat)
+        legal = self._legal(seat)
         if len(legal) == 1:
             return legal[0]
-        view = game.view(seat)
+        view = seat.view()
         rng = rng_for_view(self.seed, view)
-        weights = weights_for(game, seat) if self.belief else None
-        first: Any = game.determinize(seat, rng, weights)
-        search = _Search(self, first, seat, view["round"], rng)
+        weights = weights_for(seat) if self.belief else None
+        first = seat.worlds(rng, weights)
+        search = _Search(self, seat.number, view["round"], rng)
         t0 = time.perf_counter()
         deadline = t0 + self.seconds if self.seconds is not None else None
         budget = self.iterations
@@ -203,7 +182,7 @@ class ISMCTSAgent(Agent):
                     break
             elif it >= budget:
                 break
-            world: Any = first if it == 0 else game.determinize(seat, rng, weights)
+            world = first if it == 0 else seat.worlds(rng, weights)
             it += 1
             applied += search.simulate(world)
         stats = SearchStats()
@@ -211,12 +190,11 @@ class ISMCTSAgent(Agent):
         stats.actions = applied
         stats.seconds = time.perf_counter() - t0
         self.stats = stats
-        return self._choice(game, seat, view, legal, search.root.edges)
+        return self._choice(seat, view, legal, search.root.edges)
 
     def _choice(
         self,
-        game: Game,
-        seat: int,
+        seat: Seat,
         view: Mapping[str, Any],
         legal: list[Action],
         edges: dict[Action, _Edge],
@@ -227,7 +205,7 @@ class ISMCTSAgent(Agent):
         if self.prior:
             # Keep the rule-of-thumb move unless the search found a clearly better one: the
             # difference of the two means must exceed ``z`` standard errors.
-            anchor = policy_move(game, seat, rng_for_view(self.seed + 1, view), legal)
+            anchor = policy_move(seat, rng_for_view(self.seed + 1, view), legal)
             if anchor != best_action and anchor in edges:
                 e0, e1 = edges[anchor], edges[best_action]
                 m0, m1 = e0.reward / e0.visits, e1.reward / e1.visits
@@ -237,37 +215,27 @@ class ISMCTSAgent(Agent):
         return best_action
 
 
-_World = FamilyGame | QuteGame
-"""A determinized deal that a search plays on."""
-
-
 class _Search:
     """One decision's tree and what each simulation of it needs: the searching seat, the
     round it searches in, the agent's settings, the rule-of-thumb policy and the generator."""
 
     __slots__ = (
-        *("c", "depth", "modelled", "policy", "random_rollout"),
-        *("rng", "root", "seat", "seen", "start_round"),
+        *("c", "depth", "modelled", "random_rollout"),
+        *("rng", "root", "seat", "start_round"),
     )
 
-    def __init__(
-        self, agent: ISMCTSAgent, first: _World, seat: int, start_round: int, rng: Rng
-    ) -> None:
+    def __init__(self, agent: ISMCTSAgent, seat: int, start_round: int, rng: Rng) -> None:
         self.root = _Node()
         """The searching seat's information set now."""
         self.seat = seat
         self.start_round = start_round
         self.rng = rng
-        self.policy: Callable[[_World, int, Rng], Action] = policy_for(first)
-        self.seen: Callable[[_World, int], Hashable] = (
-            _family_seen if isinstance(first, FamilyGame) else _qute_seen
-        )
         self.c = agent.exploration
         self.depth = agent.depth
         self.modelled = agent.opponents == "policy"
         self.random_rollout = agent.rollout == "random"
 
-    def simulate(self, world: _World) -> int:
+    def simulate(self, world: Game) -> int:
         """One iteration on the deal ``world``: descend the tree (adding one edge), finish the
         round, back the rewards up. Returns how many actions it applied."""
         path, applied = self._descend(world)
@@ -278,11 +246,11 @@ class _Search:
             e.reward += rewards[e.player]
         return applied
 
-    def _descend(self, world: _World) -> tuple[list[_Edge], int]:
+    def _descend(self, world: Game) -> tuple[list[_Edge], int]:
         """Selection and expansion: the edges chosen (by the seats in the tree) down to the
         new one, and the number of actions applied."""
         seat, start_round, rng = self.seat, self.start_round, self.rng
-        policy, seen, c, modelled = self.policy, self.seen, self.c, self.modelled
+        c, modelled = self.c, self.modelled
         root = node = self.root
         log, sqrt = math.log, math.sqrt
         applied = 0
@@ -295,13 +263,13 @@ class _Search:
             if p != seat and modelled:
                 # another seat moves as the rule-of-thumb policy would (it uses only
                 # its own knowledge in this deal); its public action picks the branch
-                a = policy(world, p, rng)
+                a = world.rule_of_thumb(p, rng)
                 world.apply(p, a)
                 applied += 1
                 edge = edges.get(a)
                 if edge is None:
                     edge = edges[a] = _Edge(p)
-                node = edge.child(seen(world, seat))
+                node = edge.child(world.seen_key(seat))
                 continue
             acts = world.legal_actions(p)
             untried = [a for a in acts if a not in edges]
@@ -322,19 +290,22 @@ class _Search:
             for b in acts:
                 e = edges[b]
                 e.avail += 1
+                if not e.visits:  # made by another seat's modelled move here, never tried
+                    best, best_a = e, b
+                    break
                 score = e.reward / e.visits + c * sqrt(log(e.avail) / e.visits)
                 if score > best_score:
                     best, best_a, best_score = e, b, score
             world.apply(p, best_a)
             applied += 1
             path.append(best)
-            node = best.child(seen(world, seat))
+            node = best.child(world.seen_key(seat))
         return path, applied
 
-    def _rollout(self, world: _World) -> int:
+    def _rollout(self, world: Game) -> int:
         """Finish the round with the rule-of-thumb policy (or at random), cut off after the
         agent's ``depth`` actions. Returns how many actions it applied."""
-        rng, policy, start_round = self.rng, self.policy, self.start_round
+        rng, start_round = self.rng, self.start_round
         random_rollout = self.random_rollout
         depth = self.depth
         steps = 0
@@ -344,6 +315,6 @@ class _Search:
                 acts = world.legal_actions(q)
                 world.apply(q, acts[0] if len(acts) == 1 else rng.pick(acts))
             else:
-                world.apply(q, policy(world, q, rng))
+                world.apply(q, world.rule_of_thumb(q, rng))
             steps += 1
         return steps

@@ -13,46 +13,44 @@ app, the terminal or ``cardtable arena`` accepts. Build it in Python for measure
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
-from ..game import RANDOM_DRAWS, Game
+from ..game import Game
 from ..notation import Action
 from ..rng import Rng
+from ..seat import Seat
 from .search import RolloutAgent
 
-__all__ = ["OracleAgent"]
+__all__ = ["OpenSeat", "OracleAgent"]
 
 
-class _Open:
-    """A game whose every deal is the real one (the oracle's view of it)."""
+class OpenSeat(Seat):
+    """A seat that sees every hand: each of its worlds is the real deal, the order of the
+    face-down pile alone unknown. For measurements only (the oracle's seat)."""
 
-    def __init__(self, game: Game) -> None:
-        self._game = game
+    __slots__ = ()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    def worlds(
+        self,
+        rng: Rng | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> Game:
-        """The real deal, with its own generator for future draws, from an unordered deck."""
-        world: Any = self._game.clone()
-        world.seed_from(rng if isinstance(rng, Rng) else Rng(int(rng.random() * 2**53)))
-        if hasattr(world, "blind"):  # Qute: the blind's order stays unknown
-            world.random.shuffle_stable(world.blind)
-        else:
-            world.draws = RANDOM_DRAWS
-        return world  # type: ignore[no-any-return]
+        """The real deal, with its own generator for future draws, from an unordered pile."""
+        return self._game.open_world(rng if isinstance(rng, Rng) else Rng(rng))
 
 
 class OracleAgent(RolloutAgent):
     """Belief rollouts on the real deal (every hand seen; the deck order not)."""
 
     name = "oracle"
+    sees_all: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, samples: int = 200) -> None:
         super().__init__(seed, samples=samples, belief=False)
 
-    def act(self, game: Game, seat: int) -> Action:
-        """The rollout search's choice with every hand known."""
-        return super().act(_Open(game), seat)  # type: ignore[arg-type]
+    def act(self, seat: Seat) -> Action:
+        """The rollout search's choice with every hand known (``seat`` must be an
+        :class:`OpenSeat`)."""
+        if not isinstance(seat, OpenSeat):
+            raise TypeError("the oracle plays an OpenSeat only: it is a measuring stick")
+        return super().act(seat)

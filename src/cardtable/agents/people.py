@@ -8,7 +8,7 @@ agent's seed, the round and the card, so a forgotten card stays forgotten and tw
 seat cannot tell apart give the same choice. A forgotten card is valued like an unknown one.
 
 A *slip* replaces the rule-of-thumb move, now and then, by another move a person might make —
-never an absurd one (:func:`sane`): no call with a hand it knows to be bad, no taking from the
+never an absurd one (``Game.sensible``): no call with a hand it knows to be bad, no taking from the
 pile a card worse than every card it holds, no swapping a known low card for an unknown or a
 higher one, no throwing a known low card away for a worse drawn card, no drop or snap of a card
 not known to match, no giving away a known low card.
@@ -18,19 +18,15 @@ from __future__ import annotations
 
 import math
 import zlib
-from typing import Any, cast
 
 from ..game import Game
-from ..games.family.engine import FamilyGame
-from ..games.family.rulesets import LOOK
 from ..notation import Action
-from ..rng import Rng
-from . import family_policy
-from .base import Agent, decision_rng
+from ..seat import Seat
+from ..views.schema import is_family_view
+from .base import Agent, rng_for_view
 from .belief import FamilyTracker
-from .heuristic import policy_for
 
-__all__ = ["PersonAgent", "sane"]
+__all__ = ["PersonAgent"]
 
 
 class PersonAgent(Agent):
@@ -63,37 +59,40 @@ class PersonAgent(Agent):
             return 0.0
         return self.ceiling * (1.0 - math.exp(-age * math.log(2) / self.half_life))
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """The rule-of-thumb move on a world where faded memories are gone (or a slip)."""
-        legal = self._legal(game, seat)
+        legal = self._legal(seat)
         if len(legal) == 1:
             return legal[0]
-        rng: Rng = decision_rng(self.seed, game, seat)
-        world: Any = game.determinize(seat, rng)
-        if isinstance(world, FamilyGame):
-            self._fade(game, world, seat)
-        choice: Action = policy_for(world)(world, seat, rng)
+        view = seat.view()
+        rng = rng_for_view(self.seed, view)
+        world = seat.worlds(rng)
+        me = seat.number
+        memory = seat.memory_game
+        if memory:
+            self._fade(seat, world)
+        choice = world.rule_of_thumb(me, rng)
         if choice not in legal:
             choice = legal[0]
-        slip = self.slip if isinstance(world, FamilyGame) else self.open_slip
+        slip = self.slip if memory else self.open_slip
         if slip and rng.random() < slip:
-            others = [a for a in legal if a != choice and sane(world, seat, a)]
+            others = [a for a in legal if a != choice and world.sensible(me, a)]
             if others:
                 choice = rng.pick(others)
         return choice
 
-    def _fade(self, game: Game, world: FamilyGame, seat: int) -> None:
-        """Clear ``seat``'s knowledge of the seen cards it has forgotten by now."""
-        for s, p in self._faded(game, seat):
-            world.forget(seat, s, p)
+    def _fade(self, seat: Seat, world: Game) -> None:
+        """Clear the seat's knowledge of the seen cards it has forgotten by now, in ``world``."""
+        for s, p in self._faded(seat):
+            world.forget(seat.number, s, p)
 
-    def _faded(self, game: Game, seat: int) -> list[tuple[int, int]]:
-        """The places whose card ``seat`` knows but has forgotten by now (read from its view
+    def _faded(self, seat: Seat) -> list[tuple[int, int]]:
+        """The places whose card the seat knows but has forgotten by now (read from its view
         and history only)."""
-        view = game.view(seat)
-        if view["phase"] in ("peek", "look"):
+        view = seat.view()
+        if not is_family_view(view) or view["phase"] in ("peek", "look"):
             return []  # looking right now: nothing has had time to fade
-        tracker = FamilyTracker(game, seat)
+        tracker = FamilyTracker(seat)
         out = []
         for (s, p), when in tracker.seen_at.items():
             hands = view["hands"]
@@ -108,70 +107,3 @@ class PersonAgent(Agent):
             if zlib.crc32(key) < chance * 4_294_967_296:
                 out.append((s, p))
         return out
-
-
-def sane(world: Any, seat: int, action: Action) -> bool:
-    """Whether a person who knows what ``seat`` knows in ``world`` might play ``action``
-    without it being absurd (Cabo family; in Qute every legal move is a person's move)."""
-    if not isinstance(world, FamilyGame):
-        return action.name not in ("qute", "jpoints")  # those are decided, not slipped
-    g = world
-    est = family_policy.estimates(g, seat)
-    vals = g.values
-    cards = est.cards
-
-    def known(s: int, p: int) -> int | None:
-        c = cards[s][p]
-        return vals[c] if c >= 0 else None
-
-    name, args = action.name, action.args
-    if name == g.rs.call:
-        return est.sums[seat] + est.unknown[seat] <= family_policy.call_threshold(g) + 2
-    if name == "draw" and args == ("discard",) and g.discard and not g.rs.pile_draw_free:
-        # the pile's card must replace one of the seat's: absurd if it is worse than every
-        # card the seat holds (unknown ones valued like an average card)
-        held = max(
-            (v if (v := known(seat, p)) is not None else est.mean)
-            for p in range(len(g.hands[seat]))
-            if g.hands[seat][p] >= 0
-        )
-        return vals[g.discard[-1]] < held
-    if name in ("drop", "give") and not args:
-        return True
-    if name == "drop":
-        return False  # only sure drops, and those the rules of thumb already play
-    if name == "replace":
-        if len(args) > 1:
-            return False  # a claim that is not sure costs cards
-        mine = known(seat, cast(int, args[0]))
-        # throwing a known low card away for a worse one is absurd; for a better one, or a
-        # high card for a slightly worse one, it is just a move
-        return g.drawn < 0 or mine is None or mine > est.mean or mine >= vals[g.drawn]
-    if name == "discard":
-        worst = max(
-            (v for p in range(len(g.hands[seat])) if (v := known(seat, p)) is not None),
-            default=None,
-        )
-        return g.drawn < 0 or worst is None or vals[g.drawn] > worst - 5
-    if name == "give":
-        mine = known(seat, cast(int, args[0]))
-        return mine is None or mine > est.mean
-    if name == "exchange" and args:
-        (s0, p0), (s1, p1) = (_addr(seat, a) for a in args)
-        if s1 == seat:
-            (s0, p0), (s1, p1) = (s1, p1), (s0, p0)
-        if s0 != seat:
-            return True  # two other seats' cards (gabo): no loss of the seat's own
-        mine, theirs = known(s0, p0), known(s1, p1)
-        if mine is None:
-            return True
-        return mine > (theirs if theirs is not None else est.mean)
-    if name == "exchange" and g.power == LOOK and g.looked is not None:
-        s0, p0, s1, p1 = g.looked
-        mine, theirs = known(s0, p0), known(s1, p1)
-        return mine is None or theirs is None or mine > theirs
-    return True
-
-
-def _addr(seat: int, a: Any) -> tuple[int, int]:
-    return (seat, a) if isinstance(a, int) else (a[0], a[1])

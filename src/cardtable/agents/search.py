@@ -23,20 +23,20 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from ..game import Game
 from ..notation import Action
 from ..rng import Rng
+from ..seat import Seat
 from .base import Agent, rng_for_view
 from .belief import weights_for
-from .heuristic import policy_for, policy_move
+from .heuristic import policy_move
 from .ismcts import SearchStats, evaluate
 
 __all__ = ["RolloutAgent"]
 
 
-def _result(world: Any, seat: int, start_round: int) -> float:
+def _result(world: Game, seat: int, start_round: int) -> float:
     """The seat's result in a finished simulation: its win share when the game is over (one
     round), else the smooth projection of :func:`evaluate`."""
     if world.over:
@@ -79,20 +79,44 @@ class RolloutAgent(Agent):
         self.stats = SearchStats()
         """Figures of the last decision (iterations = rollouts)."""
 
-    def act(self, game: Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """The action with the best mean rollout result (see the module's docstring)."""
-        legal = self._legal(game, seat)
+        legal = self._legal(seat)
         if len(legal) == 1:
             return legal[0]
         t0 = time.perf_counter()
-        view = game.view(seat)
+        view = seat.view()
         rng = rng_for_view(self.seed, view)
         start_round: int = view["round"]
-        weights = weights_for(game, seat) if self.belief else None
-        anchor = policy_move(game, seat, rng_for_view(self.seed + 1, view), legal)
-        alive = list(legal)
+        weights = weights_for(seat) if self.belief else None
+        anchor = policy_move(seat, rng_for_view(self.seed + 1, view), legal)
         results: dict[Action, list[float]] = {a: [] for a in legal}
         deadline = t0 + self.seconds if self.seconds is not None else None
+        self.stats = SearchStats()
+        alive = self._race(seat, rng, weights, legal, anchor, results, deadline, start_round)
+        best = max(alive, key=lambda a: sum(results[a]) / len(results[a]))
+        if self.prior and anchor in alive and best != anchor:
+            lead, err = _paired(results[best], results[anchor])
+            if lead <= self.prior * err:
+                best = anchor
+        self.stats.seconds = time.perf_counter() - t0
+        return best
+
+    def _race(
+        self,
+        seat: Seat,
+        rng: Rng,
+        weights: dict[tuple[int, int], list[float]] | None,
+        legal: list[Action],
+        anchor: Action,
+        results: dict[Action, list[float]],
+        deadline: float | None,
+        start_round: int,
+    ) -> list[Action]:
+        """Roll every action still in the race out in each dealt world (counted in
+        :attr:`stats`); the actions left in the race at the end."""
+        me = seat.number
+        alive = list(legal)
         rollouts = applied = 0
         depth = self.depth
         for k in range(self.samples):
@@ -100,34 +124,24 @@ class RolloutAgent(Agent):
                 break
             # every clone of ``base`` starts from the same generator state, so it draws the
             # same cards; ``moves`` repeats the policy's own random choices
-            base: Any = game.determinize(seat, rng, weights)
-            if k == 0:
-                policy = policy_for(base)
+            base = seat.worlds(rng, weights)
             luck = int(rng.random() * 2**53)
             for a in alive:
                 world = base.clone()
                 moves = Rng(luck)
-                world.apply(seat, a)
+                world.apply(me, a)
                 steps = 0
                 while steps < depth and not world.over and world.round_no == start_round:
                     q = world.actors[0]
-                    world.apply(q, policy(world, q, moves))
+                    world.apply(q, world.rule_of_thumb(q, moves))
                     steps += 1
                 applied += steps + 1
                 rollouts += 1
-                results[a].append(_result(world, seat, start_round))
+                results[a].append(_result(world, me, start_round))
             if k + 1 == self.samples // 2 and len(alive) > 2:
                 alive = self._survivors(alive, results, anchor)
-        best = max(alive, key=lambda a: sum(results[a]) / len(results[a]))
-        if self.prior and anchor in alive and best != anchor:
-            lead, err = _paired(results[best], results[anchor])
-            if lead <= self.prior * err:
-                best = anchor
-        stats = SearchStats()
-        stats.iterations, stats.actions = rollouts, applied
-        stats.seconds = time.perf_counter() - t0
-        self.stats = stats
-        return best
+        self.stats.iterations, self.stats.actions = rollouts, applied
+        return alive
 
     def _survivors(
         self, alive: list[Action], results: dict[Action, list[float]], anchor: Action

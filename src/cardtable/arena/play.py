@@ -16,7 +16,9 @@ from typing import Any
 
 from .. import agents as registry
 from ..agents import Agent
+from ..agents.oracle import OpenSeat
 from ..notation import Action
+from ..seat import Seat
 from ..variants import new_game
 from .schedule import Schedule, derive_seed
 
@@ -120,6 +122,7 @@ def play_game(
     """
     game = new_game(variant, players=players, seed=game_seed, options=options)
     bots = [build_agent(names[lineup[s]], agent_seeds[s], measure) for s in range(players)]
+    seats = [(OpenSeat if b.sees_all else Seat)(game, s) for s, b in enumerate(bots)]
     times: tuple[array[float], ...] = tuple(array("d") for _ in range(players))
     decisions = [0] * players
     clock = time.perf_counter
@@ -134,7 +137,7 @@ def play_game(
             seat = game.actors[0]
             action = None
             start = clock()
-            action = bots[seat].act(game, seat)
+            action = bots[seat].act(seats[seat])
             times[seat].append(clock() - start)
             decisions[seat] += 1
             total += 1

@@ -36,6 +36,7 @@ from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
 from ..game import Event
+from ..seat import Seat
 from ..text.fronts import FRONTS, PLAYABLE, front
 from ..text.keys import FAMILY_KEYS, key_words, word_keys
 from ..text.render import (
@@ -489,9 +490,9 @@ def _bot_moves(game: Game, bots: list[agents.Agent], console: Console) -> list[E
     quiet = game.timed_window() == "snap"
     if console.is_terminal:
         with console.status(f"seat {bot} is thinking…", spinner="dots"):
-            events = game.play(bot, bots[bot].act(game, bot))
+            events = game.play(bot, bots[bot].act(Seat(game, bot)))
     else:
-        events = game.play(bot, bots[bot].act(game, bot))
+        events = game.play(bot, bots[bot].act(Seat(game, bot)))
     if quiet:  # a bot's pass in a snap window is not news
         events = [ev for ev in events if ev.type != "pass"]
     return events

@@ -28,7 +28,7 @@ from ..cards import short_deck
 from ..game import Game
 from ..games import family as _family
 from ..games import qute as _qute
-from ..games.family.engine import MAX_CLAIM, PHASES
+from ..games.family.phases import MAX_CLAIM, PHASES
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..notation import Action, Address, sort_addresses
 from ..views import FamilyView, QuteView, is_family_view, is_qute_view

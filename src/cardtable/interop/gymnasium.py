@@ -60,6 +60,7 @@ from .. import agents as _agents
 from .. import variants
 from ..agents import Agent
 from ..game import Game
+from ..seat import Seat
 from ..variants import new_game
 from .encoding import Encoding, encoding, supported, win_rewards
 
@@ -452,7 +453,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if actor == self.seat:
                 self._legal = self.encoding.legal(game, actor)
                 return
-            game.play(actor, self._opponents[actor].act(game, actor))
+            game.play(actor, self._opponents[actor].act(Seat(game, actor)))
 
     def _observation(self) -> Observation:
         assert self.game is not None

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..games.qute.engine import J_POINTS
+from ..games.qute.tables import J_POINTS
 from ..views import QuteView, is_qute_view
 from .render import (
     FACE_DOWN,

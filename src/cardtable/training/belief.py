@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..agents import belief, family_policy
+from ..agents import belief
 from ..agents.belief import BeliefModel, FamilyTracker, context_key
 from ..games.family.engine import FamilyGame
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..rng import Rng
+from ..seat import Seat
 
 __all__ = ["MODELS", "Sample", "collect", "fit", "log_likelihood", "main", "value_axis"]
 
@@ -85,7 +86,7 @@ def collect(variant: str, games: int, seed: int = 0, every: int = 3) -> list[Sam
         while not g.over:
             if step % every == 0:
                 for watcher in range(g.players):
-                    tracker = FamilyTracker(g, watcher)
+                    tracker = FamilyTracker(Seat(g, watcher))
                     if not tracker.contexts:
                         continue
                     pool = tuple(_pool_counts(g, watcher, axis))
@@ -93,7 +94,7 @@ def collect(variant: str, games: int, seed: int = 0, every: int = 3) -> list[Sam
                         true = axis[g.values[g.hands[s][p]]]
                         out.append(Sample(context_key(ctx), pool, true))
             seat = g.actors[0]
-            g.play(seat, family_policy.choose(g, seat, rng))
+            g.play(seat, g.rule_of_thumb(seat, rng))
             step += 1
     return out
 

@@ -21,6 +21,7 @@ from textual.app import App
 from textual.widgets import RichLog
 
 from .. import Game, agents, new_game, variants
+from ..seat import Seat
 from ..text.fronts import front
 from ..text.keys import word_keys
 from ..text.render import Front, render_result
@@ -265,7 +266,7 @@ class TableFlow(App[None]):
         """A bot decides (in a worker thread), then its move is played on the app's thread."""
         if self.bot_pause > 0:
             time.sleep(self.bot_pause)
-        action = str(self.bots[bot].act(self.game, bot))
+        action = str(self.bots[bot].act(Seat(self.game, bot)))
         self.call_from_thread(self._bot_moved, bot, action, generation)
 
     def _bot_moved(self, bot: int, action: str, generation: int) -> None:

@@ -32,6 +32,7 @@ from ..agents import Agent
 from ..agents import get as get_agent
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..game import Event, Game
+from ..seat import Seat
 from ..store import GameRow, RoomRow, SeatRow, Store, StoreError
 from .chat import chat_log, say
 from .frames import first_sight, log_bit, push_all, state_frame
@@ -766,11 +767,11 @@ class RoomManager(QuickPlay):
                 chosen = None if seat in room.agents else stand_in(agent.name)
                 if agent.name not in SEARCH_LEVELS:
                     room.ai_task = None
-                    action = str(agent.act(game, seat))
+                    action = str(agent.act(Seat(game, seat)))
                     await self._act(room, seat, action, None, None, None, chosen=chosen)
                     return
                 version = room.ai_version = room.version
-                state = snapshot(game)
+                state = snapshot(game, seat)
             action = await self.search.choose(agent.name, agent.seed, seat, state)
             async with room.lock:
                 if room.ai_task is not me:  # replaced meanwhile: that task plays

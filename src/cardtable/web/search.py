@@ -12,16 +12,20 @@ debugging, and for comparison in ``benchmarks/server_load.py``).
 
 What crosses the process boundary: the agent's level and seed and the seat (plain values; agents
 keep no state between decisions and are deterministic for their seed and what the seat sees, so
-the worker builds the same agent again with ``cardtable.agents.get``), the game as
-:func:`snapshot` pickled it under the room's lock, and back the chosen action as text. The
-worker's answer is the action the agent would have chosen on the live game in the server.
+the worker builds the same agent again with ``cardtable.agents.get``), a *world* of the seat as
+:func:`snapshot` pickled it under the room's lock, and back the chosen action as text. The world
+is the game with every card the seat does not know dealt again (``Game.determinize``): the
+seat cannot tell it from the game — same view, with its recent events, same history, same legal
+actions — so an agent, which decides only from what its seat knows, chooses exactly what it
+would on the live game (``tests/test_agents.py`` checks that every agent does), while the
+game's hidden cards never leave the server's process. The worker hands the agent a
+:class:`~cardtable.seat.Seat` of that world.
 
-Why a pickled game rather than its log replayed in the worker (``cardtable.replay(game.log)``):
-both give the worker everything an agent may read — ``view`` (with the recent events, which
-also seed the agent's decision), ``legal_actions``, ``determinize`` and ``history(seat)``, the
-round's events as the seat saw them — but a replay costs the worker time in proportion to the
-whole match, while a pickle costs about the same whatever the match's length. Measured on the
-2-core dev machine (``benchmarks/snapshot_cost.py``; per move, median):
+Why a pickled world rather than the log replayed in the worker (``cardtable.replay(game.log)``):
+a log holds the seed, from which every hidden card follows, and a replay costs the worker time
+in proportion to the whole match, while a pickle costs about the same whatever the match's
+length. Measured on the 2-core dev machine for the pickled game (``benchmarks/snapshot_cost.py``;
+per move, median; a world pickles the same state):
 
 =======================  =======  ====================  ====================
 game                     actions  pickle: loop, worker  replay: loop, worker
@@ -31,13 +35,6 @@ qute, match to 125           100  0.31 ms, 0.28 ms      0.03 ms, 1.9 ms
 cabo, match to 100           400  0.27 ms, 0.34 ms      0.07 ms, 3.7 ms
 gabo, match to 1000        3,000  0.43 ms, 0.76 ms      0.77 ms, 32 ms
 =======================  =======  ====================  ====================
-
-The pickle is faster in total at every length, and it never costs the event loop more than
-half a millisecond; the log is cheaper for the loop in short games by a few tenths of a
-millisecond (nothing beside a search of several hundred), but its replay takes tens of
-milliseconds of the workers' time per move in long matches. (``game.clone()`` would not do: it
-keeps the round's history but drops the recent events that the view carries, so the agent
-would see another view and choose otherwise.)
 """
 
 from __future__ import annotations
@@ -56,6 +53,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..agents import get as get_agent
 from ..game import Game
+from ..rng import Rng
+from ..seat import Seat
 
 __all__ = [
     "SEARCH_LEVELS",
@@ -85,21 +84,21 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def snapshot(game: Game) -> bytes:
-    """The game as the worker receives it: pickled whole, with its round history and log.
-
-    Taken under the room's lock: the live game may change as soon as the lock is released,
-    the snapshot does not."""
-    return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+def snapshot(game: Game, seat: int) -> bytes:
+    """What a worker receives for ``seat``'s move: a world of the seat (the game with every
+    card the seat does not know dealt again), pickled. Taken under the room's lock: the live
+    game may change as soon as the lock is released, the snapshot does not."""
+    world = game.determinize(seat, Rng(0))
+    return pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def think(level: str, seed: int, seat: int, state: bytes) -> str:
     """The worker's job: the action (text) that ``cardtable.agents.get(level, seed=seed)``
-    chooses for ``seat`` in the game :func:`snapshot` pickled as ``state``."""
-    game = pickle.loads(state)
-    if not isinstance(game, Game):
-        raise TypeError(f"a search job holds a game, not {type(game).__name__}")
-    return str(get_agent(level, seed=seed).act(game, seat))
+    chooses for ``seat`` given its world as :func:`snapshot` pickled it in ``state``."""
+    world = pickle.loads(state)
+    if not isinstance(world, Game):
+        raise TypeError(f"a search job holds a world, not {type(world).__name__}")
+    return str(get_agent(level, seed=seed).act(Seat(world, seat)))
 
 
 def _ready() -> int:

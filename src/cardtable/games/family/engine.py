@@ -15,8 +15,9 @@ from ...errors import IllegalAction
 from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
+from ...rng import Rng
 from ...views.schema import is_family_view
-from . import drops, phases
+from . import drops, phases, policy
 from .phases import (
     FROM_DECK,
     FROM_DISCARD,
@@ -35,6 +36,7 @@ from .phases import (
 )
 from .rulesets import POWER_NAMES, RuleSet
 from .scoring import RoundEnd, explain
+from .table import EMPTY, UNKNOWN
 from .view import family_view, round_info
 from .worlds import debug_lines, redeal
 
@@ -63,10 +65,6 @@ __all__ = [
 ]
 
 
-EMPTY = -1
-"""In :meth:`FamilyGame.knowledge`: no card at that position."""
-UNKNOWN = -2
-"""In :meth:`FamilyGame.knowledge`: a face-down card the seat does not know."""
 _RANGES = [tuple(range(k)) for k in range(64)]
 _NORMAL: dict[tuple[int, Action], Action] = {}
 """Canonical form of each (seat, action) met (actions are few and immutable)."""
@@ -647,6 +645,27 @@ class FamilyGame(Game):
             self._end_round()
             return
         self._begin_turn((self.turn + 1) % self.n)
+
+    # ------------------------------------------------------------------ for searches
+    def rule_of_thumb(self, seat: int, rng: Rng) -> Action:
+        """The rules of thumb's move (:func:`~cardtable.games.family.policy.choose`)."""
+        return policy.choose(self, seat, rng)
+
+    def sensible(self, seat: int, action: Action) -> bool:
+        """Whether a person might play ``action`` (:func:`~cardtable.games.family.policy.sane`)."""
+        return policy.sane(self, seat, action)
+
+    def seen_key(self, seat: int) -> tuple[int, ...]:
+        """The card in hand and the pile's top as ``seat`` sees them, and the cards it knows."""
+        discard = self.discard
+        sig = [self.drawn_for(seat), len(discard), discard[-1] if discard else -1]
+        for hand in self.knowledge(seat):
+            sig += hand
+        return tuple(sig)
+
+    def projected_scores(self) -> list[int]:
+        """The round's scores as the hands stand (caller rule and penalties included)."""
+        return self.round_scores()
 
     def hand_sums(self) -> list[int]:
         """Every seat's hand sum (omniscient; for scoring and tests)."""

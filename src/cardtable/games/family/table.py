@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from ...views import ViewTail
     from .rulesets import RuleSet
 
-__all__ = ["Table"]
+__all__ = ["EMPTY", "UNKNOWN", "Table"]
+
+EMPTY = -1
+"""In :meth:`Table.knowledge`: no card at that position."""
+UNKNOWN = -2
+"""In :meth:`Table.knowledge`: a face-down card the seat does not know."""
 
 
 class Table(Protocol):
@@ -41,6 +46,12 @@ class Table(Protocol):
     """Card codes by card id."""
     keys: tuple[Hashable, ...]
     """What two cards must share to match (a drop, a snap), by card id."""
+    values: tuple[int, ...]
+    """Each card's points, by card id."""
+    powers_of: tuple[int, ...]
+    """Each card's power (``0``: none), by card id."""
+    target: int | None
+    """The total that ends the match; ``None`` for a single round."""
     draws: DrawSource
     """Which card leaves a face-down pile."""
     hands: list[list[int]]
@@ -117,6 +128,12 @@ class Table(Protocol):
     @property
     def result(self) -> Result | None:
         """The result, once over."""
+
+    def knowledge(self, seat: int) -> list[list[int]]:
+        """What ``seat`` knows of every hand (card ids, :data:`UNKNOWN`, :data:`EMPTY`)."""
+
+    def drawn_for(self, seat: int) -> int:
+        """The card in hand as ``seat`` knows it: its id, :data:`UNKNOWN` or :data:`EMPTY`."""
 
     def occupied(self, seat: int) -> tuple[int, ...]:
         """Positions of ``seat`` that hold a card."""

@@ -18,7 +18,9 @@ from ...errors import IllegalAction
 from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
 from ...notation import Action
+from ...rng import Rng
 from ...views import QuteRoundResult, QuteView, is_qute_view
+from . import policy
 from .deal import Constraint, constrained_deal
 from .deal import breaks as breaks  # re-exported: tests check the inferences with it
 from .messages import why_illegal
@@ -528,6 +530,34 @@ class QuteGame(Game):
         self._begin_turn(nxt)
 
     # ------------------------------------------------------------------ scoring
+    # ------------------------------------------------------------------ for searches
+    SCORE_SCALE = 10.0
+
+    def rule_of_thumb(self, seat: int, rng: Rng) -> Action:
+        """The rules of thumb's move (:func:`~cardtable.games.qute.policy.choose`)."""
+        return policy.choose(self, seat, rng)
+
+    def sensible(self, seat: int, action: Action) -> bool:
+        """Every move a person may slip into except ending a round by a decision (a Qute, the
+        J points), which is decided, not slipped."""
+        return action.name not in ("qute", "jpoints")
+
+    def seen_key(self, seat: int) -> tuple[int, ...]:
+        """The seat's own hand (everything else a seat sees of Qute is public)."""
+        return tuple(self.hands[seat])
+
+    def open_world(self, rng: Rng) -> QuteGame:
+        """The real deal, the blind shuffled again (its order is what nobody knows)."""
+        world = self.clone()
+        world.seed_from(rng)
+        world.random.shuffle_stable(world.blind)
+        return world
+
+    def projected_scores(self) -> list[int]:
+        """The points left in hand, times the round's multiplier."""
+        mult = 1 + self.epoch
+        return [mult * x for x in self.hand_points()]
+
     def hand_points(self) -> list[int]:
         """Every seat's points in hand, before J points and multiplier (omniscient)."""
         return [sum(map(CARD_POINTS.__getitem__, h)) for h in self.hands]

@@ -49,10 +49,19 @@ class Table(Protocol):
     """The card drawn this turn, ``-1`` if none."""
     must_cover: bool
     """Whether a laid card must be covered before the turn ends."""
+    ending: bool
+    """Whether the round ends after this turn (a seat out, a Qute, a dead end): public."""
+    totals: list[int]
+    """Match totals by seat."""
+    target: int | None
+    """The total that ends the match; ``None`` for a single round."""
 
     @property
     def actors(self) -> list[int]:
         """Seats that may act now."""
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may play now."""
 
     def plays(self, seat: int) -> list[Action]:
         """Every card or set of cards ``seat`` may lay now."""

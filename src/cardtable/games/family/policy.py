@@ -3,14 +3,17 @@
 :func:`choose` is the heart of the ``heuristic`` agent (run on a determinized copy, see
 :mod:`.heuristic`) and the rollout policy of the ISMCTS search (run for every seat of a
 simulated deal). It sees cards only through the engine's knowledge API
-(:meth:`FamilyGame.knowledge`: the cards the acting seat knows); every other card is valued
+(:meth:`Table.knowledge`: the cards the acting seat knows); every other card is valued
 at the mean of the cards that seat has not seen.
 """
 
 from __future__ import annotations
 
-from ..games.family.engine import (
-    EMPTY,
+from typing import cast
+
+from ...notation import Action, sort_addresses
+from ...rng import Rng
+from .phases import (
     FROM_DISCARD,
     PH_DRAWN,
     PH_GIVE,
@@ -19,14 +22,11 @@ from ..games.family.engine import (
     PH_POWER,
     PH_SNAP,
     PH_TURN,
-    UNKNOWN,
-    FamilyGame,
 )
-from ..games.family.rulesets import LOOK, PEEK, SPY, SWAP, SWAP_ANY
-from ..notation import Action, sort_addresses
-from ..rng import Rng
+from .rulesets import LOOK, PEEK, SPY, SWAP, SWAP_ANY
+from .table import EMPTY, UNKNOWN, Table
 
-__all__ = ["Estimates", "call_threshold", "choose", "estimates"]
+__all__ = ["Estimates", "call_threshold", "choose", "estimates", "sane"]
 
 _PASS = Action("pass")
 _EXCHANGE = Action("exchange")
@@ -41,7 +41,7 @@ _TAKE_MARGIN = 2.5
 _POWER_VALUE: dict[int, float] = {PEEK: 1.5, SPY: 1.0, SWAP: 2.0, LOOK: 2.5, SWAP_ANY: 2.0}
 
 
-def call_threshold(g: FamilyGame) -> float:
+def call_threshold(g: Table) -> float:
     """The estimated hand sum at or below which a seat considers calling the end (the rule
     set's ``call_threshold``: 9 by default, 5 in gabo, 7 in kaboo)."""
     return g.rs.call_threshold
@@ -62,10 +62,10 @@ class Estimates:
         self.unknown = unknown
         """Per seat: how many of its cards the seat does not know."""
         self.cards = cards
-        """The seat's knowledge of every hand (:meth:`FamilyGame.knowledge`)."""
+        """The seat's knowledge of every hand (:meth:`Table.knowledge`)."""
 
 
-def estimates(g: FamilyGame, seat: int) -> Estimates:
+def estimates(g: Table, seat: int) -> Estimates:
     """Hand sums as ``seat`` sees them (unknown cards at the mean of its unseen cards)."""
     vals = g.values
     entry = _DECK_TOTALS.get(g.rs.name)
@@ -101,7 +101,7 @@ def estimates(g: FamilyGame, seat: int) -> Estimates:
     return Estimates(mean, sums, unknown, cards)
 
 
-def _worst_own(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, float]:
+def _worst_own(est: Estimates, seat: int, g: Table) -> tuple[int, float]:
     """Own position with the highest estimated value (unknown cards slightly preferred:
     replacing them also tells the seat what it holds)."""
     best_i, best_v = -1, -1e9
@@ -116,7 +116,7 @@ def _worst_own(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, float]:
     return best_i, best_v
 
 
-def _best_other(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, int, float]:
+def _best_other(est: Estimates, seat: int, g: Table) -> tuple[int, int, float]:
     """The other seats' card with the lowest estimated value (seat, position, value)."""
     bs, bi, bv = -1, -1, 1e9
     vals = g.values
@@ -132,7 +132,7 @@ def _best_other(est: Estimates, seat: int, g: FamilyGame) -> tuple[int, int, flo
     return bs, bi, bv
 
 
-def _should_call(g: FamilyGame, seat: int, est: Estimates) -> bool:
+def _should_call(g: Table, seat: int, est: Estimates) -> bool:
     mine = est.sums[seat] + 1.5 * est.unknown[seat]  # unknown cards are a risk
     others = min(est.sums[s] for s in range(g.n) if s != seat)
     if mine > call_threshold(g):
@@ -141,7 +141,7 @@ def _should_call(g: FamilyGame, seat: int, est: Estimates) -> bool:
     return mine + margin <= others
 
 
-def _drop(g: FamilyGame, seat: int, est: Estimates) -> Action | None:
+def _drop(g: Table, seat: int, est: Estimates) -> Action | None:
     """cabo-german: a sure drop (a known card matching the discard pile's top), if good."""
     if not g.discard:
         return None
@@ -162,7 +162,7 @@ def _drop(g: FamilyGame, seat: int, est: Estimates) -> Action | None:
     return None
 
 
-def choose(g: FamilyGame, seat: int, rng: Rng) -> Action:
+def choose(g: Table, seat: int, rng: Rng) -> Action:
     """A sensible legal action for ``seat``, using only what ``seat`` knows."""
     ph = g.phase
     if ph == PH_PEEK:
@@ -193,7 +193,7 @@ def choose(g: FamilyGame, seat: int, rng: Rng) -> Action:
     return rng.pick(g.legal_actions(seat))  # pragma: no cover - no other phase has actors
 
 
-def _turn(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
+def _turn(g: Table, seat: int, est: Estimates, rng: Rng) -> Action:
     if g.caller < 0 and _should_call(g, seat, est):
         return Action(g.rs.call)
     deck_ok = bool(g.deck) or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1)
@@ -209,7 +209,7 @@ def _turn(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
     return rng.pick(g.legal_actions(seat))
 
 
-def _claim(g: FamilyGame, own: list[int], drawn_value: int) -> tuple[tuple[int, ...], float]:
+def _claim(g: Table, own: list[int], drawn_value: int) -> tuple[tuple[int, ...], float]:
     """cabo: the best sure multi-claim (known equal cards) and the points it saves."""
     vals = g.values
     groups: dict[int, list[int]] = {}
@@ -227,7 +227,7 @@ def _claim(g: FamilyGame, own: list[int], drawn_value: int) -> tuple[tuple[int, 
     return best, gain
 
 
-def _drawn(g: FamilyGame, seat: int, est: Estimates) -> Action:
+def _drawn(g: Table, seat: int, est: Estimates) -> Action:
     cid = g.drawn
     dv = g.values[cid]
     i, worst = _worst_own(est, seat, g)
@@ -245,7 +245,7 @@ def _drawn(g: FamilyGame, seat: int, est: Estimates) -> Action:
     return _DISCARD
 
 
-def _power(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
+def _power(g: Table, seat: int, est: Estimates, rng: Rng) -> Action:
     power = g.power
     optional = power not in g.rs.must_use
     if power == PEEK:
@@ -274,11 +274,11 @@ def _power(g: FamilyGame, seat: int, est: Estimates, rng: Rng) -> Action:
     return _PASS if optional else _first(g, seat)
 
 
-def _first(g: FamilyGame, seat: int) -> Action:
+def _first(g: Table, seat: int) -> Action:
     return g.legal_actions(seat)[0]
 
 
-def _sure_match(g: FamilyGame, own: list[int], key: object) -> int:
+def _sure_match(g: Table, own: list[int], key: object) -> int:
     """A position of ``own`` (the seat's knowledge of its hand) whose known card matches
     ``key`` and is worth shedding (a positive value), or -1."""
     keys, vals = g.keys, g.values
@@ -288,6 +288,77 @@ def _sure_match(g: FamilyGame, own: list[int], key: object) -> int:
     return -1
 
 
-def _snap(g: FamilyGame, own: list[int]) -> Action:
+def _snap(g: Table, own: list[int]) -> Action:
     i = _sure_match(g, own, g.snap_key)
     return Action("drop", (i,)) if i >= 0 else _PASS
+
+
+def sane(g: Table, seat: int, action: Action) -> bool:
+    """Whether a person who knows what ``seat`` knows might play the legal ``action`` without
+    it being absurd: no call with a hand it knows to be bad, no taking from the pile a card
+    worse than every card it holds, no swapping a known low card for an unknown or a higher
+    one, no throwing a known low card away for a worse drawn card, no drop or snap of a card
+    not known to match, no giving away a known low card."""
+    est = estimates(g, seat)
+    vals = g.values
+    cards = est.cards
+
+    def known(s: int, p: int) -> int | None:
+        c = cards[s][p]
+        return vals[c] if c >= 0 else None
+
+    name, args = action.name, action.args
+    if name == g.rs.call:
+        return est.sums[seat] + est.unknown[seat] <= call_threshold(g) + 2
+    if name == "draw" and args == ("discard",) and g.discard and not g.rs.pile_draw_free:
+        # the pile's card must replace one of the seat's: absurd if it is worse than every
+        # card the seat holds (unknown ones valued like an average card)
+        held = max(
+            (v if (v := known(seat, p)) is not None else est.mean)
+            for p in range(len(g.hands[seat]))
+            if g.hands[seat][p] >= 0
+        )
+        return vals[g.discard[-1]] < held
+    if name in ("drop", "give") and not args:
+        return True
+    if name == "drop":
+        return False  # only sure drops, and those the rules of thumb already play
+    if name == "replace":
+        if len(args) > 1:
+            return False  # a claim that is not sure costs cards
+        mine = known(seat, cast(int, args[0]))
+        # throwing a known low card away for a worse one is absurd; for a better one, or a
+        # high card for a slightly worse one, it is just a move
+        return g.drawn < 0 or mine is None or mine > est.mean or mine >= vals[g.drawn]
+    if name == "discard":
+        worst = max(
+            (v for p in range(len(g.hands[seat])) if (v := known(seat, p)) is not None),
+            default=None,
+        )
+        return g.drawn < 0 or worst is None or vals[g.drawn] > worst - 5
+    if name == "give":
+        mine = known(seat, cast(int, args[0]))
+        return mine is None or mine > est.mean
+    if name == "exchange" and args:
+        (s0, p0), (s1, p1) = (_addr(seat, a) for a in args)
+        if s1 == seat:
+            (s0, p0), (s1, p1) = (s1, p1), (s0, p0)
+        if s0 != seat:
+            return True  # two other seats' cards (gabo): no loss of the seat's own
+        mine, theirs = known(s0, p0), known(s1, p1)
+        if mine is None:
+            return True
+        return mine > (theirs if theirs is not None else est.mean)
+    if name == "exchange" and g.power == LOOK and g.looked is not None:
+        s0, p0, s1, p1 = g.looked
+        mine, theirs = known(s0, p0), known(s1, p1)
+        return mine is None or theirs is None or mine > theirs
+    return True
+
+
+def _addr(seat: int, a: object) -> tuple[int, int]:
+    """An action's address as ``(owner, position)``: a bare position is ``seat``'s own."""
+    if isinstance(a, int):
+        return (seat, a)
+    owner, pos = cast(tuple[int, int], a)
+    return (owner, pos)

@@ -1,4 +1,4 @@
-"""A fast rule-of-thumb policy for Qute (RULES.md §3), working on a :class:`QuteGame` directly.
+"""A fast rule-of-thumb policy for Qute (RULES.md §3), working on a :class:`Table` directly.
 
 It serves twice: as the heuristic player (on a determinized copy of the game) and as the
 rollout policy of the tree search, where it runs for every seat at every step of thousands of
@@ -20,10 +20,11 @@ draws; a run of four that makes calling Qute look good is taken.
 
 from __future__ import annotations
 
-from ..cards import short_deck
-from ..games.qute.engine import CARD_POINTS, J_POINTS, PH_OVER, QuteGame
-from ..notation import Action
-from ..rng import Rng
+from ...cards import short_deck
+from ...notation import Action
+from ...rng import Rng
+from .table import Table
+from .tables import CARD_POINTS, J_POINTS, PH_OVER
 
 __all__ = ["choose"]
 
@@ -82,7 +83,7 @@ _RANK_OF = bytes(c % 9 if c < 36 else 9 for c in range(256))
 """Translation table: card id to its rank index."""
 
 
-def choose(g: QuteGame, seat: int, rng: Rng) -> Action:
+def choose(g: Table, seat: int, rng: Rng) -> Action:
     """A good legal action for ``seat`` (which is ``g.turn``, the only actor in Qute).
 
     Reads only what ``seat`` may know; ``rng`` only breaks exact ties, so the answer is a
@@ -106,13 +107,13 @@ def choose(g: QuteGame, seat: int, rng: Rng) -> Action:
     return _choose_jpoints(g, seat)
 
 
-_Context = tuple[QuteGame, int, bool, float, float, float, float, int, float, list[int], bytes]
+_Context = tuple[Table, int, bool, float, float, float, float, int, float, list[int], bytes]
 """Fixed for one call: game, seat, two players?, danger (weight per point in hand), threat of
 the next seat, cost of drawing a card, worth of blocking the next seat, its hand size, unseen
 cards, unseen cards that fit each suit's J-chosen top, and the seen cards' ranks."""
 
 
-def _context(g: QuteGame, seat: int) -> _Context:
+def _context(g: Table, seat: int) -> _Context:
     """The fixed part of a play or suit decision's evaluation for ``seat``."""
     n = g.n
     hands = g.hands
@@ -148,7 +149,7 @@ def _context(g: QuteGame, seat: int) -> _Context:
 
 
 # ---------------------------------------------------------------- playing
-def _choose_play(g: QuteGame, seat: int, rng: Rng) -> Action:
+def _choose_play(g: Table, seat: int, rng: Rng) -> Action:
     hand = g.hands[seat]
     stack = g.stack
     if stack:
@@ -413,7 +414,7 @@ def _js_action(hand: list[int], k: int) -> Action:
 
 
 # ---------------------------------------------------------------- decisions
-def _best_suit(g: QuteGame, seat: int, rng: Rng) -> int:
+def _best_suit(g: Table, seat: int, rng: Rng) -> int:
     """The suit to follow a J: the one the hand follows best (Js aside; points break ties),
     and that the next seat is least likely to hold."""
     count = [0, 0, 0, 0]
@@ -437,7 +438,7 @@ def _best_suit(g: QuteGame, seat: int, rng: Rng) -> int:
     return suits[0] if len(suits) == 1 else rng.pick(suits)
 
 
-def _unseen_average(g: QuteGame, seat: int) -> float:
+def _unseen_average(g: Table, seat: int) -> float:
     """Average points of a card ``seat`` cannot see (not in its hand nor on the stack)."""
     points = _DECK_POINTS
     seen = 0
@@ -451,7 +452,7 @@ def _unseen_average(g: QuteGame, seat: int) -> float:
     return points / hidden if hidden > 0 else 0.0
 
 
-def _qute_is_good(g: QuteGame, seat: int, points: int, size: int) -> bool:
+def _qute_is_good(g: Table, seat: int, points: int, size: int) -> bool:
     """Whether ending the round now, holding ``size`` cards worth ``points``, looks good."""
     if size == 0 or points == 0:
         return True
@@ -469,7 +470,7 @@ def _qute_is_good(g: QuteGame, seat: int, points: int, size: int) -> bool:
     return size > fewest and points < expected
 
 
-def _threat(g: QuteGame, seat: int, other: int) -> float:
+def _threat(g: Table, seat: int, other: int) -> float:
     """How close seat ``other`` is to winning, as seen from ``seat``."""
     k = len(g.hands[other])
     value = _THREAT[k if k < 5 else 5]
@@ -481,7 +482,7 @@ def _threat(g: QuteGame, seat: int, other: int) -> float:
     return value
 
 
-def _choose_eights(g: QuteGame, seat: int) -> Action:
+def _choose_eights(g: Table, seat: int) -> Action:
     """``all`` or ``next``: the one that hurts the likely winners most."""
     n = g.n
     eights = sum(1 for c in g.laid if c % 9 == _EIGHT)
@@ -507,7 +508,7 @@ def _choose_eights(g: QuteGame, seat: int) -> Action:
     return _EIGHTS_ALL if value_all > value_next else _EIGHTS_NEXT
 
 
-def _choose_jpoints(g: QuteGame, seat: int) -> Action:
+def _choose_jpoints(g: Table, seat: int) -> Action:
     """``plus`` when it surely ends the match with ``seat`` winning, or lands ``seat`` on
     exactly the target (reset to 0); otherwise ``minus``. Never ``plus`` when an opponent with
     no points in hand would land on exactly the target (and be reset to 0)."""
