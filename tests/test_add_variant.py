@@ -23,6 +23,15 @@ from cardtable import IllegalAction, new_game, parse, replay, variants
 from cardtable.agents import get as get_agent
 from cardtable.agents.family_policy import call_threshold
 from cardtable.games.family import RULESETS, add_variant, remove_variant
+from cardtable.games.family.hooks import (
+    DROP,
+    END_ROUND,
+    MULTI_REPLACE,
+    NO_DROPS,
+    RESHUFFLE,
+    SNAP,
+    Drops,
+)
 from cardtable.games.family.rulesets import CABO, CABO_GERMAN, KABOO
 from cardtable.notation import Action
 
@@ -216,6 +225,27 @@ def test_the_built_in_records_keep_their_numbers() -> None:
         "Gabo!",
         "Knock",
     ]
+    assert [RULESETS[n].drops for n in ("cabo", "cabo-german", "gabo", "kaboo")] == [
+        MULTI_REPLACE,
+        DROP,
+        SNAP,
+        NO_DROPS,
+    ]
+    assert [RULESETS[n].deck_end for n in ("cabo", "cabo-german", "gabo", "kaboo")] == [
+        END_ROUND,
+        RESHUFFLE,
+        RESHUFFLE,
+        END_ROUND,
+    ]
+
+
+def test_a_hook_that_is_not_one_is_refused() -> None:
+    for changes in ({"drops": "snap"}, {"deck_end": "reshuffle"}):
+        with pytest.raises(ValueError, match="drops must be a Drops and deck_end a DeckEnd"):
+            add_variant(dataclasses.replace(KABOO, name="broken", call="broke", **changes))
+    with pytest.raises(ValueError, match="pile_phases"):
+        Drops("early", pile_phases=frozenset({"peek"}))
+    assert "broken" not in variants.names()
 
 
 # ------------------------------------------------------------------------------ notation

@@ -114,7 +114,7 @@ def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
     if SPY in rs.powers.values():
         rows.append(("spy P.N", "spy power: look at seat P's card N"))
     rows.append(("pass", "decline a power (where allowed)"))
-    if rs.drops == "multi":
+    if rs.drops.claims:
         rows.append(
             ("replace N M …", "claim that your cards N, M, … have equal value and replace them all")
         )
@@ -129,12 +129,12 @@ def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
         rows.append(
             ("exchange A B", f"{ranks} power: swap any two cards of two different seats, unseen")
         )
-    if rs.drops == "drop":
+    if rs.drops.pile_phases:
         rows.append(
             ("drop N / drop P.N", "drop a card matching the top of the discard pile (your turn)")
         )
         rows.append(("give N", "after dropping an opponent's card: give them your card N"))
-    if rs.drops == "snap":
+    if rs.drops.snaps:
         rows.append(("drop N", "snap window: throw your card N if it has the window's rank"))
         rows.append(("pass", "snap window: you are done snapping for this window"))
     call = "call the end at the start of your turn"

@@ -21,6 +21,7 @@ from typing import Any
 from ... import notation
 from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
 from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
+from .hooks import DeckEnd, Drops
 from .rulesets import BUILT_IN, POWER_LABELS, RULESETS, RuleSet
 from .scoring import MatchEnd, Scoring
 
@@ -136,6 +137,8 @@ def _check(rs: RuleSet) -> None:
         raise ValueError("max_positions must be between 1 and 64")
     if not isinstance(rs.scoring, Scoring) or not isinstance(rs.target_reached, MatchEnd):
         raise ValueError("scoring must be a Scoring and target_reached a MatchEnd")
+    if not isinstance(rs.drops, Drops) or not isinstance(rs.deck_end, DeckEnd):
+        raise ValueError("drops must be a Drops and deck_end a DeckEnd")
     if rs.hand_layout not in _HAND_LAYOUTS:
         raise ValueError(f"hand_layout must be one of {list(_HAND_LAYOUTS)}")
     if not 1 <= rs.min_players <= rs.default_players <= rs.max_players:

@@ -10,6 +10,7 @@ from typing import Literal
 from ...cards import cabo_deck, card, standard_deck
 from ...variants import OptionSpec
 from . import scoring
+from .hooks import DROP, END_ROUND, MULTI_REPLACE, NO_DROPS, RESHUFFLE, SNAP, DeckEnd, Drops
 from .scoring import EXCEEDS, REACHES, MatchEnd, Scoring
 
 __all__ = [
@@ -94,10 +95,13 @@ class RuleSet:
     ``knock`` …). Registering the rule set teaches it to the notation."""
     call_ends_round: bool
     """True if the call ends the round at once (gabo), else every other seat plays one turn."""
-    drops: str
-    """``none``, ``multi`` (cabo multi-replace), ``drop`` (cabo-german) or ``snap`` (gabo)."""
-    deck_end: str
-    """``end``: the round ends after the turn that drew the last card; ``reshuffle``."""
+    drops: Drops
+    """Which cards may leave a hand besides the turn's one (a hook, :mod:`.hooks`:
+    :data:`~.hooks.NO_DROPS`, :data:`~.hooks.MULTI_REPLACE` (cabo), :data:`~.hooks.DROP`
+    (cabo-german), :data:`~.hooks.SNAP` (gabo), or a record of its own)."""
+    deck_end: DeckEnd
+    """What an empty deck does (a hook, :mod:`.hooks`: :data:`~.hooks.END_ROUND`, the round
+    ends after the turn that drew the last card; :data:`~.hooks.RESHUFFLE`; or a subclass)."""
     discard_starts: bool
     """Whether one card starts the discard pile face up."""
     drawn_public: bool
@@ -233,8 +237,8 @@ CABO = RuleSet(
     must_use=frozenset(),
     call="cabo",
     call_ends_round=False,
-    drops="multi",
-    deck_end="end",
+    drops=MULTI_REPLACE,
+    deck_end=END_ROUND,
     discard_starts=True,
     drawn_public=False,
     pile_draw_free=False,
@@ -263,8 +267,8 @@ CABO_GERMAN = RuleSet(
     must_use=frozenset({PEEK, SPY, LOOK}),
     call="cabo",
     call_ends_round=False,
-    drops="drop",
-    deck_end="reshuffle",
+    drops=DROP,
+    deck_end=RESHUFFLE,
     discard_starts=True,
     drawn_public=True,
     pile_draw_free=True,
@@ -290,8 +294,8 @@ GABO = RuleSet(
     must_use=frozenset(),
     call="gabo",
     call_ends_round=True,
-    drops="snap",
-    deck_end="reshuffle",
+    drops=SNAP,
+    deck_end=RESHUFFLE,
     discard_starts=True,
     drawn_public=False,
     pile_draw_free=False,
@@ -320,8 +324,8 @@ KABOO = RuleSet(
     must_use=frozenset(),
     call="knock",
     call_ends_round=False,
-    drops="none",
-    deck_end="end",
+    drops=NO_DROPS,
+    deck_end=END_ROUND,
     discard_starts=False,
     drawn_public=False,
     pile_draw_free=False,
