@@ -21,7 +21,6 @@ __all__ = [
     "KABOO",
     "LOOK",
     "PEEK",
-    "POWER_LABELS",
     "POWER_NAMES",
     "RULESETS",
     "SPY",
@@ -61,15 +60,6 @@ POWER_NAMES: dict[int, PowerWord] = {
     SWAP_ANY: "exchange",
 }
 """The action word each power is used with."""
-
-POWER_LABELS: dict[int, str] = {
-    PEEK: "peek",
-    SPY: "spy",
-    SWAP: "swap",
-    LOOK: "look",
-    SWAP_ANY: "swap",
-}
-"""The word a card face shows for its power (the browser prints it on numbered cards)."""
 
 
 @dataclass(frozen=True)
@@ -146,19 +136,10 @@ class RuleSet:
     with penalty cards and failed claims; see :mod:`cardtable.interop.encoding`)."""
     call_threshold: float = 9.0
     """Estimated hand sum at or below which the rules-of-thumb agents consider calling."""
-    call_exclaimed: bool = True
-    """Whether the call reads as an exclamation in the client ("Cabo!") or not ("Knock")."""
-    hand_layout: str = "row"
-    """How the client lays a hand out: ``row`` or ``square`` (two rows of two: kaboo)."""
     face_up_in_hand: bool = False
     """Whether a card the whole table saw face up lies face up when it goes into a hand (cabo:
     a card taken from the discard pile, the cards of a failed claim), shown in every view,
     memory-less and spectators' included; otherwise a card in a hand is face down."""
-
-    @property
-    def call_label(self) -> str:
-        """The call as a button or badge reads it: ``Cabo!``, ``Knock``."""
-        return self.call.capitalize() + ("!" if self.call_exclaimed else "")
 
     def power_of(self, code: str) -> int:
         """The power of a card code (0 for none)."""
@@ -341,8 +322,6 @@ KABOO = RuleSet(
     scoring=scoring.SUM,
     max_positions=4,  # kaboo hands never grow
     call_threshold=7.0,
-    call_exclaimed=False,
-    hand_layout="square",
 )
 
 BUILT_IN = (CABO, CABO_GERMAN, GABO, KABOO)
