@@ -22,10 +22,20 @@ import cardtable
 from cardtable import IllegalAction, new_game, parse, replay, variants
 from cardtable.agents import get as get_agent
 from cardtable.games.family import RULESETS, add_variant, remove_variant
+from cardtable.games.family.hooks import (
+    DROP,
+    END_ROUND,
+    MULTI_REPLACE,
+    NO_DROPS,
+    RESHUFFLE,
+    SNAP,
+    Drops,
+)
 from cardtable.games.family.policy import call_threshold
 from cardtable.games.family.rulesets import CABO, CABO_GERMAN, KABOO
 from cardtable.notation import Action
 from cardtable.seat import Seat
+from cardtable.text.presentation import call_label, hand_layout, set_hand_layout
 
 from . import test_conformance as conformance
 from . import test_secrecy as secrecy
@@ -127,7 +137,6 @@ def test_a_call_word_colliding_with_an_action_word_is_refused(call: str, message
         ({"initial_peeks": 5}, "initial_peeks"),
         ({"auto_peek": (2, 7)}, "auto_peek"),
         ({"max_positions": 0}, "max_positions"),
-        ({"hand_layout": "circle"}, "hand_layout"),
         ({"default_players": 9}, "players"),
         ({"hand_size": 20}, "deck is too small"),
     ],
@@ -212,11 +221,47 @@ def test_the_built_in_records_keep_their_numbers() -> None:
         "gabo": 8,
         "kaboo": 4,
     }
-    assert [RULESETS[n].call_label for n in ("cabo", "gabo", "kaboo")] == [
+    assert [call_label(RULESETS[n].call) for n in ("cabo", "gabo", "kaboo")] == [
         "Cabo!",
         "Gabo!",
         "Knock",
     ]
+    assert [hand_layout(RULESETS[n]) for n in ("cabo", "cabo-german", "gabo", "kaboo")] == [
+        "row",
+        "row",
+        "row",
+        "square",
+    ]
+    assert [RULESETS[n].drops for n in ("cabo", "cabo-german", "gabo", "kaboo")] == [
+        MULTI_REPLACE,
+        DROP,
+        SNAP,
+        NO_DROPS,
+    ]
+    assert [RULESETS[n].deck_end for n in ("cabo", "cabo-german", "gabo", "kaboo")] == [
+        END_ROUND,
+        RESHUFFLE,
+        RESHUFFLE,
+        END_ROUND,
+    ]
+
+
+def test_a_hook_that_is_not_one_is_refused() -> None:
+    for changes in ({"drops": "snap"}, {"deck_end": "reshuffle"}):
+        with pytest.raises(ValueError, match="drops must be a Drops and deck_end a DeckEnd"):
+            add_variant(dataclasses.replace(KABOO, name="broken", call="broke", **changes))
+    with pytest.raises(ValueError, match="pile_phases"):
+        Drops("early", pile_phases=frozenset({"peek"}))
+    assert "broken" not in variants.names()
+
+
+def test_a_layout_is_set_by_name_and_checked() -> None:
+    with pytest.raises(ValueError, match="hand_layout"):
+        set_hand_layout("broken", "circle")
+    row = dataclasses.replace(KABOO, name="kaboo-row", call="enough")
+    assert hand_layout(row) == "square"  # made from kaboo: four cards, the bottom row seen
+    set_hand_layout("kaboo-row", "row")
+    assert hand_layout(row) == "row" and hand_layout(KABOO) == "square"
 
 
 # ------------------------------------------------------------------------------ notation

@@ -137,8 +137,9 @@ class Variant:
     """The kind of game, i.e. the engine that plays it: ``"cabo"`` for every variant of the
     Cabo family, ``"qute"`` for Qute. Front ends choose their layout by it, never by name."""
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    """JSON-ready facts a front end shows (the call word and its label, card values, powers by
-    card, hand size …), served as they are by the web app's ``/api/variants``."""
+    """JSON-ready facts of the rules a front end shows (the call word, card values, hand size
+    …), served by the web app's ``/api/variants`` with the words and layout shown beside them
+    (the call's label, the power word on each card: :mod:`cardtable.text.presentation`)."""
     rules_version: int = 1
     """Bumped whenever a change to the rules would replay recorded actions differently (a
     stored game is resumed only under the rules version it was recorded with)."""

@@ -167,7 +167,7 @@ class Encoding:
             rows.append(Action("exchange"))
         rows += [Action("peek", (i,)) for i in own]
         rows += [Action("replace", (i,)) for i in own]
-        if rs.drops == "multi":
+        if rs.drops.claims:
             for k in range(2, MAX_CLAIM + 1):
                 rows += [Action("replace", c) for c in itertools.combinations(own, k)]
         if SPY in powers:
@@ -183,9 +183,9 @@ class Encoding:
                 for a, b in itertools.combinations(addrs, 2)
                 if _rel_key(a)[0] != _rel_key(b)[0]
             ]
-        if rs.drops in ("drop", "snap"):
+        if rs.drops.sheds:
             rows += [Action("drop", (i,)) for i in own]
-        if rs.drops == "drop":
+        if rs.drops.pile_phases:
             rows += [Action("drop", (a,)) for a in others]
             rows += [Action("give", (i,)) for i in own]
         return rows

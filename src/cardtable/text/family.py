@@ -26,6 +26,7 @@ from rich.text import Text
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..games.family.scoring import CABO, GABO, SUM
 from ..views import FamilySlot, FamilyView, is_family_view
+from .presentation import hand_layout
 from .render import (
     FACE_DOWN,
     Front,
@@ -114,7 +115,7 @@ def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
     if SPY in rs.powers.values():
         rows.append(("spy P.N", "spy power: look at seat P's card N"))
     rows.append(("pass", "decline a power (where allowed)"))
-    if rs.drops == "multi":
+    if rs.drops.claims:
         rows.append(
             ("replace N M …", "claim that your cards N, M, … have equal value and replace them all")
         )
@@ -129,12 +130,12 @@ def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
         rows.append(
             ("exchange A B", f"{ranks} power: swap any two cards of two different seats, unseen")
         )
-    if rs.drops == "drop":
+    if rs.drops.pile_phases:
         rows.append(
             ("drop N / drop P.N", "drop a card matching the top of the discard pile (your turn)")
         )
         rows.append(("give N", "after dropping an opponent's card: give them your card N"))
-    if rs.drops == "snap":
+    if rs.drops.snaps:
         rows.append(("drop N", "snap window: throw your card N if it has the window's rank"))
         rows.append(("pass", "snap window: you are done snapping for this window"))
     call = "call the end at the start of your turn"
@@ -217,16 +218,17 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
     """A hand as rows of cells (address, card, who has seen it), 8 cells a row, each line
     labelled (:data:`_ROW_LABELS`).
 
-    Four cards of a rule set whose ``hand_layout`` is ``square`` (kaboo's) are drawn as a 2×2
-    square. Plain text lines are used instead of nested tables because they render fast even
-    for the long hands that penalties can build.
+    Four cards of a rule set laid out as a ``square`` (kaboo's,
+    :func:`.presentation.hand_layout`) are drawn as a 2×2 square. Plain text lines are used
+    instead of nested tables because they render fast even for the long hands that penalties
+    can build.
     """
     hand: list[FamilySlot | None] = view["hands"][seat]
     players = int(view["players"])
     if not any(c is not None for c in hand):
         return Text("no cards", style="dim")
     rs = RULESETS.get(str(view["game"]))
-    square = rs is not None and rs.hand_layout == "square"
+    square = rs is not None and hand_layout(rs) == "square"
     per_row = 2 if square and len(hand) <= 4 else 8
     lines: list[Text] = []
     for start in range(0, len(hand), per_row):

@@ -17,6 +17,7 @@ from textual.containers import Container, Horizontal
 from textual.widgets import Static
 
 from ..games.family.rulesets import RULESETS
+from ..text.presentation import hand_layout
 from ..text.qute import sort_hand
 from .steps import seat_word
 from .widgets import CardBox, SeatPanel
@@ -135,7 +136,7 @@ class Board:
             tags.append(f"called {view.get('call')}")
         hand_box = Container(*boxes, classes="hand")
         rules = RULESETS.get(str(view["game"]))
-        square = len(hand) <= 4 and rules is not None and rules.hand_layout == "square"
+        square = len(hand) <= 4 and rules is not None and hand_layout(rules) == "square"
         per_row = 2 if square else (max(1, min(12 if self.compact else 8, len(boxes))) if me else 4)
         hand_box.styles.grid_size_columns = per_row
         panel = SeatPanel(Static(" · ".join(tags), classes="tags"), hand_box)

@@ -25,6 +25,7 @@ from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL
+from ..text.presentation import served_details
 from .guard import (
     Guard,
     RateLimits,
@@ -258,7 +259,7 @@ def _add_reference(app: FastAPI) -> None:
             var = variants.get(name)
             out.append(
                 {
-                    **var.details,
+                    **served_details(var),
                     "name": var.name,
                     "title": var.title,
                     "summary": var.summary,

@@ -21,7 +21,8 @@ from typing import Any
 from ... import notation
 from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
 from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
-from .rulesets import BUILT_IN, POWER_LABELS, RULESETS, RuleSet
+from .hooks import DeckEnd, Drops
+from .rulesets import BUILT_IN, RULESETS, RuleSet
 from .scoring import MatchEnd, Scoring
 
 __all__ = [
@@ -37,8 +38,6 @@ __all__ = [
 
 FAMILY = "cabo"
 """The ``family`` of every variant this package registers (:attr:`Variant.family`)."""
-
-_HAND_LAYOUTS = ("row", "square")
 
 MAX_TURNS = 1000
 """Largest ``max_turns`` (turns per seat) a Cabo-family round accepts."""
@@ -86,17 +85,15 @@ def _factory(rs: RuleSet) -> Any:
 
 
 def _details(rs: RuleSet) -> dict[str, Any]:
-    """What a front end shows of the rule set (JSON-ready; served by ``/api/variants``)."""
+    """The rule set's facts a front end shows (JSON-ready; ``/api/variants`` serves them with
+    the words and layout the text layer adds, :mod:`cardtable.text.presentation`)."""
     codes = list(dict.fromkeys(rs.deck))
     return {
         "call": rs.call,
-        "call_label": rs.call_label,
         "values": {code: rs.value(code) for code in codes},
-        "powers": {code: POWER_LABELS[power] for code in codes if (power := rs.power_of(code))},
         "hand_size": rs.hand_size,
         "initial_peeks": rs.initial_peeks,
         "auto_peek": list(rs.auto_peek),
-        "hand_layout": rs.hand_layout,
     }
 
 
@@ -136,8 +133,8 @@ def _check(rs: RuleSet) -> None:
         raise ValueError("max_positions must be between 1 and 64")
     if not isinstance(rs.scoring, Scoring) or not isinstance(rs.target_reached, MatchEnd):
         raise ValueError("scoring must be a Scoring and target_reached a MatchEnd")
-    if rs.hand_layout not in _HAND_LAYOUTS:
-        raise ValueError(f"hand_layout must be one of {list(_HAND_LAYOUTS)}")
+    if not isinstance(rs.drops, Drops) or not isinstance(rs.deck_end, DeckEnd):
+        raise ValueError("drops must be a Drops and deck_end a DeckEnd")
     if not 1 <= rs.min_players <= rs.default_players <= rs.max_players:
         raise ValueError("players must satisfy 1 ≤ min_players ≤ default_players ≤ max_players")
     if rs.hand_size * rs.max_players + int(rs.discard_starts) > len(rs.deck):

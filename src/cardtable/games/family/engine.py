@@ -393,8 +393,8 @@ class FamilyGame(Game):
         The one place a card leaves the deck: deals, draws and penalties all come here.
         """
         deck = self.deck
-        if not deck and self.rs.deck_end == "reshuffle":
-            self._reshuffle()
+        if not deck:
+            self.rs.deck_end.refill(self)
             deck = self.deck
         if not deck:
             return -1
@@ -404,7 +404,9 @@ class FamilyGame(Game):
         # the identity of a card drawn never changes what else the action does
         return draws.take(self, deck, False)
 
-    def _reshuffle(self) -> None:
+    def reshuffle(self) -> None:
+        """Shuffle the discard pile but its top card into a new deck, from the seed (nothing if
+        the pile has fewer than two cards); a rule set's deck end calls it."""
         if len(self.discard) < 2:
             return
         top = self.discard.pop()
@@ -525,14 +527,16 @@ class FamilyGame(Game):
 
     def _card_landed(self, cid: int) -> None:
         """A turn's replace or discard has put ``cid`` on the pile: snap window or turn end."""
-        if self.rs.drops == "snap":
-            self.phase = PH_SNAP
-            self.snap_key = self.keys[cid]
-            self.snap_card = cid
-            self.snap_passed = 0
-            self.emit("snap_open", {}, {"card": self.codes[cid]}, self.allmask | self.pub)
-        else:
-            self.end_turn()
+        self.rs.drops.card_played(self, cid)
+
+    def open_snap_window(self, card: int) -> None:
+        """Open a snap window on ``card``, just played onto the pile (a rule set's drops call
+        it where cards snap): every seat may snap a matching card of its own, or pass."""
+        self.phase = PH_SNAP
+        self.snap_key = self.keys[card]
+        self.snap_card = card
+        self.snap_passed = 0
+        self.emit("snap_open", {}, {"card": self.codes[card]}, self.allmask | self.pub)
 
     def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
         s, pos = args[0]
@@ -620,11 +624,9 @@ class FamilyGame(Game):
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
         self.phase = PH_TURN
-        if not self.deck and self.rs.deck_end == "reshuffle":
-            self._reshuffle()
-            if not self.deck:
-                self._end_round()
-                return
+        if not self.rs.deck_end.turn_starts(self):
+            self._end_round()
+            return
         if self._events is not None:
             self.emit("turn", {"seat": seat})
 
@@ -632,7 +634,7 @@ class FamilyGame(Game):
         """Close the turn: count it, end the round where the rules say so (the deck's end, the
         caller's round done, the turn limit), else give the next seat its turn."""
         self.turns += 1
-        if not self.deck and self.rs.deck_end == "end":
+        if self.rs.deck_end.round_over(self):
             self._end_round()
             return
         if self.caller >= 0:

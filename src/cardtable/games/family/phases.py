@@ -188,7 +188,7 @@ def _nobody(g: Table) -> list[int]:
 
 # ---------------------------------------------------------------------------- offers
 def _draw_deck(g: Table, seat: int) -> Offer:
-    if g.deck or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1):
+    if g.rs.deck_end.can_draw(g):
         return (_A_DRAW_DECK,)
     return "the deck is empty"
 
@@ -217,12 +217,12 @@ def _replace_list(own: tuple[int, ...], multi: bool) -> list[Action]:
 
 def _replace(g: Table, seat: int) -> Offer:
     own = g.occupied(seat)
-    multi = g.rs.drops == "multi"
+    multi = g.rs.drops.claims
     return _cached(("replace", own, multi), lambda: _replace_list(own, multi))
 
 
 def _replace_misfit(g: Table, seat: int, action: Action) -> str | None:
-    if len(action.args) > 1 and g.rs.drops != "multi":
+    if len(action.args) > 1 and not g.rs.drops.claims:
         return f"in {g.variant} you replace exactly one card"
     if len(action.args) > MAX_CLAIM:
         return f"a claim names at most {MAX_CLAIM} cards"
@@ -246,12 +246,13 @@ def _drop(g: Table, seat: int) -> Offer:
     )
 
 
-def _has_drops(rs: RuleSet) -> bool:
-    return rs.drops == "drop"
+def _drops_in(phase: PhaseName) -> Callable[[RuleSet], bool]:
+    """Whether a variant takes ``drop`` in ``phase``: its drops rule says (:mod:`.hooks`)."""
 
+    def exists(rs: RuleSet) -> bool:
+        return rs.drops.allowed_in(phase)
 
-def _has_snaps(rs: RuleSet) -> bool:
-    return rs.drops == "snap"
+    return exists
 
 
 def _initial_peek(g: Table, seat: int) -> Offer:
@@ -387,7 +388,10 @@ def _is_pile_draw(action: Action) -> bool:
 
 
 # ---------------------------------------------------------------------------- the table
-_DROP = Move("drop", _drop, exists=_has_drops)
+def _drop_in(phase: PhaseName) -> Move:
+    """The drop against the pile, in one phase of a seat's own turn."""
+    return Move("drop", _drop, exists=_drops_in(phase))
+
 
 PHASE_TABLE: tuple[Phase, ...] = (
     Phase(
@@ -404,7 +408,7 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move("draw", _draw_deck, fits=_is_deck_draw),
             Move("draw", _draw_discard, fits=_is_pile_draw),
             Move(CALL, _call),
-            _DROP,
+            _drop_in("turn"),
         ),
         "at the start of your turn",
         None,
@@ -412,7 +416,11 @@ PHASE_TABLE: tuple[Phase, ...] = (
     Phase(
         "drawn",
         _turn_seat,
-        (Move("replace", _replace, _replace_misfit), Move("discard", _discard), _DROP),
+        (
+            Move("replace", _replace, _replace_misfit),
+            Move("discard", _discard),
+            _drop_in("drawn"),
+        ),
         "once you have drawn a card",
         None,
     ),
@@ -425,7 +433,7 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move("exchange", _power_exchange, _power_misfit),
             Move("look", _power_look),
             Move("pass", _power_pass),
-            _DROP,
+            _drop_in("power"),
         ),
         "while a discarded card's power is used",
         lambda g, seat: _wrong_power(g),
@@ -433,7 +441,11 @@ PHASE_TABLE: tuple[Phase, ...] = (
     Phase(
         "look",
         _turn_seat,
-        (Move("exchange", _looked_exchange, _looked_exchange_misfit), Move("pass", _pass), _DROP),
+        (
+            Move("exchange", _looked_exchange, _looked_exchange_misfit),
+            Move("pass", _pass),
+            _drop_in("look"),
+        ),
         "after a look",
         lambda g, seat: "answer the look with 'exchange' or 'pass'",
     ),
@@ -447,7 +459,7 @@ PHASE_TABLE: tuple[Phase, ...] = (
     Phase(
         "snap",
         _snappers,
-        (Move("drop", _snap, _snap_misfit, exists=_has_snaps), Move("pass", _pass)),
+        (Move("drop", _snap, _snap_misfit, exists=_drops_in("snap")), Move("pass", _pass)),
         "while a snap window is open",
         lambda g, seat: "snap one of your cards with 'drop N', or 'pass'",
     ),

@@ -22,6 +22,7 @@ from .phases import (
     PH_POWER,
     PH_SNAP,
     PH_TURN,
+    PHASES,
 )
 from .rulesets import LOOK, PEEK, SPY, SWAP, SWAP_ANY
 from .table import EMPTY, UNKNOWN, Table
@@ -170,8 +171,7 @@ def choose(g: Table, seat: int, rng: Rng) -> Action:
     if ph == PH_SNAP:
         return _snap(g, g.knowledge(seat)[seat])
     est = estimates(g, seat)
-    drops = g.rs.drops == "drop"
-    if drops and ph != PH_GIVE:
+    if g.rs.drops.allowed_in(PHASES[ph]):  # against the pile: a snap window was answered above
         act = _drop(g, seat, est)
         if act is not None:
             return act
@@ -196,7 +196,7 @@ def choose(g: Table, seat: int, rng: Rng) -> Action:
 def _turn(g: Table, seat: int, est: Estimates, rng: Rng) -> Action:
     if g.caller < 0 and _should_call(g, seat, est):
         return Action(g.rs.call)
-    deck_ok = bool(g.deck) or (g.rs.deck_end == "reshuffle" and len(g.discard) > 1)
+    deck_ok = g.rs.deck_end.can_draw(g)
     if g.discard and any(c >= 0 for c in g.hands[seat]):
         top = g.values[g.discard[-1]]
         _, worst = _worst_own(est, seat, g)
@@ -232,7 +232,7 @@ def _drawn(g: Table, seat: int, est: Estimates) -> Action:
     dv = g.values[cid]
     i, worst = _worst_own(est, seat, g)
     gain = worst - dv
-    if g.rs.drops == "multi":
+    if g.rs.drops.claims:
         claim, save = _claim(g, est.cards[seat], dv)
         if claim and save > gain:
             return Action("replace", claim)

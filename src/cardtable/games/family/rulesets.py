@@ -10,6 +10,7 @@ from typing import Literal
 from ...cards import cabo_deck, card, standard_deck
 from ...variants import OptionSpec
 from . import scoring
+from .hooks import DROP, END_ROUND, MULTI_REPLACE, NO_DROPS, RESHUFFLE, SNAP, DeckEnd, Drops
 from .scoring import EXCEEDS, REACHES, MatchEnd, Scoring
 
 __all__ = [
@@ -20,7 +21,6 @@ __all__ = [
     "KABOO",
     "LOOK",
     "PEEK",
-    "POWER_LABELS",
     "POWER_NAMES",
     "RULESETS",
     "SPY",
@@ -61,15 +61,6 @@ POWER_NAMES: dict[int, PowerWord] = {
 }
 """The action word each power is used with."""
 
-POWER_LABELS: dict[int, str] = {
-    PEEK: "peek",
-    SPY: "spy",
-    SWAP: "swap",
-    LOOK: "look",
-    SWAP_ANY: "swap",
-}
-"""The word a card face shows for its power (the browser prints it on numbered cards)."""
-
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -94,10 +85,13 @@ class RuleSet:
     ``knock`` …). Registering the rule set teaches it to the notation."""
     call_ends_round: bool
     """True if the call ends the round at once (gabo), else every other seat plays one turn."""
-    drops: str
-    """``none``, ``multi`` (cabo multi-replace), ``drop`` (cabo-german) or ``snap`` (gabo)."""
-    deck_end: str
-    """``end``: the round ends after the turn that drew the last card; ``reshuffle``."""
+    drops: Drops
+    """Which cards may leave a hand besides the turn's one (a hook, :mod:`.hooks`:
+    :data:`~.hooks.NO_DROPS`, :data:`~.hooks.MULTI_REPLACE` (cabo), :data:`~.hooks.DROP`
+    (cabo-german), :data:`~.hooks.SNAP` (gabo), or a record of its own)."""
+    deck_end: DeckEnd
+    """What an empty deck does (a hook, :mod:`.hooks`: :data:`~.hooks.END_ROUND`, the round
+    ends after the turn that drew the last card; :data:`~.hooks.RESHUFFLE`; or a subclass)."""
     discard_starts: bool
     """Whether one card starts the discard pile face up."""
     drawn_public: bool
@@ -142,19 +136,10 @@ class RuleSet:
     with penalty cards and failed claims; see :mod:`cardtable.interop.encoding`)."""
     call_threshold: float = 9.0
     """Estimated hand sum at or below which the rules-of-thumb agents consider calling."""
-    call_exclaimed: bool = True
-    """Whether the call reads as an exclamation in the client ("Cabo!") or not ("Knock")."""
-    hand_layout: str = "row"
-    """How the client lays a hand out: ``row`` or ``square`` (two rows of two: kaboo)."""
     face_up_in_hand: bool = False
     """Whether a card the whole table saw face up lies face up when it goes into a hand (cabo:
     a card taken from the discard pile, the cards of a failed claim), shown in every view,
     memory-less and spectators' included; otherwise a card in a hand is face down."""
-
-    @property
-    def call_label(self) -> str:
-        """The call as a button or badge reads it: ``Cabo!``, ``Knock``."""
-        return self.call.capitalize() + ("!" if self.call_exclaimed else "")
 
     def power_of(self, code: str) -> int:
         """The power of a card code (0 for none)."""
@@ -233,8 +218,8 @@ CABO = RuleSet(
     must_use=frozenset(),
     call="cabo",
     call_ends_round=False,
-    drops="multi",
-    deck_end="end",
+    drops=MULTI_REPLACE,
+    deck_end=END_ROUND,
     discard_starts=True,
     drawn_public=False,
     pile_draw_free=False,
@@ -263,8 +248,8 @@ CABO_GERMAN = RuleSet(
     must_use=frozenset({PEEK, SPY, LOOK}),
     call="cabo",
     call_ends_round=False,
-    drops="drop",
-    deck_end="reshuffle",
+    drops=DROP,
+    deck_end=RESHUFFLE,
     discard_starts=True,
     drawn_public=True,
     pile_draw_free=True,
@@ -290,8 +275,8 @@ GABO = RuleSet(
     must_use=frozenset(),
     call="gabo",
     call_ends_round=True,
-    drops="snap",
-    deck_end="reshuffle",
+    drops=SNAP,
+    deck_end=RESHUFFLE,
     discard_starts=True,
     drawn_public=False,
     pile_draw_free=False,
@@ -320,8 +305,8 @@ KABOO = RuleSet(
     must_use=frozenset(),
     call="knock",
     call_ends_round=False,
-    drops="none",
-    deck_end="end",
+    drops=NO_DROPS,
+    deck_end=END_ROUND,
     discard_starts=False,
     drawn_public=False,
     pile_draw_free=False,
@@ -337,8 +322,6 @@ KABOO = RuleSet(
     scoring=scoring.SUM,
     max_positions=4,  # kaboo hands never grow
     call_threshold=7.0,
-    call_exclaimed=False,
-    hand_layout="square",
 )
 
 BUILT_IN = (CABO, CABO_GERMAN, GABO, KABOO)

@@ -153,6 +153,9 @@ class Table(Protocol):
     def draw_from_deck(self) -> int:
         """Take the deck's top card; ``-1`` if none."""
 
+    def reshuffle(self) -> None:
+        """Shuffle the discard pile but its top card into a new deck."""
+
     def place(self, seat: int, cid: int, kn: int, tag: int) -> int:
         """Put a card into ``seat``'s hand; its position."""
 

@@ -50,6 +50,6 @@ register(
         summary="Qute: shed your cards on 36 cards; 6s must be covered, 7s and 8s make others "
         "draw, aces skip, Js choose the suit, four in a row may end the round",
         family=FAMILY,
-        details={"call": "qute", "call_label": "Qute!"},
+        details={"call": "qute"},
     )
 )
