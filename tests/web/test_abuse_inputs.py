@@ -23,6 +23,7 @@ from cardtable.web.settings import ServerSettings
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
+from .inprocess import until
 
 TWO = [{"type": "human"}, {"type": "human"}]
 
@@ -227,15 +228,19 @@ def test_broadcast_goes_on_past_a_failing_connection(tmp_path: Path) -> None:
                 room.conns.add(conn)
             # the second seat arrives: the game starts and every connection is told
             await manager.take_seat(room.id, "Bo")
-            await asyncio.sleep(0.05)
+            await until(
+                lambda: (
+                    all(sink.frames for sink, _ in goods) and dead_sink.closed and bad_sink.closed
+                )
+            )
             for sink, conn in goods:
                 assert [f["status"] for f in sink.frames] == ["playing"], sink.frames
                 assert not conn.closed
             assert bad.closed and dead.closed  # each dropped on its own
             assert dead_sink.closed and bad_sink.closed  # and its socket closed
             # the next change still reaches the others
-            manager._broadcast(room, [])
-            await asyncio.sleep(0.05)
+            manager.table(room).broadcast([])
+            await until(lambda: all(len(sink.frames) >= 2 for sink, _ in goods))
             for sink, _conn in goods:
                 assert len(sink.frames) == 2
             for conn in conns:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from cardtable.web.clock import ManualClock
 from cardtable.web.protocol import CHAT_REACTIONS, MAX_CHAT_CHARS, ChatMsg, JoinMsg, ProtocolError
 from cardtable.web.rooms import Conn, RoomManager
 from cardtable.web.settings import DEFAULTS
@@ -306,7 +307,8 @@ async def _two_people(manager: RoomManager, **create: Any) -> tuple[str, str, st
 
 def test_the_next_window_accepts_lines_again(store_url: str) -> None:
     async def scenario() -> None:
-        async with manager_on(store_url, chat_rate=(2, 0.4)) as manager:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, chat_rate=(2, 10.0)) as manager:
             room, token, _ = await _two_people(manager)
             me = Sink()
             await manager.handle(me.conn, JoinMsg(type="join", room=room, token=token))
@@ -321,7 +323,11 @@ def test_the_next_window_accepts_lines_again(store_url: str) -> None:
             with pytest.raises(ProtocolError) as refused:
                 await say("three")
             assert refused.value.code == "chat_rate_limited"
-            await asyncio.sleep(0.45)  # the window of the first two has passed
+            clock.advance(9.5)  # within the window of the first two: still refused
+            with pytest.raises(ProtocolError) as refused:
+                await say("three")
+            assert refused.value.code == "chat_rate_limited"
+            clock.advance(0.5)  # the window of the first two has passed
             await say("four")
             await until(lambda: len(me.of("chat")) == 3)
             assert [c["text"] for c in me.of("chat")] == ["one", "two", "four"]

@@ -3,7 +3,7 @@ the clock played is the clock's (with the person's name), a stand-in's is the st
 the AI's label). Each seat's ``played_for`` counts them; the store keeps who chose each action,
 so a rebuilt room (a restart) says the same, and replays carry ``by`` on every step.
 
-In process on a :class:`ClockLoop` (SQLite and a real PostgreSQL), and over the wire against a
+In process on a :class:`ManualClock` (SQLite and a real PostgreSQL), and over the wire against a
 real server whose clock is short.
 """
 
@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from cardtable.web.clock import ManualClock
 from cardtable.web.protocol import ActMsg
 
 from ..webserver import Server, http, running_server
 from .client import Client, create_room
-from .inprocess import ClockLoop, manager_on, run_clocked, settled, until
+from .inprocess import advance_until, manager_on, run, settled, until
 from .test_hold import join_answer, joined
 
 CLOCK_ANN = {"seat": 0, "kind": "clock", "name": "Ann"}
@@ -29,14 +30,15 @@ STAND_IN = {"seat": 0, "kind": "stand_in", "name": "Casual AI"}
 def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
     store_url: str,
 ) -> None:
-    async def scenario(loop: ClockLoop) -> None:
+    async def scenario() -> None:
+        clock = ManualClock()
         settings: dict[str, Any] = {
             "ai_delay": 1.0,
             "turn_time": 60.0,
             "away_time": 10.0,
             "stand_in_after": 2,
         }
-        async with manager_on(store_url, **settings) as manager:
+        async with manager_on(store_url, clock, **settings) as manager:
             # a match (the game does not end before the stand-in has played), Ann first
             room, seat, token = await manager.create(
                 "qute",
@@ -52,8 +54,8 @@ def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
                 ai_moved = any(m["seat"] == 1 for m in room.moves.read(0))
                 if room.moves.played_for(0)["stand_in"] >= 3 and ai_moved:
                     break
-                loop.advance(11.0 if 0 in room.away else 61.0)
-                await settled(room)
+                clock.advance(11.0 if 0 in room.away else 61.0)
+                await settled(manager.table(room))
             counts = room.moves.played_for(0)
             assert counts["clock"] == 2 and counts["stand_in"] >= 3
             await until(lambda: watcher.state["version"] == room.version)
@@ -79,7 +81,7 @@ def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
 
         # a restart (the first server has stopped): another server on the same store
         # rebuilds the room as it was
-        async with manager_on(store_url, **settings) as again:
+        async with manager_on(store_url, clock, **settings) as again:
             rebuilt = await again.get(room.id)
             assert rebuilt is not None and rebuilt is not room
             spectator = await joined(again, rebuilt, None)
@@ -89,8 +91,8 @@ def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
             me = await joined(again, rebuilt, token)
             game = rebuilt.game
             assert game is not None and 0 not in rebuilt.stand_ins
-            await until(lambda: game.over or 0 in game.actors)
-            await settled(rebuilt)
+            await advance_until(clock, lambda: game.over or 0 in game.actors, step=0.5)
+            await settled(again.table(rebuilt))
             if not game.over:
                 action = str(game.legal_actions(0)[0])
                 msg = ActMsg(
@@ -111,7 +113,7 @@ def test_timed_out_moves_are_the_clocks_and_a_stand_ins_moves_are_the_stand_ins(
             spectator.conn.drop()
             me.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 # -- over the wire: frames and replays ---------------------------------------------------------

@@ -3,8 +3,8 @@ person, the timed window, the turn clock and the AI players stop with the time t
 go on with it once the hold ends (``on: false``, the connection closing, or the bound); with
 another person at the table a hold changes nothing and the clock's move is labelled.
 
-A room manager runs in process on a :class:`ClockLoop`, whose clock the tests move on: nothing
-here waits for a timer to run out in real time.
+A room manager runs in process on a :class:`ManualClock`, which the tests move on: nothing here
+waits for a timer to run out in real time.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from cardtable.web.clock import ManualClock
 from cardtable.web.protocol import ActMsg, HoldMsg, JoinMsg, ProtocolError, parse_message
 from cardtable.web.rooms import Room, RoomManager
-from cardtable.web.timers import HOLD_LIMIT
+from cardtable.web.table import HOLD_LIMIT
 
-from .inprocess import ClockLoop, manager_on, run_clocked, settled, until
+from .inprocess import manager_on, run, settled, until
 from .test_turn_clock import Sink
 
 _ids = iter(range(1, 1_000_000))
@@ -65,9 +66,11 @@ async def solo(manager: RoomManager, game: str, **options: Any) -> tuple[Room, s
 def test_a_solo_tables_peek_window_waits_while_held_and_goes_on_with_the_time_left(
     store_url: str,
 ) -> None:
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=1.0, peek_window=30.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=1.0, peek_window=30.0) as manager:
             room, token = await solo(manager, "cabo")
+            table = manager.table(room)
             game = room.game
             assert game is not None and game.timed_window() == "peek"
             me = await joined(manager, room, token)
@@ -78,10 +81,10 @@ def test_a_solo_tables_peek_window_waits_while_held_and_goes_on_with_the_time_le
             assert 29.0 < window["closes_in"] <= 30.0
             version = room.version
             # a long read: neither the window nor the AI's peeks move meanwhile
-            loop.advance(HOLD_LIMIT - 100.0)
-            await settled(room)
+            clock.advance(HOLD_LIMIT - 100.0)
+            await settled(table)
             assert room.version == version and game.actors == [0, 1]
-            assert room.window_task is None and room.ai_task is None
+            assert table.window_task is None and table.ai_task is None
             watcher = await joined(manager, room, None)
             assert watcher.state["window"] == window  # the time left, frozen
             released = await hold(manager, me, room, token, False)
@@ -92,16 +95,16 @@ def test_a_solo_tables_peek_window_waits_while_held_and_goes_on_with_the_time_le
             # the AI peeks twice, each after its delay; the window goes on from the time it had
             # left, and when it closes the clock peeks for the person
             for peeks in (1, 2):
-                loop.advance(1.5)
+                clock.advance(1.5)
                 await until(lambda n=peeks: room.version == version + n)
-            assert game.actors == [0] and room.window_key is not None
-            loop.advance(left - 5.0)
-            await settled(room)
+            assert game.actors == [0] and table.window_key is not None
+            clock.advance(left - 5.0)
+            await settled(table)
             assert room.version == version + 2 and game.timed_window() == "peek"
             assert room.moves.played_for(0) == {"clock": 0, "stand_in": 0}
-            loop.advance(3.0)
-            await until(lambda: room.window_key is None)
-            await settled(room)
+            clock.advance(3.0)
+            await until(lambda: table.window_key is None)
+            await settled(table)
             clocked = [f for f in me.frames if f["type"] == "state" and f["by"] is not None]
             assert len(clocked) == 2  # both of the person's peeks
             assert all(f["by"] == {"seat": 0, "kind": "clock", "name": "Ann"} for f in clocked)
@@ -116,39 +119,41 @@ def test_a_solo_tables_peek_window_waits_while_held_and_goes_on_with_the_time_le
             me.conn.drop()
             watcher.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_a_solo_tables_turn_clock_waits_while_held_and_runs_out_with_the_time_left(
     store_url: str,
 ) -> None:
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=1.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=1.0, turn_time=60.0) as manager:
             room, token = await solo(manager, "qute", first=0)
+            table = manager.table(room)
             game = room.game
             assert game is not None and game.actors == [0]
             me = await joined(manager, room, token)
             assert me.state["clock"]["seats"] == [0] and me.state["clock"]["paused"] is False
-            loop.advance(20.0)
-            await settled(room)
+            clock.advance(20.0)
+            await settled(table)
             held = await hold(manager, me, room, token, True)
-            clock = held["clock"]
-            assert held["held"] is True and clock["paused"] is True
-            assert clock["closes_in"] == pytest.approx(40.0, abs=0.5)
+            turn = held["clock"]
+            assert held["held"] is True and turn["paused"] is True
+            assert turn["closes_in"] == pytest.approx(40.0, abs=0.5)
             version = room.version
-            loop.advance(HOLD_LIMIT - 100.0)
-            await settled(room)
-            assert room.version == version and room.turn_task is None and 0 not in room.away
+            clock.advance(HOLD_LIMIT - 100.0)
+            await settled(table)
+            assert room.version == version and table.turn_task is None and 0 not in room.away
             # a second hold of the same connection changes nothing
             again = await hold(manager, me, room, token, True)
-            assert again["held"] is True and again["clock"] == clock
+            assert again["held"] is True and again["clock"] == turn
             released = await hold(manager, me, room, token, False)
             assert released["clock"]["paused"] is False
             assert released["clock"]["closes_in"] == pytest.approx(40.0, abs=0.5)
-            loop.advance(38.0)
-            await settled(room)
+            clock.advance(38.0)
+            await settled(table)
             assert room.version == version
-            loop.advance(3.0)
+            clock.advance(3.0)
             await until(lambda: room.version > version)
             await until(lambda: me.state["version"] == room.version)  # the move's frame
             assert me.state["by"] == {"seat": 0, "kind": "clock", "name": "Ann"}
@@ -158,70 +163,75 @@ def test_a_solo_tables_turn_clock_waits_while_held_and_runs_out_with_the_time_le
             assert [a.chosen_by for a in stored] == ["clock"]
             me.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_the_ai_players_wait_while_held(store_url: str) -> None:
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=5.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=5.0, turn_time=60.0) as manager:
             room, token = await solo(manager, "qute", first=1)
+            table = manager.table(room)
             game = room.game
             assert game is not None and game.actors == [1]
             me = await joined(manager, room, token)
             await hold(manager, me, room, token, True)
             version = room.version
-            loop.advance(HOLD_LIMIT - 100.0)
-            await settled(room)
+            clock.advance(HOLD_LIMIT - 100.0)
+            await settled(table)
             assert room.version == version and game.actors == [1]
             await hold(manager, me, room, token, False)
-            loop.advance(4.0)
-            await settled(room)
+            clock.advance(4.0)
+            await settled(table)
             assert room.version == version  # its delay starts again when the hold ends
-            loop.advance(2.0)
+            clock.advance(2.0)
             await until(lambda: room.version > version)
             await until(lambda: me.state["version"] == room.version)  # the move's frame
             assert me.state["by"] is None  # the AI seat's own move
             me.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_a_hold_ends_when_its_connection_closes_and_at_its_bound(store_url: str) -> None:
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=1.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=1.0, turn_time=60.0) as manager:
             room, token = await solo(manager, "qute", first=0)
+            table = manager.table(room)
             me = await joined(manager, room, token)
             watcher = await joined(manager, room, None)
             await hold(manager, me, room, token, True)
-            assert room.held and watcher.state["clock"]["paused"] is True
+            assert table.held and watcher.state["clock"]["paused"] is True
             manager.leave(me.conn)  # the page closed
-            await until(lambda: not room.held)
-            assert watcher.state["clock"]["paused"] is False and not room.holds
+            await until(lambda: not table.held)
+            assert watcher.state["clock"]["paused"] is False and not table.holds
             # a new connection holds; the bound ends it, and everyone is told
             tab = await joined(manager, room, token)
             answer = await hold(manager, tab, room, token, True)
             left = answer["clock"]["closes_in"]
-            loop.advance(HOLD_LIMIT - 1.0)
-            await settled(room)
-            assert room.held
-            loop.advance(2.0)
-            await until(lambda: not room.held)
+            clock.advance(HOLD_LIMIT - 1.0)
+            await settled(table)
+            assert table.held
+            clock.advance(2.0)
+            await until(lambda: not table.held)
             await until(lambda: watcher.state["clock"]["paused"] is False)
             assert watcher.state["clock"]["closes_in"] == pytest.approx(left, abs=0.5)
             version = room.version
-            loop.advance(left + 1.0)
+            clock.advance(left + 1.0)
             await until(lambda: room.version > version)
             await until(lambda: watcher.state["version"] == room.version)  # the move's frame
             assert watcher.state["by"] == {"seat": 0, "kind": "clock", "name": "Ann"}
             for sink in (me, tab, watcher):
                 sink.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_with_another_person_at_the_table_a_hold_changes_nothing(store_url: str) -> None:
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=0.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=0.0, turn_time=60.0) as manager:
             room, seat, token = await manager.create(
                 "qute",
                 [("human", None, False), ("human", None, False)],
@@ -229,14 +239,15 @@ def test_with_another_person_at_the_table_a_hold_changes_nothing(store_url: str)
                 name="Ann",
             )
             assert seat == 0 and token is not None
+            table = manager.table(room)
             _, _, other = await manager.take_seat(room.id, "Bob")
             ann = await joined(manager, room, token)
             bob = await joined(manager, room, other)
             answer = await hold(manager, ann, room, token, True)
             assert answer["held"] is False and answer["clock"]["paused"] is False
-            assert not room.held and not room.holds
+            assert not table.held and not table.holds
             version = room.version
-            loop.advance(61.0)
+            clock.advance(61.0)
             await until(lambda: room.version > version)
             await until(lambda: ann.state["version"] == room.version)  # the move's frame
             by = {"seat": 0, "kind": "clock", "name": "Ann"}
@@ -248,36 +259,38 @@ def test_with_another_person_at_the_table_a_hold_changes_nothing(store_url: str)
             ann.conn.drop()
             bob.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_a_persons_own_move_is_never_the_clocks(store_url: str) -> None:
     """The person's move and the clock's end arrive together: the move waits for the room
     first, so the clock finds the turn gone and plays nothing; the move is the person's."""
 
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=30.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=30.0, turn_time=60.0) as manager:
             room, token = await solo(manager, "qute", first=0)
+            table = manager.table(room)
             game = room.game
             assert game is not None
             me = await joined(manager, room, token)
             action = str(game.legal_actions(0)[0])
             version = room.version
-            clock = room.turn_task
-            assert clock is not None
-            async with room.lock:  # the room is busy: both wait for it, the move first
+            timer = table.turn_task
+            assert timer is not None
+            async with table.lock:  # the room is busy: both wait for it, the move first
                 move = ActMsg(
                     type="act", room=room.id, token=token, action=action, version=version, id=9
                 )
-                mover = loop.create_task(manager.handle(me.conn, move))
+                mover = asyncio.create_task(manager.handle(me.conn, move))
                 for _ in range(5):
                     await asyncio.sleep(0)  # the move asks for the room
-                loop.advance(61.0)
+                clock.advance(61.0)
                 for _ in range(5):
                     await asyncio.sleep(0)  # the clock ran out and asks for the room too
-                assert not mover.done() and not clock.done()
+                assert not mover.done() and not timer.done()
             await mover
-            await settled(room)
+            await settled(table)
             answer = next(f for f in me.frames if f.get("id") == 9)
             assert answer["by"] is None and answer["version"] == version + 1
             assert room.game_row is not None
@@ -287,7 +300,7 @@ def test_a_persons_own_move_is_never_the_clocks(store_url: str) -> None:
             assert 0 not in room.away
             me.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)
 
 
 def test_bad_hold_messages_are_refused_and_change_nothing(store_url: str) -> None:
@@ -303,9 +316,11 @@ def test_bad_hold_messages_are_refused_and_change_nothing(store_url: str) -> Non
             parse_message(json.dumps(raw))
         assert err.value.code == "malformed" and why in err.value.message, raw
 
-    async def scenario(loop: ClockLoop) -> None:
-        async with manager_on(store_url, ai_delay=1.0, turn_time=60.0) as manager:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=1.0, turn_time=60.0) as manager:
             room, token = await solo(manager, "qute", first=0)
+            table = manager.table(room)
             me = await joined(manager, room, token)
             watcher = await joined(manager, room, None)
             stranger = Sink()  # a connection that did not join the room
@@ -322,11 +337,11 @@ def test_bad_hold_messages_are_refused_and_change_nothing(store_url: str) -> Non
                     await manager.handle(sink.conn, msg)
                 assert err.value.code == code and words in err.value.message, (code, err.value)
                 assert err.value.msg_id == 3
-                assert not room.held and not room.holds
-            await settled(room)
+                assert not table.held and not table.holds
+            await settled(table)
             assert (len(me.frames), len(watcher.frames)) == frames  # nobody was told anything
-            assert room.turn_task is not None and not room.turn_task.done()
+            assert table.turn_task is not None and not table.turn_task.done()
             for sink in (me, watcher, stranger):
                 sink.conn.drop()
 
-    run_clocked(scenario)
+    run(scenario)

@@ -23,7 +23,7 @@ from cardtable.web.protocol import ActMsg, ProtocolError
 from cardtable.web.rooms import Room, RoomManager
 
 from ..helpers import strings_in
-from .inprocess import manager_on, until
+from .inprocess import at_rest, manager_on
 from .play import expected_log, replay_expected
 from .test_hold import join_answer, joined
 from .test_turn_clock import Sink, run
@@ -126,7 +126,9 @@ def test_every_log_is_what_its_reader_may_read_and_names_no_private_card(
             mover = Sink()
             moves = checks = 0
             while not g.over:
-                await until(lambda: g.over or any(s in (0, 1) for s in g.actors))
+                await at_rest(
+                    manager.table(room), lambda: g.over or any(s in (0, 1) for s in g.actors)
+                )
                 seat = next((s for s in g.actors if s in (0, 1)), None)
                 if seat is None:
                     continue
@@ -187,11 +189,11 @@ def test_a_join_carries_at_most_the_rooms_bound(store_url: str) -> None:
             room.moves = MoveLog(limit=4)  # as the server's bound, only smaller
             room.moves.reset(room.version, room.game.opening_events)
             game = room.game
-            await until(lambda: game.over or 0 in game.actors)
+            await at_rest(manager.table(room), lambda: game.over or 0 in game.actors)
             rng = random.Random(2)
             mover = Sink()
             for _ in range(4):
-                await until(lambda: game.over or 0 in game.actors)
+                await at_rest(manager.table(room), lambda: game.over or 0 in game.actors)
                 if game.over:
                     break
                 msg = ActMsg(

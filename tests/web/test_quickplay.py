@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from cardtable.web.clock import ManualClock
 from cardtable.web.protocol import JoinMsg
 from cardtable.web.rooms import RoomManager
 
 from ..webserver import Server, free_port, http, running_server
 from .client import Client, create_room
+from .inprocess import settled
 from .test_turn_clock import Sink, manager_on, run, until
 
 WAIT = ["--quickplay-wait", "1"]
@@ -214,7 +216,8 @@ def test_a_waiting_room_fills_when_next_visited_after_a_restart_and_its_ai_seats
 
 def fills(manager: RoomManager) -> dict[str, asyncio.Task[None]]:
     """The quick-play waits running now, by room."""
-    return manager._fills
+    tables = (manager.table(room) for room in manager.rooms.values())
+    return {t.room.id: t.fill_task for t in tables if t.fill_task is not None}
 
 
 def test_the_wait_is_cancelled_when_people_fill_the_room(store_url: str) -> None:
@@ -238,7 +241,8 @@ def test_the_wait_is_cancelled_when_the_room_is_paused_or_the_server_closes(
     store_url: str,
 ) -> None:
     async def scenario() -> None:
-        async with manager_on(store_url, quickplay_wait=30.0, idle_time=0.05) as manager:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, quickplay_wait=30.0, idle_time=5.0) as manager:
             room, _seat, token = await manager.quickplay("gabo", "A")
             watcher = Sink()
             await manager.handle(watcher.conn, JoinMsg(type="join", room=room.id, token=token))
@@ -246,7 +250,7 @@ def test_the_wait_is_cancelled_when_the_room_is_paused_or_the_server_closes(
             assert watcher.state["ai_fill_in"] > 0
             task = fills(manager)[room.id]
             manager.leave(watcher.conn)
-            await asyncio.sleep(0.1)
+            clock.advance(5.0)
             assert await manager.sweep() == 1  # nobody there: paused
             await until(task.done)
             assert task.cancelled() and fills(manager) == {}
@@ -267,9 +271,12 @@ def test_a_room_whose_wait_ran_out_with_nobody_there_fills_when_someone_comes(
     store_url: str,
 ) -> None:
     async def scenario() -> None:
-        async with manager_on(store_url, ai_delay=0.0, quickplay_wait=0.1) as manager:
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=0.0, quickplay_wait=10.0) as manager:
             room, _seat, token = await manager.quickplay("cabo", "A")
-            await asyncio.sleep(0.3)
+            assert manager.ai_fill_in(room) == 10.0
+            clock.advance(30.0)
+            await settled(manager.table(room))
             assert room.status == "waiting" and manager.ai_fill_in(room) == 0
             assert fills(manager) == {}  # nobody there: no timer runs for nothing
             # someone else comes by quick play: they get its next seat and, once they are at

@@ -23,7 +23,7 @@ from cardtable.web.protocol import (
 )
 from cardtable.web.rooms import Room, RoomManager
 
-from .inprocess import manager_on, until
+from .inprocess import at_rest, manager_on, until
 from .test_turn_clock import Sink, run
 
 _ids = iter(range(1, 1_000_000))
@@ -56,7 +56,9 @@ async def play_out(manager: RoomManager, room: Room, tokens: dict[int, str]) -> 
     rng = random.Random(5)
     mover = Sink()
     while not game.over:
-        await until(lambda: game.over or any(s in tokens for s in game.actors))
+        await at_rest(
+            manager.table(room), lambda: game.over or any(s in tokens for s in game.actors)
+        )
         seat = next((s for s in game.actors if s in tokens), None)
         if seat is None:
             continue

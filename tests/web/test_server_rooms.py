@@ -15,9 +15,11 @@ from sqlalchemy import update
 from cardtable import variants
 from cardtable.store import Store
 from cardtable.store.db import games
+from cardtable.web.clock import ManualClock
 
 from ..webserver import Server, free_port, http, running_server
 from .client import Client, create_room
+from .inprocess import advance_until, manager_on, until
 
 
 def _with_store(url: str, work: Callable[[Store], Any]) -> Any:
@@ -63,37 +65,53 @@ def _wait(pred: Callable[[], bool], timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_an_abandoned_ai_match_stays_stopped_after_a_restart(
-    store_url: str, tmp_path: Path
-) -> None:
-    port = free_port()
-    with_ai = Server(tmp_path, db_url=store_url, ai_delay=0.0, port=port)
-    with_ai.start()
+def test_an_abandoned_ai_match_stays_stopped_after_a_restart(store_url: str) -> None:
+    """A server that starts again (in process, on a clock the test moves on) loads no room
+    nobody asks for: an all-AI match left playing plays no move until someone watches it."""
+
+    async def scenario() -> None:
+        async with manager_on(store_url, ai_delay=0.0) as first:
+            made, _seat, _token = await first.create(
+                "qute",
+                [("ai", "random", False)] * 3,
+                options={"target": 1000},
+            )
+            room = made.id
+            await until(lambda: made.version > 6)
+        moves = _games_now(await _stored(store_url, room))
+        clock = ManualClock()
+        async with manager_on(store_url, clock, ai_delay=1.0, idle_time=60.0) as again:
+            again.start()
+            await again.started()
+            for _ in range(20):  # ten minutes of the clock: sweeps, AI delays, turn clocks
+                clock.advance(30.0)
+                for _ in range(8):
+                    await asyncio.sleep(0)
+            # nobody asked for the room: the server never loaded it, and it played no move
+            assert room not in again.rooms and all(r["room"] != room for r in again.lobby())
+            assert _games_now(await _stored(store_url, room)) == moves
+            # watching it brings it back where it stopped, and it plays on
+            loaded = await again.get(room)
+            assert loaded is not None and loaded.status == "playing"
+            version = loaded.version
+            assert version == (await _stored(store_url, room))[-1].base_version + moves
+            await advance_until(clock, lambda: loaded.version > version, step=0.5)
+
+    asyncio.run(scenario())
+
+
+async def _stored(url: str, room: str) -> list[Any]:
+    store = Store(url)
+    await store.open()
     try:
-        made = create_room(
-            with_ai, "qute", ["random", "random", "random"], options={"target": 1000}
-        )
-        room = made["room"]
-        _wait(lambda: bool(_games(store_url, room)) and _games(store_url, room)[-1].actions > 5)
+        return list(await store.games(room))
     finally:
-        with_ai.kill()
-    moves = _games(store_url, room)[-1].actions
-    again = Server(tmp_path, db_url=store_url, ai_delay=0.0, port=port)
-    again.start()
-    try:
-        time.sleep(1.0)
-        # nobody asked for the room: the server never loaded it, and it played no move
-        assert _games(store_url, room)[-1].actions == moves
-        status, lobby = http("GET", again.url + "/api/rooms")
-        assert status == 200 and all(r["room"] != room for r in lobby["rooms"])
-        # watching it brings it back where it stopped, and it plays on
-        watcher = Client(again, room)
-        state = watcher.join()
-        assert state["status"] == "playing"
-        watcher.wait(lambda s: s["version"] > state["version"])
-        watcher.close()
-    finally:
-        again.stop()
+        await store.close()
+
+
+def _games_now(rows: list[Any]) -> int:
+    """The moves of the last of a room's stored games."""
+    return int(rows[-1].actions)
 
 
 def test_a_game_whose_end_was_not_stored_is_repaired_at_start_up(
@@ -206,9 +224,9 @@ def test_an_all_ai_room_nobody_watches_stops_playing(store_url: str, tmp_path: P
             lambda: all(r["room"] != room for r in http("GET", srv.url + "/api/rooms")[1]["rooms"])
         )
         moves = _games(store_url, room)[-1].actions
-        time.sleep(1.0)
-        assert _games(store_url, room)[-1].actions == moves
-        # someone looks again: it goes on from where it stopped
+        # someone looks again: it goes on from where it stopped (that a paused room plays no
+        # move however long it waits is checked on a clock the test moves on, in
+        # test_turn_clock.py and above)
         again = Client(srv, room)
         state = again.join()
         assert state["version"] == _games(store_url, room)[-1].base_version + moves

@@ -14,12 +14,12 @@ they are never stored, so they are gone when the room is paused or the server re
 from __future__ import annotations
 
 import math
-import time
 from collections import deque
 from collections.abc import Collection
 from typing import Protocol
 
 from ..store import RoomRow
+from .clock import Clock
 from .protocol import (
     CHAT_LOG_LINES,
     CHAT_REACTIONS,
@@ -115,15 +115,21 @@ class ChatLines:
         return None
 
     def add(
-        self, room: str, seat: int | None, name: str, text: str | None, reaction: str | None
+        self,
+        room: str,
+        seat: int | None,
+        name: str,
+        text: str | None,
+        reaction: str | None,
+        at: float,
     ) -> ChatFrame:
-        """Keep a new line and return its frame."""
+        """Keep a new line, said at wall time ``at``, and return its frame."""
         self.seq += 1
         frame: ChatFrame = {
             "type": "chat",
             "room": room,
             "seq": self.seq,
-            "at": time.time(),
+            "at": at,
             "seat": seat,
             "name": name,
             "text": text,
@@ -150,11 +156,17 @@ def _content(msg: ChatMsg) -> tuple[str | None, str | None]:
 
 
 def say(
-    room: ChatRoom, conn: Listener, seat: int | None, msg: ChatMsg, rate: tuple[int, float]
+    room: ChatRoom,
+    conn: Listener,
+    seat: int | None,
+    msg: ChatMsg,
+    rate: tuple[int, float],
+    clock: Clock,
 ) -> None:
     """Check a chat message of ``conn`` (as ``seat``, ``None``: a spectator) and send it to
     every connection of the room, or raise :class:`ProtocolError`; a refusal changes nothing
-    and sends nothing to anybody else. The sender's copy carries the message's ``id``."""
+    and sends nothing to anybody else. The sender's copy carries the message's ``id``. The
+    rate is counted on ``clock``'s monotonic time, and a line is dated by its wall time."""
     if conn.room is not room or conn not in room.conns:
         raise ProtocolError("not_joined", "join the room before you chat there", msg.id)
     if not has_chat(room.row):
@@ -166,7 +178,7 @@ def say(
             "chat_read_only", "spectators may read this table's chat but not write in it", msg.id
         )
     text, reaction = _content(msg)
-    wait = room.chat.wait(seat if seat is not None else conn, rate, time.monotonic())
+    wait = room.chat.wait(seat if seat is not None else conn, rate, clock.monotonic())
     if wait is not None:
         count, seconds = rate
         raise ProtocolError(
@@ -178,7 +190,7 @@ def say(
     name = SPECTATOR_NAME
     if seat is not None:
         name = room.row.seats[seat].name or f"Player {seat + 1}"
-    frame = room.chat.add(room.id, seat, name, text, reaction)
+    frame = room.chat.add(room.id, seat, name, text, reaction, clock.now())
     for other in list(room.conns):
         if other is conn and msg.id is not None:
             other.push({**frame, "id": msg.id})

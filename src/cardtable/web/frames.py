@@ -1,6 +1,6 @@
 """The ``state`` frames a room sends: what each connection may see of the table and of the
 events of a change, the log a joining connection gets, and the push of a change to every
-connection of the room (:class:`~.rooms.RoomManager` builds its frames with these).
+connection of the room (each room's :class:`~.table.Table` builds its frames with these).
 
 A seat without memory aid, and every spectator (else a second tab watching the room would give
 back the cards a player should remember), sees the table as a person does: no code of a

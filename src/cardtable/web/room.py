@@ -1,9 +1,9 @@
-"""A live room and one WebSocket connection: the state :class:`~.rooms.RoomManager` changes.
+"""A live room and one WebSocket connection: the state a :class:`~.table.Table` changes.
 
-A :class:`Room` holds the stored description of a room, its current game, its seats' tokens,
-the connections listening to it and the timers running for it (an AI move, a simultaneous
-window, the turn clock), the holds on those timers, the log of the current game and the rematch
-offered. A :class:`Conn` is one connection's queue of outgoing frames.
+A :class:`Room` holds the stored description of a room, its current game and the moves played in
+it, its seats' tokens, the connections listening to it, who is away and who stands in for them,
+the log of the current game, its chat and the rematch offered. Its lock and its timers are its
+table's (:mod:`.table`). A :class:`Conn` is one connection's queue of outgoing frames.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
 
@@ -136,34 +135,15 @@ class Room:
     """The current game as stored."""
     version: int = 0
     """Accepted actions and game starts so far."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held while the room changes."""
     conns: set[Conn] = field(default_factory=set)
     """Connections listening."""
     agents: dict[int, Agent] = field(default_factory=dict)
     """Agents of the AI seats for the current game."""
     tokens: dict[str, int] = field(default_factory=dict)
     """Seat by token digest."""
-    ai_task: asyncio.Task[None] | None = None
-    """The pending AI move (at most one per room)."""
-    ai_version: int | None = None
-    """The room's version the pending AI move is being searched for (``None`` while it waits
-    its delay, or for a level that decides at once)."""
-    window_key: tuple[Any, ...] | None = None
-    """Which simultaneous window the timer runs for."""
-    window_deadline: float = 0.0
-    """When that window closes (loop time)."""
-    window_task: asyncio.Task[None] | None = None
-    """The timer closing the window."""
     unopened: set[int] = field(default_factory=set)
     """People's seats that have not yet been sent the current game's opening events (nobody
     was connected for them when it was dealt)."""
-    turn_key: tuple[int, tuple[int, ...]] | None = None
-    """Which turn the clock runs for: the room's version and the people's seats to act."""
-    turn_deadline: float = 0.0
-    """When that turn's time runs out (loop time)."""
-    turn_task: asyncio.Task[None] | None = None
-    """The timer of the turn clock."""
     missed: dict[int, int] = field(default_factory=dict)
     """Turns and decisions in a row each person's seat let run out."""
     away: set[int] = field(default_factory=set)
@@ -171,7 +151,7 @@ class Room:
     stand_ins: dict[int, Agent] = field(default_factory=dict)
     """AI players holding the seats of people who missed too many turns, until they are back."""
     idle_since: float = 0.0
-    """When the room last had a connection or a request (loop time)."""
+    """When the room last had a connection or a request (the server clock's monotonic time)."""
     evicted: bool = False
     """Set when the room left memory (paused); its object must not change any more."""
     refusal: str | None = None
@@ -180,16 +160,9 @@ class Room:
     """The room's chat: its last lines, in memory only (:mod:`.chat`)."""
     moves: MoveLog = field(default_factory=MoveLog)
     """The current game's moves with their events and who chose them (:mod:`.movelog`)."""
-    holds: dict[Conn, asyncio.Task[None]] = field(default_factory=dict)
-    """Connections of the only person at the table holding the clocks, each with the task
-    that ends its hold at the bound (:mod:`.timers`)."""
-    held: bool = False
-    """Whether the clocks and AI players are held now: the timers do not run, and the time
-    left of the window and of the turn is kept in :attr:`window_left` and :attr:`turn_left`."""
-    window_left: float = 0.0
-    """Seconds the timed window has left while held."""
-    turn_left: float = 0.0
-    """Seconds the turn clock has left while held."""
+    played: list[tuple[int, str]] = field(default_factory=list)
+    """The current game's accepted moves, ``(seat, action)`` in order: what the game is rebuilt
+    from if the store refuses a move already played on it (:meth:`.table.Table.act`)."""
     rematch: Offer | None = None
     """The rematch offered since the game ended (:mod:`.rematch`)."""
 

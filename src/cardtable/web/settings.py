@@ -2,7 +2,7 @@
 
 ``cardtable serve`` builds a :class:`ServerSettings` from its options (whose defaults and help
 it reads from :data:`DEFAULTS`), :func:`~cardtable.web.app.create_app` takes it, and the
-:class:`~cardtable.web.rooms.RoomManager` reads its clocks, AI and chat settings from it.
+:class:`~cardtable.web.rooms.RoomManager` gives it to its parts (the lobby, each room's table).
 
 The module needs nothing beyond the standard library, so the command line can read the
 defaults even where the ``web`` extra is not installed.
