@@ -29,6 +29,7 @@ import pytest
 
 from cardtable import variants
 from cardtable.agents import get as get_agent
+from cardtable.seat import Seat
 from cardtable.web import replays
 from cardtable.web.replays import (
     MAX_COUNT,
@@ -141,7 +142,7 @@ def random_game(game: str, players: int, options: dict[str, Any], seed: int) -> 
     played: list[tuple[int, str]] = []
     while not g.over:
         seat = next(s for s in range(players) if g.legal_actions(s))
-        action = str(agents[seat].act(g, seat))
+        action = str(agents[seat].act(Seat(g, seat)))
         g.play(seat, action)
         played.append((seat, action))
     return ReplaySource(game, players, g.options, seed, played)
