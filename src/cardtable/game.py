@@ -346,6 +346,12 @@ class Game(ABC):
         return None
 
     @abstractmethod
+    def card_at(self, owner: int, pos: int) -> str | None:
+        """The true code of the card at ``owner``'s hand position ``pos``, known or not;
+        ``None`` where there is no card. Omniscient: for offline tools (the labels of training
+        data) and tests, never for a player, a front end or an adapter's observation."""
+
+    @abstractmethod
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
     ) -> Game:
