@@ -28,9 +28,10 @@ from .rng import Rng
 if TYPE_CHECKING:
     from .views import ViewTail
 
-__all__ = ["RANDOM_DRAWS", "TOP_DRAWS", "DrawSource", "Event", "Game"]
+__all__ = ["RANDOM_DRAWS", "TOP_DRAWS", "ChanceDrawn", "DrawSource", "Event", "Game"]
 
 G = TypeVar("G", bound="Game")
+T = TypeVar("T")
 
 RECENT_EVENTS = 24
 """How many recent events a view carries."""
@@ -346,6 +347,12 @@ class Game(ABC):
         return None
 
     @abstractmethod
+    def card_at(self, owner: int, pos: int) -> str | None:
+        """The true code of the card at ``owner``'s hand position ``pos``, known or not;
+        ``None`` where there is no card. Omniscient: for offline tools (the labels of training
+        data) and tests, never for a player, a front end or an adapter's observation."""
+
+    @abstractmethod
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
     ) -> Game:
@@ -571,3 +578,87 @@ class Game(ABC):
         """Forget the recent events held so far (the deal's, say), so that later views start
         with none; the round's history is kept."""
         self._recent.clear()
+
+
+class _Orderless(Rng):
+    """The generator of a :class:`ChanceDrawn` game: shuffles leave the order as it is (every
+    draw is chosen by the source, so the order of a pile never matters) and anything else is
+    refused."""
+
+    def shuffle_stable(self, items: list[T]) -> None:
+        """Leave ``items`` as they are."""
+
+    def random(self) -> float:
+        """Refused: a chance-drawn game must not decide anything at random."""
+        raise RuntimeError("a game whose draws come from a source decides nothing at random")
+
+
+class _IdleDraws(DrawSource):
+    """The draw source of a :class:`ChanceDrawn` game between actions: it refuses to draw."""
+
+    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
+        """Refused: a chance-drawn game draws only from a source set on it for one action."""
+        raise RuntimeError(
+            "this game draws only inside the adapter that chooses its cards, from a source set "
+            "on it for one action (ChanceDrawn.drawing_by_itself gives a game that draws by "
+            "itself)"
+        )
+
+
+_ORDERLESS = _Orderless(0)
+_IDLE = _IdleDraws()
+
+
+class ChanceDrawn(Game):
+    """A game whose every card leaving a face-down pile, the deal's included, is the choice
+    of a draw source from outside (the OpenSpiel adapter's chance nodes): what
+    :func:`cardtable.variants.new_game` builds when given ``draws``.
+
+    Its own generator decides nothing: shuffles keep a pile's order and anything else random
+    is refused. It takes cards from the source it was built with while it deals; after that
+    only while a source is set on it for an action (``game.draws = source``, then
+    ``del game.draws``), and refuses to draw otherwise. Its clones and determinized copies are
+    chance-drawn too, with no source of their own. :meth:`drawing_by_itself` turns it into a
+    plain game of the same position.
+    """
+
+    SEED: ClassVar[int] = 0
+    """The seed a chance-drawn game is built with (its generator orders nothing)."""
+
+    draws: DrawSource = _IDLE
+    """Set on the instance for one action (and while dealing), deleted after it."""
+
+    @property
+    def random(self) -> Rng:
+        """The orderless generator: shuffles keep the order, nothing else is allowed."""
+        return _ORDERLESS
+
+    @random.setter
+    def random(self, rng: Rng) -> None:
+        pass  # a chance-drawn game keeps the orderless generator
+
+    def _rng_snapshot(self) -> int:
+        return self.SEED
+
+    @abstractmethod
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> ChanceDrawn:
+        """The engine's re-deal (:meth:`Game.determinize`); the copy stays chance-drawn, with
+        no source of its own."""
+
+    @abstractmethod
+    def _plain_copy(self) -> tuple[Game, list[int]]:
+        """Engine hook: a copy of this game as a plain engine of its variant (every card and
+        all knowledge kept, no draw source of its own), and that copy's face-down pile."""
+
+    def drawing_by_itself(self, seed: int) -> Game:
+        """A plain game in this position that draws by itself: a clone (no log, no recent
+        events) with every card kept (like any game: players learn only what ``view`` and
+        ``determinize`` give them), its face-down pile shuffled from ``seed`` and its own
+        generator seeded from ``seed``."""
+        plain, pile = self._plain_copy()
+        rng = Rng(seed)
+        rng.shuffle_stable(pile)
+        plain.random = Rng(int(rng.random() * 2**53))
+        return plain

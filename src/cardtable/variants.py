@@ -15,7 +15,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import DrawSource, Game
 
 __all__ = [
     "MAX_INT_OPTION",
@@ -140,6 +140,12 @@ class Variant:
     """JSON-ready facts of the rules a front end shows (the call word, card values, hand size
     …), served by the web app's ``/api/variants`` with the words and layout shown beside them
     (the call's label, the power word on each card: :mod:`cardtable.text.presentation`)."""
+    chance_factory: Callable[[int, dict[str, Any], DrawSource], Game] | None = field(
+        default=None, compare=False
+    )
+    """Builds a game whose every face-down card is the choice of a draw source from outside
+    (a :class:`~cardtable.game.ChanceDrawn`): ``chance_factory(players, options, draws)``;
+    ``None`` where the game offers none. :func:`new_game` calls it when given ``draws``."""
     rules_version: int = 1
     """Bumped whenever a change to the rules would replay recorded actions differently (a
     stored game is resumed only under the rules version it was recorded with)."""
@@ -286,14 +292,23 @@ def new_game(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     deck: Sequence[str] | None = None,
+    *,
+    draws: DrawSource | None = None,
 ) -> Game:
     """Start a game of variant ``name``.
 
     ``players`` defaults to the variant's usual count; ``seed`` (an int) drives every random
     choice; ``options`` are the variant's rule options; ``deck`` stacks the deck (card codes,
     top first; a prefix is allowed, the rest follows in seeded order).
+
+    ``draws``: every card that leaves a face-down pile, the deal's included, is this source's
+    choice (the OpenSpiel adapter's chance nodes): the game is a
+    :class:`~cardtable.game.ChanceDrawn`, whose own generator decides nothing, so it takes no
+    ``seed`` and no ``deck``.
+
     Raises ``ValueError`` for an unknown game or option, a wrong option type, a player count
-    out of range, or a deck that is not part of the variant's deck.
+    out of range, a deck that is not part of the variant's deck, or ``draws`` for a game that
+    offers no such games or with a seed or deck.
     """
     variant = get(name)
     n = variant.default_players if players is None else players
@@ -301,7 +316,28 @@ def new_game(
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     resolved = variant.resolve_options(options)
+    if draws is not None:
+        return _chance_game(variant, n, seed, resolved, deck, draws)
     return variant.factory(n, seed, resolved, list(deck) if deck is not None else None)
+
+
+def _chance_game(
+    variant: Variant,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    deck: Sequence[str] | None,
+    draws: DrawSource,
+) -> Game:
+    """A game of ``variant`` whose draws are ``draws``'s choice (see :func:`new_game`)."""
+    if variant.chance_factory is None:
+        raise ValueError(f"{variant.name} cannot take its draws from a source")
+    if seed != 0 or deck is not None:
+        raise ValueError(
+            "a game whose draws come from a source takes no seed or deck: the source chooses "
+            "every card"
+        )
+    return variant.chance_factory(players, options, draws)
 
 
 def replay(log: Mapping[str, Any]) -> Game:

@@ -23,10 +23,11 @@ import numpy.typing as npt
 
 from ..agents import belief
 from ..agents.belief import BeliefModel, FamilyTracker, context_key
-from ..games.family.engine import FamilyGame
+from ..game import Game
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..rng import Rng
 from ..seat import Seat
+from ..views.schema import is_family_view
 
 __all__ = ["MODELS", "Sample", "collect", "fit", "log_likelihood", "main", "value_axis"]
 
@@ -53,26 +54,28 @@ class Sample:
     """Index of the card's true value on the axis."""
 
 
-def _pool_counts(g: FamilyGame, seat: int, axis: Mapping[int, int]) -> list[int]:
+def _pool_counts(seat: Seat, rs: RuleSet, axis: Mapping[int, int]) -> list[int]:
     """Counts per value index of the cards ``seat`` does not know (deck, hidden hand cards,
-    a hidden drawn card)."""
+    a hidden drawn card): the whole deck less what it sees where it is now."""
+    view = seat.view()
+    assert is_family_view(view)
+    known = seat.knowledge()
+    assert known is not None
+    seen = [rs.deck[c] for hand in known for c in hand if c >= 0] + view["discard"]
+    if view["drawn"] is not None:
+        seen.append(view["drawn"])
     counts = [0] * len(axis)
-    vals = g.values
-    # every card of the deck, less those the seat has seen where they are now
-    seen = [c for hand in g.knowledge(seat) for c in hand if c >= 0] + g.discard
-    drawn = g.drawn_for(seat)
-    if drawn >= 0:
-        seen.append(drawn)
-    for v in vals:
-        counts[axis[v]] += 1
-    for c in seen:
-        counts[axis[vals[c]]] -= 1
+    for code in rs.deck:
+        counts[axis[rs.value(code)]] += 1
+    for code in seen:
+        counts[axis[rs.value(code)]] -= 1
     return counts
 
 
 def collect(variant: str, games: int, seed: int = 0, every: int = 3) -> list[Sample]:
     """Samples from ``games`` two-seat single rounds of the rule-of-thumb policy playing
-    itself: every ``every``-th action, every seat's hidden places of the other hand."""
+    itself: every ``every``-th action, every seat's hidden places of the other hand, labelled
+    with the true card (:meth:`~cardtable.game.Game.card_at`)."""
     from cardtable import new_game
 
     rs = RULESETS[variant]
@@ -80,22 +83,30 @@ def collect(variant: str, games: int, seed: int = 0, every: int = 3) -> list[Sam
     out: list[Sample] = []
     for k in range(games):
         g = new_game(variant, players=2, seed=seed * 1_000_003 + k, options={"target": None})
-        assert isinstance(g, FamilyGame)
         rng = Rng(seed * 7919 + k)
         step = 0
         while not g.over:
             if step % every == 0:
                 for watcher in range(g.players):
-                    tracker = FamilyTracker(Seat(g, watcher))
-                    if not tracker.contexts:
-                        continue
-                    pool = tuple(_pool_counts(g, watcher, axis))
-                    for (s, p), ctx in tracker.contexts.items():
-                        true = axis[g.values[g.hands[s][p]]]
-                        out.append(Sample(context_key(ctx), pool, true))
+                    out.extend(_samples(g, Seat(g, watcher), rs, axis))
             seat = g.actors[0]
             g.play(seat, g.rule_of_thumb(seat, rng))
             step += 1
+    return out
+
+
+def _samples(g: Game, seat: Seat, rs: RuleSet, axis: Mapping[int, int]) -> list[Sample]:
+    """The samples of one position for one watching seat: each hidden place it has a context
+    for, labelled with the card's true value (read from the game, which hosts the table)."""
+    tracker = FamilyTracker(seat)
+    if not tracker.contexts:
+        return []
+    pool = tuple(_pool_counts(seat, rs, axis))
+    out = []
+    for (s, p), ctx in tracker.contexts.items():
+        code = g.card_at(s, p)
+        assert code is not None, "a context is only ever kept for a hidden card"
+        out.append(Sample(context_key(ctx), pool, axis[rs.value(code)]))
     return out
 
 

@@ -16,10 +16,13 @@ The four built-in rule sets are registered the same way when this package is imp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import notation
+from ...game import DrawSource, Game
 from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
+from .chance import ChanceFamily
 from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
 from .hooks import DeckEnd, Drops
 from .rulesets import BUILT_IN, RULESETS, RuleSet
@@ -84,6 +87,13 @@ def _factory(rs: RuleSet) -> Any:
     return build
 
 
+def _chance_factory(rs: RuleSet) -> Callable[[int, dict[str, Any], DrawSource], Game]:
+    def build(players: int, options: dict[str, Any], draws: DrawSource) -> ChanceFamily:
+        return ChanceFamily(rs, players, options, draws)
+
+    return build
+
+
 def _details(rs: RuleSet) -> dict[str, Any]:
     """The rule set's facts a front end shows (JSON-ready; ``/api/variants`` serves them with
     the words and layout the text layer adds, :mod:`cardtable.text.presentation`)."""
@@ -107,6 +117,7 @@ def variant_of(rs: RuleSet) -> Variant:
         default_players=rs.default_players,
         options=_common_options(rs) + rs.extra_options,
         factory=_factory(rs),
+        chance_factory=_chance_factory(rs),
         summary=rs.summary,
         aliases=(rs.name.replace("-", "_"),) if "-" in rs.name else (),
         family=FAMILY,

@@ -283,6 +283,13 @@ class FamilyGame(Game):
         hand = self.hands[owner]
         return 0 <= pos < len(hand) and hand[pos] >= 0 and bool(self.known[owner][pos] >> seat & 1)
 
+    def card_at(self, owner: int, pos: int) -> str | None:
+        """The true code of the card at ``owner``'s position ``pos``, known or not (``None``
+        if there is none): for training labels and tests, never for players."""
+        hand = self.hands[owner]
+        cid = hand[pos] if 0 <= pos < len(hand) else EMPTY
+        return self.codes[cid] if cid >= 0 else None
+
     def drawn_for(self, seat: int) -> int:
         """The card in hand as ``seat`` knows it: its id, :data:`UNKNOWN`, or :data:`EMPTY`."""
         if self.drawn < 0:

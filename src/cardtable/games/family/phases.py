@@ -246,13 +246,22 @@ def _drop(g: Table, seat: int) -> Offer:
     )
 
 
+@dataclass(frozen=True)
+class _DropsIn:
+    """Whether a variant takes ``drop`` in ``phase``: its drops rule says (:mod:`.hooks`).
+
+    An object, not a closure: an engine holds its moves, and engines are pickled (a search
+    worker's world, an OpenSpiel node)."""
+
+    phase: PhaseName
+
+    def __call__(self, rs: RuleSet) -> bool:
+        return rs.drops.allowed_in(self.phase)
+
+
 def _drops_in(phase: PhaseName) -> Callable[[RuleSet], bool]:
-    """Whether a variant takes ``drop`` in ``phase``: its drops rule says (:mod:`.hooks`)."""
-
-    def exists(rs: RuleSet) -> bool:
-        return rs.drops.allowed_in(phase)
-
-    return exists
+    """Whether a variant takes ``drop`` in ``phase`` (see :class:`_DropsIn`)."""
+    return _DropsIn(phase)
 
 
 def _initial_peek(g: Table, seat: int) -> Offer:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...game import DrawSource
 from ...variants import MAX_TARGET, OptionSpec, Variant, register
+from .chance import ChanceQute
 from .engine import POINTS, QuteGame
 
 __all__ = ["FAMILY", "POINTS", "QuteGame"]
@@ -18,6 +20,10 @@ FAMILY = "qute"
 
 def _build(players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> QuteGame:
     return QuteGame(players, seed, options, deck)
+
+
+def _build_chance(players: int, options: dict[str, Any], draws: DrawSource) -> ChanceQute:
+    return ChanceQute(players, options, draws)
 
 
 register(
@@ -47,6 +53,7 @@ register(
             ),
         ),
         factory=_build,
+        chance_factory=_build_chance,
         summary="Qute: shed your cards on 36 cards; 6s must be covered, 7s and 8s make others "
         "draw, aces skip, Js choose the suit, four in a row may end the round",
         family=FAMILY,

@@ -643,6 +643,12 @@ class QuteGame(Game):
         d["stack"] = list(self.stack)
         d["laid"] = list(self.laid)
 
+    def card_at(self, owner: int, pos: int) -> str | None:
+        """The true code of the card at ``owner``'s position ``pos`` (``None`` if there is
+        none): for training labels and tests, never for players."""
+        hand = self.hands[owner]
+        return CODES[hand[pos]] if 0 <= pos < len(hand) else None
+
     def determinize(
         self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
     ) -> QuteGame:

@@ -40,7 +40,8 @@ game's fixed data), :mod:`.node` (states and transitions), :mod:`.text` (strings
 from __future__ import annotations
 
 from ... import variants
-from .engines import ChanceFamily, ChanceQute, ChanceSource, Take
+from ...game import Game
+from .engines import ChanceSource, Take, moved
 from .game import (
     GAME_CLASSES,
     GAME_NAMES,
@@ -68,8 +69,14 @@ __all__ = [
     "to_game",
 ]
 
-# The names these had when the adapter was one module; older pickles name them here.
-_ChanceFamily, _ChanceQute, _ChanceSource, _Take = ChanceFamily, ChanceQute, ChanceSource, Take
+# The names these had when the adapter was one module; older pickles name them here (the
+# chance engines, ``_ChanceFamily`` and ``_ChanceQute``, through ``__getattr__``).
+_ChanceSource, _Take = ChanceSource, Take
 _Node, _Spec, _spec = Node, Spec, spec_for
+
+
+def __getattr__(name: str) -> type[Game]:
+    return moved(name)
+
 
 variants.subscribe(register_variant, forget_variant)

@@ -1,45 +1,27 @@
 """The adapter's engines: every card leaving a face-down pile is chosen by chance.
 
-An engine takes each card that leaves its deck (Qute: its blind) from its draw source
+An engine is a game of the variant built by the rules layer with a draw source
+(``cardtable.new_game(variant, draws=source)``, a :class:`cardtable.game.ChanceDrawn`): it takes
+each card that leaves its deck (Qute: its blind) from that source
 (:class:`cardtable.game.DrawSource`). The adapter plays an action on a clone of its engine
 with a :class:`ChanceSource`: the source hands out the cards chance has already chosen for
 the action, in order, and past them takes any card and records the take (which pile, what
 was in it, which card it took), up to the first take the engine declares ``decisive`` and
 not into a new round. The action always runs to its end, nothing is unwound: when takes were
 recorded, the adapter asks chance for their cards (see :attr:`ChanceSource.plan`) and plays
-the action again with them. The engines' generator decides nothing (:class:`_Orderless`).
+the action again with them. The engines' generator decides nothing.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Sequence
+from importlib import import_module
+from typing import Any, NamedTuple
 
-from ...game import DrawSource, Game
-from ...games.family.engine import FamilyGame
-from ...games.family.rulesets import RuleSet
-from ...games.qute.engine import QuteGame
+from ... import variants
+from ...game import ChanceDrawn, DrawSource, Game
 from ...notation import Action
-from ...rng import Rng
-
-_T = TypeVar("_T")
-_FIXED_SEED = 0  # the engines' generator only orders the deck; chance nodes pick every card
-
-
-class _Orderless(Rng):
-    """The chance engines' generator: shuffles leave the order as it is (every draw is chosen
-    by chance, so the order of a pile never matters) and anything else is refused."""
-
-    def shuffle_stable(self, items: list[_T]) -> None:
-        """Leave ``items`` as they are."""
-
-    def random(self) -> float:
-        """Refused: a chance engine must not decide anything at random."""
-        raise RuntimeError("the OpenSpiel adapter's engines draw nothing at random")
-
-
-_ORDERLESS = _Orderless(_FIXED_SEED)
 
 
 class Take(NamedTuple):
@@ -96,7 +78,7 @@ class ChanceSource(DrawSource):
             return cid
         if not self.closed:
             plan = self.plan
-            round_no = cast(_ChanceDraws, game).round_no
+            round_no = game.round_no
             if not plan:
                 self.round = round_no
             elif round_no != self.round:  # whether this round came depended on the plan
@@ -115,20 +97,6 @@ class ChanceSource(DrawSource):
             plan.append(Take(key, cards, pile[-1], follows))
             self.closed = decisive
         return pile.pop()
-
-
-class _IdleDraws(DrawSource):
-    """The draw source of engines stored in states: they are never played directly."""
-
-    def take(self, game: Game, pile: list[int], decisive: bool) -> int:
-        """Refused: an adapter engine draws only while the adapter plays an action."""
-        raise RuntimeError(
-            "the OpenSpiel adapter's engines draw only inside the adapter "
-            "(cardtable.interop.openspiel.to_game gives an engine that draws by itself)"
-        )
-
-
-_IDLE = _IdleDraws()
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -162,75 +130,19 @@ def outcomes(
     return tuple(sorted(cards))
 
 
-class _ChanceDraws(Game):
-    """What both chance engines share: the orderless generator and the idle draw source."""
-
-    draws: DrawSource = _IDLE
-    """Set on the instance for one run (a :class:`ChanceSource`), deleted after it."""
-    round_no: int
-    """The round being played (both engines count them)."""
-
-    @property
-    def random(self) -> Rng:
-        """The orderless generator (see :class:`_Orderless`)."""
-        return _ORDERLESS
-
-    @random.setter
-    def random(self, rng: Rng) -> None:
-        pass  # the adapter's engines keep the orderless generator
-
-    def _rng_snapshot(self) -> Any:
-        return _FIXED_SEED
-
-
-class ChanceFamily(_ChanceDraws, FamilyGame):
-    """The Cabo-family engine with every card from the deck chosen by chance."""
-
-    def __init__(
-        self, rs: RuleSet, players: int, options: dict[str, Any], source: ChanceSource
-    ) -> None:
-        self.draws = source  # the deal takes its cards from chance too
-        FamilyGame.__init__(self, rs, players, _FIXED_SEED, options)
-
-    def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
-    ) -> ChanceFamily:
-        """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
-        world = cast(ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
-        world.__dict__.pop("draws", None)
-        return world
-
-
-class ChanceQute(_ChanceDraws, QuteGame):
-    """The Qute engine with every card from the blind chosen by chance."""
-
-    def __init__(self, players: int, options: dict[str, Any], source: ChanceSource) -> None:
-        self.draws = source  # the deal takes its cards from chance too
-        QuteGame.__init__(self, players, _FIXED_SEED, options)
-
-    def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
-    ) -> ChanceQute:
-        """The parent's re-deal; chance keeps choosing every draw (not the copy's own)."""
-        world = cast(ChanceQute, QuteGame.determinize(self, seat, rng, weights))
-        world.__dict__.pop("draws", None)
-        return world
-
-
-Engine = ChanceFamily | ChanceQute
-"""The engine a node holds: either chance engine."""
+Engine = ChanceDrawn
+"""The engine a node holds: a game of its variant whose draws chance chooses."""
 
 
 def build(
-    rs: RuleSet | None, players: int, options: dict[str, Any], queue: tuple[int, ...]
+    variant: str, players: int, options: dict[str, Any], queue: tuple[int, ...]
 ) -> tuple[Engine, ChanceSource]:
-    """A new engine dealt with the cards ``queue`` (and past them recorded takes)."""
+    """A new engine of ``variant`` dealt with the cards ``queue`` (and past them recorded
+    takes)."""
     source = ChanceSource(queue)
-    eng: Engine
-    if rs is not None:
-        eng = ChanceFamily(rs, players, options, source)
-    else:
-        eng = ChanceQute(players, options, source)
+    eng = variants.new_game(variant, players, options=options, draws=source)
+    if not isinstance(eng, ChanceDrawn):
+        raise TypeError(f"{variant} built a game that draws by itself, not a ChanceDrawn")
     del eng.draws
     _check(source)
     return eng, source
@@ -259,5 +171,30 @@ def _check(source: ChanceSource) -> None:
         )
 
 
+_MOVED = {
+    "ChanceFamily": ("cardtable.games.family.chance", "ChanceFamily"),
+    "_ChanceFamily": ("cardtable.games.family.chance", "ChanceFamily"),
+    "ChanceQute": ("cardtable.games.qute.chance", "ChanceQute"),
+    "_ChanceQute": ("cardtable.games.qute.chance", "ChanceQute"),
+}
+"""Where the chance engines older pickles name here (or in the package) live now: the rules
+layer builds them (``new_game(variant, draws=source)``)."""
+
+
+def moved(name: str) -> type[Game]:
+    """The class an older pickle names ``name`` in this module or its package (one of the
+    chance engines, now in the rules layer); ``AttributeError`` for any other name."""
+    where = _MOVED.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    cls = getattr(import_module(where[0]), where[1])
+    assert isinstance(cls, type) and issubclass(cls, Game)
+    return cls
+
+
+def __getattr__(name: str) -> type[Game]:
+    return moved(name)
+
+
 # The names these had before; older pickles name them.
-_ChanceFamily, _ChanceQute, _ChanceSource, _Take = ChanceFamily, ChanceQute, ChanceSource, Take
+_ChanceSource, _Take = ChanceSource, Take

@@ -12,10 +12,7 @@ import pyspiel
 
 from ... import variants
 from ...game import Game
-from ...games.family.engine import FamilyGame
 from ...games.family.rulesets import RULESETS
-from ...games.qute.engine import QuteGame
-from ...rng import Rng
 from ..encoding import DEFAULT_MAX_POSITIONS, Encoding, supported, win_rewards
 from . import text
 from .node import Node, initial_node
@@ -146,15 +143,7 @@ def to_game(state: CardtableState, seed: int) -> Game:
         raise ValueError("to_game needs a decision or terminal state, not a chance node")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    copy = n.eng.clone()
-    plain: Game = object.__new__(FamilyGame if n.spec.family else QuteGame)
-    d = copy.__dict__
-    d.pop("draws", None)  # the plain engine's own: the top card of its shuffled pile
-    plain.__dict__ = d
-    rng = Rng(seed)
-    rng.shuffle_stable(d["deck"] if n.spec.family else d["blind"])
-    plain.random = Rng(int(rng.random() * 2**53))
-    return plain
+    return n.eng.drawing_by_itself(seed)
 
 
 class CardtableObserver:

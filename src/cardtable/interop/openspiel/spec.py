@@ -70,7 +70,7 @@ class Spec:
         """A new engine dealt with the cards ``queue`` (past them, the takes are recorded in
         the source returned with it)."""
         options = self.options if first < 0 else {**self.options, "first": first}
-        return build(self.rs, self.players, options, queue)
+        return build(self.variant, self.players, options, queue)
 
     def win(self, winners: list[int]) -> list[float]:
         """Zero-sum returns of a game won by ``winners`` (cached)."""

@@ -1,0 +1,39 @@
+"""The Cabo-family engine with every card from the deck chosen by a draw source from outside
+(:class:`cardtable.game.ChanceDrawn`): what ``new_game(variant, draws=source)`` builds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from ...game import ChanceDrawn, DrawSource, Game
+from .engine import FamilyGame
+from .rulesets import RuleSet
+
+__all__ = ["ChanceFamily"]
+
+
+class ChanceFamily(ChanceDrawn, FamilyGame):
+    """The Cabo-family engine with every card from the deck chosen by its draw source."""
+
+    def __init__(
+        self, rs: RuleSet, players: int, options: dict[str, Any], draws: DrawSource
+    ) -> None:
+        self.draws = draws  # the deal takes its cards from the source too
+        FamilyGame.__init__(self, rs, players, self.SEED, options)
+
+    def determinize(
+        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+    ) -> ChanceFamily:
+        """The engine's re-deal; the copy keeps no source of its own (not the copy's own
+        random draws)."""
+        world = cast(ChanceFamily, FamilyGame.determinize(self, seat, rng, weights))
+        world.__dict__.pop("draws", None)
+        return world
+
+    def _plain_copy(self) -> tuple[Game, list[int]]:
+        state = self.clone().__dict__
+        state.pop("draws", None)  # the plain engine's own: the top card of its pile
+        plain = object.__new__(FamilyGame)
+        plain.__dict__ = state
+        return plain, plain.deck
