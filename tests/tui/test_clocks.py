@@ -5,9 +5,13 @@ Time comes from a fake clock."""
 
 from __future__ import annotations
 
+import threading
+
 from textual.widgets import RichLog
 
-from cardtable import new_game
+from cardtable import Action, new_game
+from cardtable.agents import Agent
+from cardtable.seat import Seat
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, RoundScreen
 
 from .helpers import FakeClock, enter, make_app, settle, sync
@@ -98,15 +102,32 @@ async def test_the_help_never_stretches_a_reveal() -> None:
         assert "[13]" not in app.export_screenshot().replace("&#160;", " ")
 
 
+class _Gated(Agent):
+    """A bot that decides as ``inner`` does, once ``gate`` is set (the test says when)."""
+
+    def __init__(self, inner: Agent, gate: threading.Event) -> None:
+        super().__init__(inner.seed)
+        self.inner = inner
+        self.gate = gate
+
+    def act(self, seat: Seat) -> Action:
+        self.gate.wait(timeout=60)
+        return self.inner.act(seat)
+
+
 @sync
 async def test_the_bots_wait_behind_the_help() -> None:
     clock = FakeClock()
-    app = _cabo(clock, peek_window=0.0, bot_pause=1.0)
+    app = _cabo(clock, peek_window=0.0)
+    gate = threading.Event()
+    app.bots[1] = _Gated(app.bots[1], gate)  # the bot decides only once the help is open
     async with app.run_test(size=(100, 35)) as pilot:
         await settle(app, pilot)
         await pilot.press("0")
         await pilot.press("1")  # the bots start their peeks
         await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
