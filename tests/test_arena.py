@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import cardtable
 from cardtable import agents
 from cardtable.agents import Agent
 from cardtable.arena import (
@@ -31,6 +30,7 @@ from cardtable.arena import (
 )
 from cardtable.cli import app
 from cardtable.notation import Action
+from cardtable.seat import Seat
 
 runner = CliRunner()
 
@@ -229,7 +229,7 @@ class Cheater(Agent):
 
     name = "cheater"
 
-    def act(self, game: cardtable.Game, seat: int) -> Action:
+    def act(self, seat: Seat) -> Action:
         """Always the same impossible move."""
         return Action("replace", ("9",))
 
@@ -242,7 +242,8 @@ def test_an_illegal_action_is_a_failure_with_the_agents_name(
     assert len(result.failures) == 4
     failure = result.failures[0].to_dict(result.labels)
     assert failure["agent"] == "cheater"
-    assert failure["error"].startswith("IllegalAction")
+    # the refusal's own kind (a cheater's "replace 9" at the start of a turn: draw first)
+    assert failure["error"].startswith("WrongPhase: draw a card first")
     assert failure["action"] == "replace 9"
     honest, cheater = result.stats
     assert cheater.failures == 4 and honest.failures == 0
@@ -378,7 +379,7 @@ def test_cli_fails_loudly_when_an_agent_breaks_a_game(monkeypatch: pytest.Monkey
     )
     assert result.exit_code == 1
     text = " ".join(result.output.split())
-    assert "cheater (seat" in text and "IllegalAction" in text
+    assert "cheater (seat" in text and "WrongPhase: draw a card first" in text
     assert "2 games stopped because an agent failed" in text
 
 

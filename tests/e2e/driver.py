@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 __all__ = [
     "CALLS",
@@ -175,11 +176,12 @@ def play_action(page: Page, action: str) -> None:
 
 def play_unless_moved_on(page: Page, current: State, action: str) -> bool:
     """:func:`play_action`, unless the table moved on since ``current`` was read (a timed
-    window, such as a snap, closed and its move was played): then nothing is clicked. True if
-    the action was played."""
+    window, such as a snap, closed and its move was played; the turn clock played for the
+    seat while its clicks were under way, taking away what they aimed at): then what is left
+    is not clicked. True if the action was played."""
     try:
         play_action(page, action)
-    except RuntimeError:
+    except (RuntimeError, PlaywrightTimeoutError):
         if state(page)["version"] == current["version"]:
             raise
         return False
