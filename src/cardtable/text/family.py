@@ -26,17 +26,18 @@ from rich.text import Text
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..games.family.scoring import CABO, GABO, SUM
 from ..views import FamilySlot, FamilyView, is_family_view
+from .phrase import phrase
 from .presentation import hand_layout
 from .render import (
     FACE_DOWN,
     Front,
     addr_text,
-    addrs_text,
     card_text,
     cards_text,
     discard_pile_text,
     number_word,
     plural_s,
+    said_text,
     seat_name,
     status_grid,
     text_line,
@@ -70,14 +71,6 @@ _PHASES = {
     "snap": "snap window: drop cards of the same rank, or pass",
     "over": "the game is over",
 }
-
-_POWER_NAMES = {
-    "peek": "peek at an own card",
-    "spy": "spy on another seat's card",
-    "exchange": "swap two cards unseen",
-    "look": "look at two cards, then swap them or not",
-}
-"""A power in a few words, as the event that triggers it says it."""
 
 _POWER_WORDS = {
     "peek": "peek at one of your own cards (peek N)",
@@ -182,10 +175,7 @@ def family_front(rs: RuleSet) -> Front:
 
     def event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         if ev.get("type") == "round_end":
-            return [
-                Text(f"Round {ev.get('round')} is over.", style="bold"),
-                _family_round_end(ev, me, rs),
-            ]
+            return [said_text(phrase(ev, me)), _family_round_end(ev, me, rs)]
         return _family_event(ev, me)
 
     return Front(
@@ -550,166 +540,15 @@ def _score_words(total: int, score: int, caller: bool) -> str:
 
 
 # ---------------------------------------------------------------------------- events
-def _the(codes: Sequence[str]) -> Text:
-    """Cards named with their article: ``the [7H]``, ``the [5] and [5]``."""
-    out = Text("the ")
-    for i, code in enumerate(codes):
-        if i:
-            out.append(" and " if i == len(codes) - 1 else ", ")
-        out.append_text(card_text(code))
-    return out
-
-
-def _incoming(ev: Mapping[str, Any], unnamed: str) -> Text:
-    """The card a replace or claim put in the hand: named when the whole table saw it (the
-    event's public ``card``), else ``unnamed``."""
-    return _the([str(ev["card"])]) if "card" in ev else Text(unnamed)
-
-
 def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it.
+    """A Cabo-family event of ``view["events"]`` in words (:func:`.phrase.phrase`), as seat
+    ``me`` may see it, its cards styled; a round's end adds its results.
 
     Every card the event shows is named (``seat 1 took the [7H] from the discard pile``): an
     event as a seat without memory aid reads it again holds only the cards the whole table
     saw, so what it names stays true for everyone.
     """
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = seat_name(int(seat), me) if isinstance(seat, int) else ""
-    if kind == "round_start":
-        pile = ev.get("discard") or []
-        return [
-            text_line(
-                f"Round {ev['round']} begins; {seat_name(int(ev['first']), me)} play"
-                + ("" if ev["first"] == me else "s")
-                + " first",
-                ("; the discard pile starts with " if pile else None),
-                (_the(pile) if pile else None),
-                ".",
-                style="bold",
-            )
-        ]
-    if kind == "turn":
-        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
-    if kind == "peek":
-        if "card" in ev:
-            return [
-                text_line(f"{who} peeked at {addr_text(ev['at'], me)}: ", card_text(ev["card"]))
-            ]
-        return [text_line(f"{who} peeked at {addr_text(ev['at'], me)}")]
-    if kind == "draw":
-        if ev.get("from") != "deck":
-            if "card" in ev:
-                return [text_line(f"{who} took ", _the([ev["card"]]), " from the discard pile")]
-            return [text_line(f"{who} took the top card of the discard pile")]
-        if "card" in ev:
-            return [text_line(f"{who} drew ", _the([ev["card"]]), " from the deck")]
-        return [text_line(f"{who} drew a card from the deck")]
-    if kind == "replace":
-        at = addrs_text(ev.get("at", []), me)
-        out = ev.get("out") or []
-        gone = _the(out) if out else Text("the old card")
-        return [
-            text_line(
-                f"{who} put ", _incoming(ev, "the drawn card"), f" at {at} and threw away ", gone
-            )
-        ]
-    if kind == "claim":
-        at = addrs_text(ev.get("at", []), me)
-        if ev.get("ok"):
-            return [
-                text_line(
-                    f"{who} claimed {at} are equal — right: threw away ",
-                    _the(ev.get("out", [])),
-                    "; ",
-                    _incoming(ev, "the new card"),
-                    " is at " + addr_text(ev["at"][0], me),
-                )
-            ]
-        shown = ev.get("shown") or []
-        return [
-            text_line(
-                f"{who} claimed {at} are equal — wrong: they are ",
-                _the(shown) if shown else Text("shown to everyone"),
-                " and stay in the hand; ",
-                _incoming(ev, "the new card"),
-                " goes to " + addr_text(str(ev.get("new")), me),
-            )
-        ]
-    if kind == "discard":
-        power = ev.get("power")
-        code = ev.get("card")
-        return [
-            text_line(
-                f"{who} threw away the drawn card" if code is None else f"{who} threw away ",
-                None if code is None else _the([str(code)]),
-                f" — its power: {_POWER_NAMES.get(str(power), str(power))}" if power else None,
-            )
-        ]
-    if kind == "spy":
-        if "card" in ev:
-            return [text_line(f"{who} spied on {addr_text(ev['at'], me)}: ", card_text(ev["card"]))]
-        return [text_line(f"{who} spied on {addr_text(ev['at'], me)}")]
-    if kind == "look":
-        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
-        cards = ev.get("cards")
-        if cards:
-            return [
-                text_line(
-                    f"{who} looked at {a} ", card_text(cards[0]), f" and {b} ", card_text(cards[1])
-                )
-            ]
-        return [text_line(f"{who} looked at {a} and {b}")]
-    if kind == "exchange":
-        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
-        return [text_line(f"{who} exchanged {a} and {b} (unseen)")]
-    if kind == "pass":
-        return [text_line(f"{who} passed")]
-    if kind == "call":
-        return [text_line(f"{who} called {ev.get('word')}!", style="bold yellow")]
-    if kind == "penalty":
-        if ev.get("at") is None:
-            return [text_line(f"{who} should take a penalty card, but none is left")]
-        return [
-            text_line(
-                f"{who} took a penalty card face down at {addr_text(ev['at'], me)}", style="red"
-            )
-        ]
-    if kind == "drop":
-        at = addr_text(str(ev.get("at")), me)
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        if ev.get("ok"):
-            return [text_line(f"{who} dropped ", card, f" from {at} — a match")]
-        return [text_line(f"{who} tried to drop ", card, f" from {at} — no match: it goes back")]
-    if kind == "give":
-        return [
-            text_line(
-                f"{who} gave {addr_text(str(ev.get('from')), me)} "
-                f"into {addr_text(str(ev.get('to')), me)}"
-            )
-        ]
-    if kind == "snap_open":
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        return [text_line(card, " is on the discard pile: a snap window opens")]
-    if kind == "snap":
-        at = addr_text(str(ev.get("at")), me)
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        if ev.get("ok"):
-            return [text_line(f"{who} snapped ", card, f" from {at}")]
-        return [
-            text_line(f"{who} snapped ", card, f" from {at} — wrong rank: it stays on the pile")
-        ]
-    if kind == "reshuffle":
-        n = ev.get("deck")
-        return [
-            text_line(f"The discard pile was shuffled into a new deck of {n} card{plural_s(n)}")
-        ]
-    if kind == "round_end":
-        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _family_round_end(ev, me)]
-    if kind == "game_over":
-        return [Text("The game is over.", style="bold")]
-    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
-    return [Text(f"{kind}: {public}")]
+    line = said_text(phrase(ev, me))
+    if ev.get("type") == "round_end":
+        return [line, _family_round_end(ev, me)]
+    return [line]
