@@ -150,3 +150,18 @@ def test_the_english_catalog_ships_with_the_package() -> None:
     english = load()
     assert english.language == "en"
     assert english.has("family.draw.deck") and english.has("qute.play")
+
+
+def test_results_in_words() -> None:
+    from cardtable.text.phrase import family_legend, family_score_step, qute_legend, result_head
+
+    assert result_head([1], 1) == "You win!"
+    assert result_head([0, 2], 2) == "You share the win with seat 0."
+    assert result_head([1], 0) == "Seat 1 wins."
+    assert result_head([0, 1], None) == "Seat 0 and seat 1 share the win."
+    assert family_score_step("caller_penalty", 5) == "call failed: +5"
+    assert family_score_step("rule", -3) == "scoring rule: -3"
+    assert "Kamikaze" in family_legend("cabo", True, False)
+    assert "no call bonus" in family_legend("sum", True, False)
+    assert "halved" in family_legend("sum", False, True)
+    assert "refilled twice" in qute_legend(False, 3, False, 20)

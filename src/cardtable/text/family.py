@@ -24,9 +24,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
-from ..games.family.scoring import CABO, GABO, SUM
+from ..games.family.scoring import SUM
 from ..views import FamilySlot, FamilyView, is_family_view
-from .phrase import phrase
+from .phrase import family_legend, family_score_step, phrase, round_results_title
 from .presentation import hand_layout
 from .render import (
     FACE_DOWN,
@@ -437,48 +437,19 @@ def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> Renderab
     return _family_view(view, me, title)
 
 
-_REASONS = {
-    "caller_lowest": "lowest caller: 0",
-    "caller_penalty": "call failed: +{points}",
-    "kamikaze": "Kamikaze: 0",
-    "kamikaze_victim": "other's Kamikaze: 50",
-    "rule": "scoring rule: {signed}",
-}
-"""Each reason of a round's score adjustment in words (``{points}``: what it adds)."""
-
-
 def _adjustment_words(steps: Sequence[Mapping[str, Any]]) -> str:
     """A seat's steps from its hand's sum to its score, in words (empty: the score is the
     sum)."""
-    words: list[str] = []
-    for step in steps:
-        points = int(step.get("points", 0))
-        signed = f"+{points}" if points >= 0 else str(points)
-        text = _REASONS.get(str(step.get("reason")), "{signed}")
-        words.append(text.format(points=points, signed=signed))
-    return "; ".join(words)
+    return "; ".join(
+        family_score_step(str(step.get("reason")), int(step.get("points", 0))) for step in steps
+    )
 
 
 def _legend(rs: RuleSet | None, info: Mapping[str, Any]) -> str:
     """What the results table needs explained, for this game only: ★, the scoring rule of the
     game (its caller rule, Kamikaze) and the exact-target reset when it happened."""
-    parts = ["★ won the round (lowest score). The score is the hand's sum unless a note says why."]
     scoring = rs.scoring if rs is not None else SUM
-    if scoring is CABO:
-        parts.append(
-            "Cabo: a caller with the lowest sum (ties too) scores 0, else the sum + the caller "
-            "penalty; a hand of exactly 12, 12, 13, 13 (Kamikaze) scores 0 and every other 50."
-        )
-    elif scoring is GABO:
-        parts.append(
-            "Gabo: a caller whose sum is above 5, or who is beaten by another hand, adds the "
-            "caller penalty; a caller tied for lowest wins the round alone."
-        )
-    elif info.get("caller") is not None:
-        parts.append("This game has no call bonus or penalty: every hand scores its sum.")
-    if info.get("reset"):
-        parts.append("A total of exactly the target is halved (once per player).")
-    return " ".join(parts)
+    return family_legend(scoring.name, info.get("caller") is not None, bool(info.get("reset")))
 
 
 def _family_round_end(
@@ -488,7 +459,7 @@ def _family_round_end(
     sum to the score with its reason (``adjustments``), the score and the total (a total
     halved at exactly the target says so)."""
     table = Table(
-        title=f"Round {info['round']} results",
+        title=round_results_title(info["round"]),
         title_style="bold",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -533,10 +504,10 @@ def _score_words(total: int, score: int, caller: bool) -> str:
     if score == total:
         return ""
     if caller and score > total:
-        return f"call failed: +{score - total}"
+        return family_score_step("caller_penalty", score - total)
     if caller and score == 0:
-        return "lowest caller: 0"
-    return f"scoring rule: {score - total:+d}"
+        return family_score_step("caller_lowest", 0)
+    return family_score_step("rule", score - total)
 
 
 # ---------------------------------------------------------------------------- events

@@ -27,6 +27,7 @@ from .catalog import has, say
 __all__ = [
     "FAMILY_PHRASES",
     "QUTE_PHRASES",
+    "Event",
     "Reader",
     "Said",
     "Tone",
@@ -37,6 +38,9 @@ __all__ = [
     "phrase",
     "phrases_for",
 ]
+
+Event = Mapping[str, Any]
+"""An event as a view or history holds it: a JSON object with its ``type`` and fields."""
 
 Tone = Literal["plain", "quiet", "strong", "call", "alarm", "note"]
 """How a sentence weighs: ``quiet`` (a turn begins), ``strong`` (a round begins or ends),
@@ -129,37 +133,42 @@ def cards_list(codes: Sequence[object]) -> str:
     return " ".join(card_token(c) for c in codes)
 
 
-Phraser = Callable[[Mapping[str, Any], Reader], Said]
+Phraser = Callable[[Event, Reader], Said]
 """How one kind of event is phrased: ``phraser(event, reader)``."""
 
 
-def _actor(ev: Mapping[str, Any], r: Reader) -> dict[str, Any]:
-    """The acting seat's words: its name (``who``) and whether it is the reader (``you``)."""
+def _of(
+    ev: Event,
+    r: Reader,
+    key: str,
+    tone: Tone = "plain",
+    /,
+    *,
+    n: int | None = None,
+    **params: object,
+) -> Said:
+    """The message ``key`` with the event's actor (``who``, and its ``.you`` form when the
+    actor is the reader) and ``params``."""
     seat = ev.get("seat")
     if not isinstance(seat, int):
-        return {"who": "", "you": False}
-    return {"who": r.name(seat), "you": r.you(seat)}
-
-
-def _of(ev: Mapping[str, Any], r: Reader, key: str, tone: Tone = "plain", /, **params: Any) -> Said:
-    """The message ``key`` with the event's actor and ``params``."""
-    return Said(say(key, **_actor(ev, r), **params), tone)
+        return Said(say(key, n=n, you=False, who="", **params), tone)
+    return Said(say(key, n=n, who=r.name(seat), you=r.you(seat), **params), tone)
 
 
 # ---------------------------------------------------------------------------- both games
-def _turn(ev: Mapping[str, Any], r: Reader) -> Said:
+def _turn(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "turn", "quiet")
 
 
-def _round_end(ev: Mapping[str, Any], r: Reader) -> Said:
+def _round_end(ev: Event, r: Reader) -> Said:
     return Said(say("round.over", round=ev.get("round")), "strong")
 
 
-def _game_over(ev: Mapping[str, Any], r: Reader) -> Said:
+def _game_over(ev: Event, r: Reader) -> Said:
     return Said(say("game.over"), "strong")
 
 
-def _unknown(ev: Mapping[str, Any]) -> Said:
+def _unknown(ev: Event) -> Said:
     public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
     return Said(say("event.unknown", kind=ev.get("type"), fields=public))
 
@@ -173,13 +182,13 @@ def _the(codes: Sequence[object]) -> str:
     return say("family.the", cards=join_and([card_token(c) for c in codes]))
 
 
-def _the_one(ev: Mapping[str, Any], unnamed: str) -> str:
+def _the_one(ev: Event, unnamed: str) -> str:
     """The event's card with its article when it holds one, else the message ``unnamed``."""
     code = ev.get("card")
     return _the([code]) if code else say(unnamed)
 
 
-def _f_round_start(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_round_start(ev: Event, r: Reader) -> Said:
     first = int(ev["first"])
     pile = ev.get("discard") or []
     key = "family.round_start.pile" if pile else "family.round_start"
@@ -187,28 +196,28 @@ def _f_round_start(ev: Mapping[str, Any], r: Reader) -> Said:
     return Said(words, "strong")
 
 
-def _f_peek(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_peek(ev: Event, r: Reader) -> Said:
     at = r.addr(str(ev["at"]))
     if "card" in ev:
         return _of(ev, r, "family.peek.card", at=at, card=card_token(ev["card"]))
     return _of(ev, r, "family.peek", at=at)
 
 
-def _f_spy(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_spy(ev: Event, r: Reader) -> Said:
     at = r.addr(str(ev["at"]))
     if "card" in ev:
         return _of(ev, r, "family.spy.card", at=at, card=card_token(ev["card"]))
     return _of(ev, r, "family.spy", at=at)
 
 
-def _f_draw(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_draw(ev: Event, r: Reader) -> Said:
     pile = "deck" if ev.get("from") == "deck" else "discard"
     if "card" in ev:
         return _of(ev, r, f"family.draw.{pile}.card", card=_the([ev["card"]]))
     return _of(ev, r, f"family.draw.{pile}")
 
 
-def _f_replace(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_replace(ev: Event, r: Reader) -> Said:
     out = ev.get("out") or []
     return _of(
         ev,
@@ -220,7 +229,7 @@ def _f_replace(ev: Mapping[str, Any], r: Reader) -> Said:
     )
 
 
-def _f_claim(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_claim(ev: Event, r: Reader) -> Said:
     at = ev.get("at", [])
     card = _the_one(ev, "family.the_new_card")
     if ev.get("ok"):
@@ -240,7 +249,7 @@ def _f_claim(ev: Mapping[str, Any], r: Reader) -> Said:
     )
 
 
-def _f_discard(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_discard(ev: Event, r: Reader) -> Said:
     card = _the_one(ev, "family.the_drawn_card")
     power = ev.get("power")
     if power:
@@ -250,62 +259,64 @@ def _f_discard(ev: Mapping[str, Any], r: Reader) -> Said:
     return _of(ev, r, "family.discard", card=card)
 
 
-def _pair(ev: Mapping[str, Any], r: Reader) -> dict[str, str]:
+def _pair(ev: Event, r: Reader) -> tuple[str, str]:
     a, b = (r.addr(str(x)) for x in ev.get("at", ["?", "?"]))
-    return {"a": a, "b": b}
+    return a, b
 
 
-def _f_look(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_look(ev: Event, r: Reader) -> Said:
+    a, b = _pair(ev, r)
     cards = ev.get("cards")
     if cards:
-        codes = {"card_a": card_token(cards[0]), "card_b": card_token(cards[1])}
-        return _of(ev, r, "family.look.cards", **_pair(ev, r), **codes)
-    return _of(ev, r, "family.look", **_pair(ev, r))
+        card_a, card_b = card_token(cards[0]), card_token(cards[1])
+        return _of(ev, r, "family.look.cards", a=a, b=b, card_a=card_a, card_b=card_b)
+    return _of(ev, r, "family.look", a=a, b=b)
 
 
-def _f_exchange(ev: Mapping[str, Any], r: Reader) -> Said:
-    return _of(ev, r, "family.exchange", **_pair(ev, r))
+def _f_exchange(ev: Event, r: Reader) -> Said:
+    a, b = _pair(ev, r)
+    return _of(ev, r, "family.exchange", a=a, b=b)
 
 
-def _f_pass(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_pass(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "family.pass")
 
 
-def _f_call(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_call(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "family.call", "call", word=ev.get("word"))
 
 
-def _f_penalty(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_penalty(ev: Event, r: Reader) -> Said:
     if ev.get("at") is None:
         return _of(ev, r, "family.penalty.none")
     return _of(ev, r, "family.penalty", "alarm", at=r.addr(str(ev["at"])))
 
 
-def _a_card(ev: Mapping[str, Any]) -> str:
+def _a_card(ev: Event) -> str:
     code = ev.get("card")
     return _the([code]) if code else say("family.a_card")
 
 
-def _f_drop(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_drop(ev: Event, r: Reader) -> Said:
     key = "family.drop.match" if ev.get("ok") else "family.drop.no_match"
     return _of(ev, r, key, card=_a_card(ev), at=r.addr(str(ev.get("at"))))
 
 
-def _f_give(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_give(ev: Event, r: Reader) -> Said:
     source, target = r.addr(str(ev.get("from"))), r.addr(str(ev.get("to")))
     return _of(ev, r, "family.give", source=source, target=target)
 
 
-def _f_snap_open(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_snap_open(ev: Event, r: Reader) -> Said:
     return Said(say("family.snap_open", card=_a_card(ev)))
 
 
-def _f_snap(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_snap(ev: Event, r: Reader) -> Said:
     key = "family.snap.right" if ev.get("ok") else "family.snap.wrong"
     return _of(ev, r, key, card=_a_card(ev), at=r.addr(str(ev.get("at"))))
 
 
-def _f_reshuffle(ev: Mapping[str, Any], r: Reader) -> Said:
+def _f_reshuffle(ev: Event, r: Reader) -> Said:
     return Said(say("family.reshuffle", n=int(ev.get("deck") or 0)))
 
 
@@ -333,13 +344,13 @@ FAMILY_PHRASES: Mapping[str, Phraser] = {
 
 
 # ---------------------------------------------------------------------------- Qute
-def _q_round_start(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_round_start(ev: Event, r: Reader) -> Said:
     first = int(ev["first"])
     words = say("qute.round_start", who=r.name(first), you=r.you(first), round=ev["round"])
     return Said(words, "strong")
 
 
-def _q_play(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_play(ev: Event, r: Reader) -> Said:
     left = int(ev.get("left", 0))
     cards = cards_list(ev.get("cards", []))
     if left:
@@ -347,7 +358,7 @@ def _q_play(ev: Mapping[str, Any], r: Reader) -> Said:
     return _of(ev, r, "qute.play.out", cards=cards)
 
 
-def _q_draw(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_draw(ev: Event, r: Reader) -> Said:
     if not ev.get("card"):
         return _of(ev, r, "qute.draw.none")
     if "drawn" in ev:
@@ -355,7 +366,7 @@ def _q_draw(ev: Mapping[str, Any], r: Reader) -> Said:
     return _of(ev, r, "qute.draw")
 
 
-def _q_penalty(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_penalty(ev: Event, r: Reader) -> Said:
     count = int(ev.get("count", 0))
     rank = str(ev.get("for"))
     several = count > (EIGHT_DRAWS if rank == "8" else 1)
@@ -370,7 +381,7 @@ def _q_penalty(ev: Mapping[str, Any], r: Reader) -> Said:
     return _of(ev, r, "qute.penalty", "alarm", n=count, reason=reason)
 
 
-def _q_refill(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_refill(ev: Event, r: Reader) -> Said:
     k = int(ev.get("refills", 0))
     words = say("qute.refill", n=int(ev.get("blind") or 0), refill=k, times=k + 1)
     return Said(words, "note")
@@ -382,7 +393,7 @@ def _times(who: str, n: int) -> str:
     return say(key if has(key) else "qute.times", who=who, n=n)
 
 
-def _q_skip(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_skip(ev: Event, r: Reader) -> Said:
     """A skip, as it happens: an ace skips the next seat (once per ace); an 8 the next seat,
     who drew for it; after 'eights all' (several seats drew for the 8s) play goes on after the
     last seat to draw, which may be one that drew (the turn line says who)."""
@@ -396,35 +407,35 @@ def _q_skip(ev: Mapping[str, Any], r: Reader) -> Said:
     return Said(say(cause, n=len(seats), seats=join_and(names)))
 
 
-def _q_qute(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_qute(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "qute.qute", "call")
 
 
-def _q_continue(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_continue(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "qute.continue")
 
 
-def _q_suit(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_suit(ev: Event, r: Reader) -> Said:
     suit = str(ev.get("suit"))
     name = say(f"suit.{suit}") if has(f"suit.{suit}") else suit
     return _of(ev, r, "qute.suit", suit=suit, name=name)
 
 
-def _q_eights(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_eights(ev: Event, r: Reader) -> Said:
     key = "qute.eights.all" if ev.get("mode") == "all" else "qute.eights.next"
     return _of(ev, r, key, draws=number_word(EIGHT_DRAWS))
 
 
-def _q_jpoints(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_jpoints(ev: Event, r: Reader) -> Said:
     key = "qute.jpoints.minus" if ev.get("mode") == "minus" else "qute.jpoints.plus"
     return _of(ev, r, key)
 
 
-def _q_dead_end(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_dead_end(ev: Event, r: Reader) -> Said:
     return _of(ev, r, "qute.dead_end", "note")
 
 
-def _q_max_turns(ev: Mapping[str, Any], r: Reader) -> Said:
+def _q_max_turns(ev: Event, r: Reader) -> Said:
     return Said(say("qute.max_turns", turns=ev.get("turns")))
 
 
@@ -453,10 +464,62 @@ def phrases_for(game: str | None) -> Mapping[str, Phraser]:
     return FAMILY_PHRASES if game is None or game in RULESETS else QUTE_PHRASES
 
 
-def phrase(ev: Mapping[str, Any], reader: Reader | int | None, game: str | None = None) -> Said:
+def phrase(ev: Event, reader: Reader | int | None, game: str | None = None) -> Said:
     """Event ``ev`` of variant ``game`` (default: the Cabo family) in words, as ``reader`` (a
     :class:`Reader`, a seat, or ``None`` for a spectator) reads it. ``ev`` must be the event as
     the reader's seat sees it: only the cards it holds are named."""
     r = reader if isinstance(reader, Reader) else Reader(reader)
     phraser = phrases_for(game).get(str(ev.get("type")))
     return _unknown(ev) if phraser is None else phraser(ev, r)
+
+
+# ---------------------------------------------------------------------------- results
+def round_results_title(n: object) -> str:
+    """The title of a round's results table: ``Round 2 results``."""
+    return say("results.round", round=n)
+
+
+def result_head(winners: Sequence[int], reader: Reader | int | None) -> str:
+    """Who won the game, from the reader's side: ``You win!``, ``Seat 1 wins.``, …"""
+    r = reader if isinstance(reader, Reader) else Reader(reader)
+    if r.seat is not None and r.seat in winners:
+        others = [r.name(w) for w in winners if w != r.seat]
+        return say("result.you_share", others=join_and(others)) if others else say("result.you")
+    text = say("result.others", n=len(winners), seats=join_and([r.name(w) for w in winners]))
+    return text[:1].upper() + text[1:]
+
+
+def family_score_step(reason: str, points: int) -> str:
+    """One step from a hand's sum to its round score, in words (``call failed: +5``)."""
+    signed = f"+{points}" if points >= 0 else str(points)
+    key = f"results.family.{reason}"
+    return say(key if has(key) else "results.family.other", points=points, signed=signed)
+
+
+def family_legend(scoring: str, called: bool, reset: bool) -> str:
+    """What a Cabo-family results table needs explained: the star, the scoring rule of the
+    game (``scoring``: its scoring hook's name, ``cabo``/``gabo``; another scores the sum) and
+    the exact-target reset, where it happened."""
+    parts = [say("results.family.legend")]
+    if has(f"results.family.legend.{scoring}"):
+        parts.append(say(f"results.family.legend.{scoring}"))
+    elif called:
+        parts.append(say("results.family.legend.sum"))
+    if reset:
+        parts.append(say("results.family.legend.reset"))
+    return " ".join(parts)
+
+
+def qute_legend(jpoints: bool, multiplier: int, reset: bool, j_points: int) -> str:
+    """What a Qute results table needs explained, only where it applied."""
+    parts = [say("results.qute.legend")]
+    if jpoints:
+        parts.append(say("results.qute.legend.jpoints", points=j_points))
+    if multiplier > 1:
+        times = multiplier - 1
+        key = f"count.times.{times}"
+        count = say(key if has(key) else "count.times", n=times)
+        parts.append(say("results.qute.legend.multiplier", times=multiplier, refills=count))
+    if reset:
+        parts.append(say("results.qute.legend.reset"))
+    return " ".join(parts)

@@ -20,7 +20,7 @@ from rich.text import Text
 from ..games.qute import FAMILY as QUTE_FAMILY
 from ..games.qute.tables import EIGHT_DRAWS, J_POINTS, RUN
 from ..views import QuteView, is_qute_view
-from .phrase import phrase
+from .phrase import phrase, qute_legend, round_results_title
 from .render import (
     FACE_DOWN,
     Front,
@@ -315,7 +315,7 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     mult = int(info.get("multiplier", 1))
     jpoints = [int(j) for j in info["jpoints"]]
     table = Table(
-        title=f"Round {info['round']} results",
+        title=round_results_title(info["round"]),
         title_style="bold",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -356,25 +356,8 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             row.append(how)
         row += [str(info["scores"][s]), total]
         table.add_row(*row)
-    legend = [
-        "★ won the round (the lowest score). Cards left count 6–9: 0, 10 Q K: 10, A: 15, J: 20."
-    ]
-    if any(jpoints):
-        legend.append(
-            f"J points: the last turn laid Js, so its seat took {J_POINTS} per J off its own "
-            f"score (jpoints minus) or gave {J_POINTS} per J to every other seat (jpoints plus)."
-        )
-    if mult > 1:
-        legend.append(
-            f"Points count ×{mult}: the blind was refilled {_count_times(mult - 1)} this round."
-        )
-    if reset:
-        legend.append("A match total of exactly the target goes back to 0.")
-    return Group(table, Text(" ".join(legend), style="dim"))
-
-
-def _count_times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+    legend = qute_legend(any(jpoints), mult, bool(reset), J_POINTS)
+    return Group(table, Text(legend, style="dim"))
 
 
 def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..views import GameResult
-from .phrase import Reader, Said, Tone, join_and, number_word
+from .phrase import Reader, Said, Tone, join_and, number_word, result_head
 
 __all__ = [
     "DISCARD_SHOWN",
@@ -312,15 +312,7 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
     if not result:
         return Text("The game is not over.")
     winners = [int(w) for w in result["winners"]]
-    if winners == [me]:
-        head = "You win!"
-    elif me in winners:
-        others = ", ".join(f"seat {w}" for w in winners if w != me)
-        head = f"You share the win with {others}."
-    elif len(winners) == 1:
-        head = f"Seat {winners[0]} wins."
-    else:
-        head = "Seats " + ", ".join(str(w) for w in winners) + " share the win."
+    head = result_head(winners, me)
     table = Table(
         title="Final totals",
         title_style="bold",
