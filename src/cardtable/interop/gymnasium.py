@@ -61,6 +61,7 @@ from .. import variants
 from ..agents import Agent
 from ..game import Game
 from ..seat import Seat
+from ..text.phrase import Reader, result_head
 from ..variants import new_game
 from .encoding import Encoding, encoding, supported, win_rewards
 
@@ -143,8 +144,12 @@ def _card(code: Any) -> str:
     return "[??]" if code is None else f"[{code}]"
 
 
+_PUBLIC = Reader()
+"""The public table's reader (a spectator): seats are named as the text package names them."""
+
+
 def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(f"seat {s}" for s in seats) if seats else "nobody"
+    return ", ".join(_PUBLIC.name(s) for s in seats) if seats else "nobody"
 
 
 def render_table(view: Mapping[str, Any]) -> str:
@@ -161,10 +166,12 @@ def render_table(view: Mapping[str, Any]) -> str:
         title = str(name)
     totals = list(view.get("totals") or [])
     target = view.get("target")
+    turn = view.get("turn")
     lines = [
         f"{title} · round {view.get('round')} · target {target if target is not None else 'none'}"
         f" · phase {view.get('phase')}",
-        f"turn: seat {view.get('turn')} · to act: {_seats(view.get('actors') or [])}",
+        f"turn: {_seats([] if turn is None else [int(turn)])} · to act: "
+        f"{_seats(view.get('actors') or [])}",
     ]
     caller = view.get("caller")
     counts = view.get("counts")
@@ -173,7 +180,7 @@ def render_table(view: Mapping[str, Any]) -> str:
         extra = f"{counts[s]} cards " if counts is not None else ""
         total = f" · total {totals[s]}" if s < len(totals) else ""
         mark = f" · called {view.get('call')}" if caller == s else ""
-        lines.append(f"seat {s}: {extra}{slots}{total}{mark}")
+        lines.append(f"{_PUBLIC.name(s)}: {extra}{slots}{total}{mark}")
     if "discard" in view:  # the Cabo family
         discard = view["discard"]
         top = _card(discard[-1]) if discard else "empty"
@@ -183,7 +190,7 @@ def render_table(view: Mapping[str, Any]) -> str:
         )
         if view.get("drawer") is not None:
             lines.append(
-                f"drawn: seat {view['drawer']} holds {_card(view.get('drawn'))}"
+                f"drawn: {_PUBLIC.name(int(view['drawer']))} holds {_card(view.get('drawn'))}"
                 f" from the {view.get('drawn_from')}"
             )
         pending = view.get("pending")
@@ -219,7 +226,7 @@ def render_table(view: Mapping[str, Any]) -> str:
             lines.append(f"pending: {view['pending']}")
     result = view.get("result")
     if view.get("over") and result is not None:
-        lines.append(f"game over · winners: {_seats(result['winners'])}")
+        lines.append(f"game over · {result_head([int(w) for w in result['winners']], _PUBLIC)}")
     return "\n".join(lines) + "\n"
 
 

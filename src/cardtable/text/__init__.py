@@ -4,8 +4,12 @@ full-screen table, and the rules.
 - :mod:`~cardtable.text.render`: the pieces every text table is made of (a card, a pile, a
   seat's name, a menu of the words that continue a move, a result table) and :class:`Front`,
   what one kind of game supplies;
+- :mod:`~cardtable.text.catalog`: the message catalogs (gettext PO files under ``locale/``, one
+  per language) every sentence is read from: ``say(key, **params)``;
+- :mod:`~cardtable.text.phrase`: every event of both games in words from the reader's side,
+  once (``phrase(event, reader, game)``), and the lines of a round's results and the winner;
 - :mod:`~cardtable.text.family` and :mod:`~cardtable.text.qute`: the two fronts — each game's
-  table, its events in words from the reader's side, its round ends;
+  table, its phrased events laid out, its round ends;
 - :mod:`~cardtable.text.fronts`: which front draws which variant;
 - :mod:`~cardtable.text.sights`: the cards a reader saw, for a table that shows them only for a
   while;

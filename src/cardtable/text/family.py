@@ -24,19 +24,20 @@ from rich.table import Table
 from rich.text import Text
 
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
-from ..games.family.scoring import CABO, GABO, SUM
+from ..games.family.scoring import SUM
 from ..views import FamilySlot, FamilyView, is_family_view
+from .phrase import family_legend, family_score_step, phrase, round_results_title
 from .presentation import hand_layout
 from .render import (
     FACE_DOWN,
     Front,
     addr_text,
-    addrs_text,
     card_text,
     cards_text,
     discard_pile_text,
     number_word,
     plural_s,
+    said_text,
     seat_name,
     status_grid,
     text_line,
@@ -70,14 +71,6 @@ _PHASES = {
     "snap": "snap window: drop cards of the same rank, or pass",
     "over": "the game is over",
 }
-
-_POWER_NAMES = {
-    "peek": "peek at an own card",
-    "spy": "spy on another seat's card",
-    "exchange": "swap two cards unseen",
-    "look": "look at two cards, then swap them or not",
-}
-"""A power in a few words, as the event that triggers it says it."""
 
 _POWER_WORDS = {
     "peek": "peek at one of your own cards (peek N)",
@@ -182,10 +175,7 @@ def family_front(rs: RuleSet) -> Front:
 
     def event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
         if ev.get("type") == "round_end":
-            return [
-                Text(f"Round {ev.get('round')} is over.", style="bold"),
-                _family_round_end(ev, me, rs),
-            ]
+            return [said_text(phrase(ev, me)), _family_round_end(ev, me, rs)]
         return _family_event(ev, me)
 
     return Front(
@@ -447,48 +437,19 @@ def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> Renderab
     return _family_view(view, me, title)
 
 
-_REASONS = {
-    "caller_lowest": "lowest caller: 0",
-    "caller_penalty": "call failed: +{points}",
-    "kamikaze": "Kamikaze: 0",
-    "kamikaze_victim": "other's Kamikaze: 50",
-    "rule": "scoring rule: {signed}",
-}
-"""Each reason of a round's score adjustment in words (``{points}``: what it adds)."""
-
-
 def _adjustment_words(steps: Sequence[Mapping[str, Any]]) -> str:
     """A seat's steps from its hand's sum to its score, in words (empty: the score is the
     sum)."""
-    words: list[str] = []
-    for step in steps:
-        points = int(step.get("points", 0))
-        signed = f"+{points}" if points >= 0 else str(points)
-        text = _REASONS.get(str(step.get("reason")), "{signed}")
-        words.append(text.format(points=points, signed=signed))
-    return "; ".join(words)
+    return "; ".join(
+        family_score_step(str(step.get("reason")), int(step.get("points", 0))) for step in steps
+    )
 
 
 def _legend(rs: RuleSet | None, info: Mapping[str, Any]) -> str:
     """What the results table needs explained, for this game only: ★, the scoring rule of the
     game (its caller rule, Kamikaze) and the exact-target reset when it happened."""
-    parts = ["★ won the round (lowest score). The score is the hand's sum unless a note says why."]
     scoring = rs.scoring if rs is not None else SUM
-    if scoring is CABO:
-        parts.append(
-            "Cabo: a caller with the lowest sum (ties too) scores 0, else the sum + the caller "
-            "penalty; a hand of exactly 12, 12, 13, 13 (Kamikaze) scores 0 and every other 50."
-        )
-    elif scoring is GABO:
-        parts.append(
-            "Gabo: a caller whose sum is above 5, or who is beaten by another hand, adds the "
-            "caller penalty; a caller tied for lowest wins the round alone."
-        )
-    elif info.get("caller") is not None:
-        parts.append("This game has no call bonus or penalty: every hand scores its sum.")
-    if info.get("reset"):
-        parts.append("A total of exactly the target is halved (once per player).")
-    return " ".join(parts)
+    return family_legend(scoring.name, info.get("caller") is not None, bool(info.get("reset")))
 
 
 def _family_round_end(
@@ -498,7 +459,7 @@ def _family_round_end(
     sum to the score with its reason (``adjustments``), the score and the total (a total
     halved at exactly the target says so)."""
     table = Table(
-        title=f"Round {info['round']} results",
+        title=round_results_title(info["round"]),
         title_style="bold",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -543,173 +504,22 @@ def _score_words(total: int, score: int, caller: bool) -> str:
     if score == total:
         return ""
     if caller and score > total:
-        return f"call failed: +{score - total}"
+        return family_score_step("caller_penalty", score - total)
     if caller and score == 0:
-        return "lowest caller: 0"
-    return f"scoring rule: {score - total:+d}"
+        return family_score_step("caller_lowest", 0)
+    return family_score_step("rule", score - total)
 
 
 # ---------------------------------------------------------------------------- events
-def _the(codes: Sequence[str]) -> Text:
-    """Cards named with their article: ``the [7H]``, ``the [5] and [5]``."""
-    out = Text("the ")
-    for i, code in enumerate(codes):
-        if i:
-            out.append(" and " if i == len(codes) - 1 else ", ")
-        out.append_text(card_text(code))
-    return out
-
-
-def _incoming(ev: Mapping[str, Any], unnamed: str) -> Text:
-    """The card a replace or claim put in the hand: named when the whole table saw it (the
-    event's public ``card``), else ``unnamed``."""
-    return _the([str(ev["card"])]) if "card" in ev else Text(unnamed)
-
-
 def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Cabo-family event of ``view["events"]`` in plain words, as seat ``me`` may see it.
+    """A Cabo-family event of ``view["events"]`` in words (:func:`.phrase.phrase`), as seat
+    ``me`` may see it, its cards styled; a round's end adds its results.
 
     Every card the event shows is named (``seat 1 took the [7H] from the discard pile``): an
     event as a seat without memory aid reads it again holds only the cards the whole table
     saw, so what it names stays true for everyone.
     """
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = seat_name(int(seat), me) if isinstance(seat, int) else ""
-    if kind == "round_start":
-        pile = ev.get("discard") or []
-        return [
-            text_line(
-                f"Round {ev['round']} begins; {seat_name(int(ev['first']), me)} play"
-                + ("" if ev["first"] == me else "s")
-                + " first",
-                ("; the discard pile starts with " if pile else None),
-                (_the(pile) if pile else None),
-                ".",
-                style="bold",
-            )
-        ]
-    if kind == "turn":
-        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
-    if kind == "peek":
-        if "card" in ev:
-            return [
-                text_line(f"{who} peeked at {addr_text(ev['at'], me)}: ", card_text(ev["card"]))
-            ]
-        return [text_line(f"{who} peeked at {addr_text(ev['at'], me)}")]
-    if kind == "draw":
-        if ev.get("from") != "deck":
-            if "card" in ev:
-                return [text_line(f"{who} took ", _the([ev["card"]]), " from the discard pile")]
-            return [text_line(f"{who} took the top card of the discard pile")]
-        if "card" in ev:
-            return [text_line(f"{who} drew ", _the([ev["card"]]), " from the deck")]
-        return [text_line(f"{who} drew a card from the deck")]
-    if kind == "replace":
-        at = addrs_text(ev.get("at", []), me)
-        out = ev.get("out") or []
-        gone = _the(out) if out else Text("the old card")
-        return [
-            text_line(
-                f"{who} put ", _incoming(ev, "the drawn card"), f" at {at} and threw away ", gone
-            )
-        ]
-    if kind == "claim":
-        at = addrs_text(ev.get("at", []), me)
-        if ev.get("ok"):
-            return [
-                text_line(
-                    f"{who} claimed {at} are equal — right: threw away ",
-                    _the(ev.get("out", [])),
-                    "; ",
-                    _incoming(ev, "the new card"),
-                    " is at " + addr_text(ev["at"][0], me),
-                )
-            ]
-        shown = ev.get("shown") or []
-        return [
-            text_line(
-                f"{who} claimed {at} are equal — wrong: they are ",
-                _the(shown) if shown else Text("shown to everyone"),
-                " and stay in the hand; ",
-                _incoming(ev, "the new card"),
-                " goes to " + addr_text(str(ev.get("new")), me),
-            )
-        ]
-    if kind == "discard":
-        power = ev.get("power")
-        code = ev.get("card")
-        return [
-            text_line(
-                f"{who} threw away the drawn card" if code is None else f"{who} threw away ",
-                None if code is None else _the([str(code)]),
-                f" — its power: {_POWER_NAMES.get(str(power), str(power))}" if power else None,
-            )
-        ]
-    if kind == "spy":
-        if "card" in ev:
-            return [text_line(f"{who} spied on {addr_text(ev['at'], me)}: ", card_text(ev["card"]))]
-        return [text_line(f"{who} spied on {addr_text(ev['at'], me)}")]
-    if kind == "look":
-        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
-        cards = ev.get("cards")
-        if cards:
-            return [
-                text_line(
-                    f"{who} looked at {a} ", card_text(cards[0]), f" and {b} ", card_text(cards[1])
-                )
-            ]
-        return [text_line(f"{who} looked at {a} and {b}")]
-    if kind == "exchange":
-        a, b = (addr_text(x, me) for x in ev.get("at", ["?", "?"]))
-        return [text_line(f"{who} exchanged {a} and {b} (unseen)")]
-    if kind == "pass":
-        return [text_line(f"{who} passed")]
-    if kind == "call":
-        return [text_line(f"{who} called {ev.get('word')}!", style="bold yellow")]
-    if kind == "penalty":
-        if ev.get("at") is None:
-            return [text_line(f"{who} should take a penalty card, but none is left")]
-        return [
-            text_line(
-                f"{who} took a penalty card face down at {addr_text(ev['at'], me)}", style="red"
-            )
-        ]
-    if kind == "drop":
-        at = addr_text(str(ev.get("at")), me)
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        if ev.get("ok"):
-            return [text_line(f"{who} dropped ", card, f" from {at} — a match")]
-        return [text_line(f"{who} tried to drop ", card, f" from {at} — no match: it goes back")]
-    if kind == "give":
-        return [
-            text_line(
-                f"{who} gave {addr_text(str(ev.get('from')), me)} "
-                f"into {addr_text(str(ev.get('to')), me)}"
-            )
-        ]
-    if kind == "snap_open":
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        return [text_line(card, " is on the discard pile: a snap window opens")]
-    if kind == "snap":
-        at = addr_text(str(ev.get("at")), me)
-        code = ev.get("card")
-        card = _the([str(code)]) if code else Text("a card")
-        if ev.get("ok"):
-            return [text_line(f"{who} snapped ", card, f" from {at}")]
-        return [
-            text_line(f"{who} snapped ", card, f" from {at} — wrong rank: it stays on the pile")
-        ]
-    if kind == "reshuffle":
-        n = ev.get("deck")
-        return [
-            text_line(f"The discard pile was shuffled into a new deck of {n} card{plural_s(n)}")
-        ]
-    if kind == "round_end":
-        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _family_round_end(ev, me)]
-    if kind == "game_over":
-        return [Text("The game is over.", style="bold")]
-    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
-    return [Text(f"{kind}: {public}")]
+    line = said_text(phrase(ev, me))
+    if ev.get("type") == "round_end":
+        return [line, _family_round_end(ev, me)]
+    return [line]

@@ -17,17 +17,19 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..games.qute.tables import J_POINTS
+from ..games.qute import FAMILY as QUTE_FAMILY
+from ..games.qute.tables import EIGHT_DRAWS, J_POINTS, RUN
 from ..views import QuteView, is_qute_view
+from .phrase import phrase, qute_legend, round_results_title
 from .render import (
     FACE_DOWN,
     Front,
     card_text,
     cards_text,
     discard_pile_text,
-    join_and,
     number_word,
     plural_s,
+    said_text,
     seat_name,
     status_grid,
     text_line,
@@ -64,13 +66,6 @@ _QUTE_PHASES = {
 }
 
 
-# TODO(issue 14 item 3): the engine exposes neither of these rules; read them from it.
-_EIGHT_DRAWS = 2
-"""Cards drawn per 8 laid (for one 8, by the next seat)."""
-_RUN = 4
-"""Cards of one rank in a row on top that make Qute."""
-
-
 def _qute_key(code: str) -> tuple[int, int]:
     """A card's place in a hand sorted by suit (then rank)."""
     suits = list(QUTE_SUITS)
@@ -100,10 +95,6 @@ def sort_hand(cards: Sequence[str], order: str = "suit") -> list[str]:
 def _v(who: str, you: str, other: str) -> str:
     """``who`` with the verb form that fits it: ``you draw`` / ``seat 1 draws``."""
     return f"{who} {you if who == 'you' else other}"
-
-
-def _times(n: int) -> str:
-    return {1: "", 2: " twice"}.get(n, f" {n} times")
 
 
 def playable_cards(legal: Sequence[str]) -> list[str]:
@@ -185,7 +176,7 @@ def _qute_now(view: QuteView, me: int) -> Text:
     if pending == "qute":
         rank = view["run"]["rank"]
         return Text(
-            f"{number_word(_RUN)} {rank}s in a row on top, some laid by {who} this turn: {who} "
+            f"{number_word(RUN)} {rank}s in a row on top, some laid by {who} this turn: {who} "
             "may call 'qute' (the round ends now) or 'continue'"
         )
     if pending == "suit":
@@ -194,9 +185,9 @@ def _qute_now(view: QuteView, me: int) -> Text:
         k = sum(1 for c in laid if c[:-1] == "8")
         nxt = seat_name((turn + 1) % int(view["players"]), me)
         return Text(
-            f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {_EIGHT_DRAWS * k} "
+            f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {EIGHT_DRAWS * k} "
             f"and {'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw "
-            f"{number_word(_EIGHT_DRAWS)} each, one 8 at a time, in turn from the next, and play "
+            f"{number_word(EIGHT_DRAWS)} each, one 8 at a time, in turn from the next, and play "
             "goes on after the last to draw"
         )
     if pending == "jpoints":
@@ -260,7 +251,7 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     run_cards: list[str] = run.get("cards") or []
     if run_cards:
         n = len(run_cards)
-        more = _RUN - n
+        more = RUN - n
         status.add_row(
             "Run",
             text_line(
@@ -324,7 +315,7 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     mult = int(info.get("multiplier", 1))
     jpoints = [int(j) for j in info["jpoints"]]
     table = Table(
-        title=f"Round {info['round']} results",
+        title=round_results_title(info["round"]),
         title_style="bold",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -365,152 +356,17 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
             row.append(how)
         row += [str(info["scores"][s]), total]
         table.add_row(*row)
-    legend = [
-        "★ won the round (the lowest score). Cards left count 6–9: 0, 10 Q K: 10, A: 15, J: 20."
-    ]
-    if any(jpoints):
-        legend.append(
-            f"J points: the last turn laid Js, so its seat took {J_POINTS} per J off its own "
-            f"score (jpoints minus) or gave {J_POINTS} per J to every other seat (jpoints plus)."
-        )
-    if mult > 1:
-        legend.append(
-            f"Points count ×{mult}: the blind was refilled {_count_times(mult - 1)} this round."
-        )
-    if reset:
-        legend.append("A match total of exactly the target goes back to 0.")
-    return Group(table, Text(" ".join(legend), style="dim"))
-
-
-def _count_times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def _skip_cause(rank: str, seats: list[int]) -> str:
-    """The start of a skip line, naming its cause (the event's ``for``: ``8`` or ``A``)."""
-    several = len(seats) > 1
-    if rank == "8":
-        return "the 8s skip " if several else "the 8 skips "
-    return "the aces skip " if several else "the ace skips "
-
-
-def _skip_words(ev: Mapping[str, Any], me: int) -> Text:
-    """A skip, as it happens: an ace skips the next seat (once per ace); an 8 the next seat,
-    who drew for it; after 'eights all' (several seats drew for the 8s) play goes on after the
-    last seat to draw, which may be one that drew (the turn line says who)."""
-    seats = [int(s) for s in ev.get("seats", [])]
-    rank = str(ev.get("for", "A"))
-    if rank == "8" and len(set(seats)) > 1:
-        drew = join_and([seat_name(s, me) for s in dict.fromkeys(seats)])
-        return text_line(f"after the 8s ({drew} drew), play goes on after the last seat to draw")
-    names = [seat_name(s, me) + _times(seats.count(s)) for s in dict.fromkeys(seats)]
-    return text_line(_skip_cause(rank, seats) + join_and(names))
+    legend = qute_legend(any(jpoints), mult, bool(reset), J_POINTS)
+    return Group(table, Text(legend, style="dim"))
 
 
 def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Qute event of ``view["events"]`` in plain words, as seat ``me`` may see it."""
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = seat_name(int(seat), me) if isinstance(seat, int) else ""
-    if kind == "round_start":
-        first = seat_name(int(ev["first"]), me)
-        return [
-            Text(f"Round {ev['round']} begins; {_v(first, 'play', 'plays')} first.", style="bold")
-        ]
-    if kind == "turn":
-        return [Text(f"— {'your' if seat == me else who + chr(39) + 's'} turn —", style="dim")]
-    if kind == "play":
-        left = int(ev.get("left", 0))
-        return [
-            text_line(
-                f"{_v(who, 'lay', 'lays')} ",
-                cards_text(ev.get("cards", [])),
-                f" — {left} card{plural_s(left)} left" if left else " — no cards left!",
-            )
-        ]
-    if kind == "draw":
-        if not ev.get("card"):
-            return [
-                text_line(
-                    f"{_v(who, 'cannot', 'cannot')} draw: the blind is empty and there is nothing "
-                    "to refill it with"
-                )
-            ]
-        if "drawn" in ev:
-            return [
-                text_line(f"{_v(who, 'draw', 'draws')} ", card_text(ev["drawn"]), " from the blind")
-            ]
-        return [text_line(f"{_v(who, 'draw', 'draws')} a card from the blind")]
-    if kind == "penalty":
-        count = int(ev.get("count", 0))
-        rank = str(ev.get("for"))
-        several = count > (_EIGHT_DRAWS if rank == "8" else 1)
-        reason = f"the {rank}{'s' if several else ''}"
-        if not count:
-            return [text_line(f"{who} should draw for {reason}, but no card is left", style="red")]
-        cards = ev.get("cards")
-        return [
-            text_line(
-                f"{_v(who, 'draw', 'draws')} {count} card{plural_s(count)} for {reason}",
-                ": " if cards else None,
-                cards_text(cards) if cards else None,
-                style="red",
-            )
-        ]
-    if kind == "refill":
-        k = int(ev.get("refills", 0))
-        n = ev.get("blind")
-        return [
-            text_line(
-                f"The blind ran out: the stack under its top card was shuffled into a new blind "
-                f"of {n} card{plural_s(n)} (refill {k}: round points now count ×{k + 1})",
-                style="yellow",
-            )
-        ]
-    if kind == "skip":
-        return [_skip_words(ev, me)]
-    if kind == "qute":
-        return [text_line(f"{_v(who, 'call', 'calls')} Qute! The round ends.", style="bold yellow")]
-    if kind == "continue":
-        return [text_line(f"{_v(who, 'do', 'does')} not call Qute: the round goes on")]
-    if kind == "suit":
-        suit = str(ev.get("suit"))
-        return [text_line(f"{_v(who, 'choose', 'chooses')} {QUTE_SUITS.get(suit, suit)} ({suit})")]
-    if kind == "eights":
-        if ev.get("mode") == "all":
-            return [
-                text_line(
-                    f"{_v(who, 'choose', 'chooses')} eights all: the other seats draw "
-                    f"{number_word(_EIGHT_DRAWS)} each per 8, in turn"
-                )
-            ]
-        return [
-            text_line(
-                f"{_v(who, 'choose', 'chooses')} eights next: the next seat draws "
-                f"{number_word(_EIGHT_DRAWS)} per 8 and is skipped"
-            )
-        ]
-    if kind == "jpoints":
-        if ev.get("mode") == "minus":
-            own = "your" if who == "you" else "its"
-            return [text_line(f"{_v(who, 'take', 'takes')} the J points off {own} own score")]
-        return [text_line(f"{_v(who, 'give', 'gives')} the J points to every other seat")]
-    if kind == "dead_end":
-        return [
-            text_line(
-                f"{_v(who, 'have', 'has')} to cover a 6 but can neither play nor draw: "
-                "the round ends",
-                style="yellow",
-            )
-        ]
-    if kind == "max_turns":
-        return [text_line(f"{ev.get('turns')} turns without an end: the round stops (safety net)")]
-    if kind == "round_end":
-        return [Text(f"Round {ev.get('round')} is over.", style="bold"), _qute_round_end(ev, me)]
-    if kind == "game_over":
-        return [Text("The game is over.", style="bold")]
-    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
-    return [Text(f"{kind}: {public}")]
+    """A Qute event of ``view["events"]`` in words (:func:`.phrase.phrase`), as seat ``me``
+    may see it, its cards styled; a round's end adds its results."""
+    line = said_text(phrase(ev, me, QUTE_FAMILY))
+    if ev.get("type") == "round_end":
+        return [line, _qute_round_end(ev, me)]
+    return [line]
 
 
 _NOTATION = (
@@ -523,13 +379,13 @@ _NOTATION = (
     ("suit S", "after laying a J: the suit to follow (suit C, D, H or S)"),
     (
         "eights all|next",
-        f"after two or more 8s (3+ players): the other seats draw {number_word(_EIGHT_DRAWS)} "
+        f"after two or more 8s (3+ players): the other seats draw {number_word(EIGHT_DRAWS)} "
         "each, one 8 at a time in turn, and play goes on after the last to draw (all); or the "
-        f"next seat draws {number_word(_EIGHT_DRAWS)} per 8 and is skipped (next)",
+        f"next seat draws {number_word(EIGHT_DRAWS)} per 8 and is skipped (next)",
     ),
     (
         "qute / continue",
-        f"after a run of {number_word(_RUN)} of a rank: end the round now, or play on",
+        f"after a run of {number_word(RUN)} of a rank: end the round now, or play on",
     ),
     (
         "jpoints minus|plus",

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..views import GameResult
+from .phrase import Reader, Said, Tone, join_and, number_word, result_head
 
 __all__ = [
     "DISCARD_SHOWN",
@@ -43,6 +44,7 @@ __all__ = [
     "render_choices",
     "render_legal",
     "render_result",
+    "said_text",
     "seat_name",
     "status_grid",
     "step_choices",
@@ -55,13 +57,6 @@ FACE_DOWN = "[▒▒▒]"
 DISCARD_SHOWN = 6
 """How many cards of the discard pile the table shows (the top one highlighted)."""
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def number_word(n: int) -> str:
-    """``n`` in words for the small counts rules speak of (``two``); digits from ten on."""
-    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
-
 
 def plural_s(n: object) -> str:
     """The plural ending for a count: ``""`` for one, ``"s"`` otherwise (``card{plural_s(n)}``)."""
@@ -70,30 +65,17 @@ def plural_s(n: object) -> str:
 
 def seat_name(seat: int, me: int) -> str:
     """A seat as the human at seat ``me`` reads it: ``you`` or ``seat 2``."""
-    return "you" if seat == me else f"seat {seat}"
+    return Reader(me).name(seat)
 
 
 def addr_text(addr: str, me: int) -> str:
     """An absolute address ``S.P`` as the human reads it: ``your card 2`` or ``1.3``."""
-    seat, _, pos = addr.partition(".")
-    if seat.isdigit() and int(seat) == me:
-        return f"your card {pos}"
-    return addr
-
-
-def join_and(items: Sequence[str]) -> str:
-    """Words in a list as a sentence says them: ``a``, ``a and b``, ``a, b and c``."""
-    if len(items) < 2:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return Reader(me).addr(addr)
 
 
 def addrs_text(addrs: Sequence[str], me: int) -> str:
     """Several absolute addresses in words: ``your cards 0, 1 and 3`` or ``1.0 and 1.2``."""
-    mine = [a.partition(".")[2] for a in addrs if a.partition(".")[0] == str(me)]
-    if addrs and len(mine) == len(addrs):
-        return ("your card " if len(mine) == 1 else "your cards ") + join_and(mine)
-    return join_and([addr_text(a, me) for a in addrs])
+    return Reader(me).addrs(addrs)
 
 
 def _card_style(code: str) -> str:
@@ -115,6 +97,32 @@ def card_text(code: str | None, *, top: bool = False, pad: bool = False) -> Text
     style = _card_style(code) + (" reverse" if top else "")
     token = f"[{code}]"  # no space inside, so a line is never broken within a card
     return Text.assemble(" " * (len(FACE_DOWN) - len(token)) if pad else "", (token, style))
+
+
+_TONE_STYLES: dict[Tone, str] = {
+    "plain": "",
+    "quiet": "dim",
+    "strong": "bold",
+    "call": "bold yellow",
+    "alarm": "red",
+    "note": "yellow",
+}
+"""How the terminal styles each tone of a phrased event."""
+
+_CARD_TOKEN = re.compile(r"\[([0-9A-Z]{1,5})\]")
+
+
+def said_text(said: Said) -> Text:
+    """A phrased event (:func:`cardtable.text.phrase.phrase`) as one styled line: its tone's
+    style, each card it names (``[7H]``) styled as :func:`card_text` draws it."""
+    out = Text(style=_TONE_STYLES[said.tone])
+    end = 0
+    for match in _CARD_TOKEN.finditer(said.text):
+        out.append(said.text[end : match.start()])
+        out.append_text(card_text(match.group(1)))
+        end = match.end()
+    out.append(said.text[end:])
+    return out
 
 
 def text_line(*parts: str | Text | None, style: str = "") -> Text:
@@ -304,15 +312,7 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
     if not result:
         return Text("The game is not over.")
     winners = [int(w) for w in result["winners"]]
-    if winners == [me]:
-        head = "You win!"
-    elif me in winners:
-        others = ", ".join(f"seat {w}" for w in winners if w != me)
-        head = f"You share the win with {others}."
-    elif len(winners) == 1:
-        head = f"Seat {winners[0]} wins."
-    else:
-        head = "Seats " + ", ".join(str(w) for w in winners) + " share the win."
+    head = result_head(winners, me)
     table = Table(
         title="Final totals",
         title_style="bold",

@@ -24,6 +24,7 @@ from .. import Game, agents, new_game, variants
 from ..seat import Seat
 from ..text.fronts import front
 from ..text.keys import word_keys
+from ..text.phrase import phrase
 from ..text.render import Front, render_result
 from ..text.sights import sights_in, table_view
 from . import saves
@@ -203,7 +204,7 @@ class TableFlow(App[None]):
             self.window = None
             self._redraw()
             if not any(isinstance(s, RoundScreen) for s in self.screen_stack):
-                title = f"Round {self.between.get('round')} is over."
+                title = phrase(self.between, self.me, self.game.variant).text
                 shown = RoundScreen(title, self.front.round_end(self.between, self.me))
                 self._cover()
                 self.push_screen(shown, self._next_round)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..text.keys import RESERVED
+from ..text.phrase import Reader
 from ..text.render import LETTERS, continuations, is_position
 from ..text.sights import sights_in
 
@@ -105,7 +106,7 @@ PHASE_NAMES: dict[str, str] = {
 
 def seat_word(seat: int, me: int) -> str:
     """Seat ``seat`` as the person at ``me`` reads it: "you" or "seat N"."""
-    return "you" if seat == me else f"seat {seat}"
+    return Reader(me).name(seat)
 
 
 def public_event(ev: Any, me: int) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from .tables import (
     CODES,
     DECISIONS,
     DRAW,
+    EIGHT_DRAWS,
     EIGHT_RANK,
     ID_OF,
     J_POINTS,
@@ -39,6 +40,7 @@ from .tables import (
     PH_PLAY,
     POINTS,
     RANK_OF,
+    RUN,
     SEVEN_RANK,
     SUIT_OF,
     SUIT_ORDER,
@@ -388,11 +390,11 @@ class QuteGame(Game):
             events.append(
                 Event(self._seq, "play", {"seat": seat, "cards": list(codes), "left": len(hand)})
             )
-        # Qute: a run of four on top, at least one of them laid this turn.
+        # Qute: a run of RUN on top, at least one of them laid this turn.
         stack = self.stack
-        if len(stack) >= 4:
+        if len(stack) >= RUN:
             rank = RANK_OF[stack[-1]]
-            run = stack[-4:]
+            run = stack[-RUN:]
             if all(RANK_OF[c] == rank for c in run) and any(c in self.laid for c in run):
                 self.phase = PH_DECIDE
                 self.decision = "qute"
@@ -502,12 +504,12 @@ class QuteGame(Game):
             drawers = []
             for i in range(eights):
                 last = others[i % (n - 1)]
-                self._penalty_draw(last, 2, "8")
+                self._penalty_draw(last, EIGHT_DRAWS, "8")
                 drawers.append(last)
             self.emit("skip", {"seats": sorted(set(drawers), key=drawers.index), "for": "8"})
             nxt = (last + 1) % n
         elif eights:
-            self._penalty_draw(nxt, 2 * eights, "8")
+            self._penalty_draw(nxt, EIGHT_DRAWS * eights, "8")
             self.emit("skip", {"seats": [nxt], "for": "8"})
             nxt = (nxt + 1) % n
         elif aces and not self.ending:

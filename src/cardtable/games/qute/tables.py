@@ -6,13 +6,29 @@ from __future__ import annotations
 from ...cards import short_deck
 from ...notation import Action
 
-__all__ = ["CARD_POINTS", "J_POINTS", "PH_DECIDE", "PH_OVER", "PH_PLAY", "POINTS", "SUITS"]
+__all__ = [
+    "CARD_POINTS",
+    "EIGHT_DRAWS",
+    "J_POINTS",
+    "PH_DECIDE",
+    "PH_OVER",
+    "PH_PLAY",
+    "POINTS",
+    "RUN",
+    "SUITS",
+]
 
 POINTS = {"6": 0, "7": 0, "8": 0, "9": 0, "10": 10, "Q": 10, "K": 10, "A": 15, "J": 20}
 """Points of a card left in hand at the end of a round."""
 
 J_POINTS = 20
 """Points per J laid in the finishing turn (``jpoints minus`` / ``jpoints plus``)."""
+
+EIGHT_DRAWS = 2
+"""Cards drawn for each 8 laid (by the next seat, or by each other seat after ``eights all``)."""
+
+RUN = 4
+"""Cards of one rank in a row on top of the stack that make Qute."""
 
 SUITS = "CDHS"
 """The suits, in the order a play lays same-rank cards."""
