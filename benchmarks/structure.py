@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "cardtable"
 LONG = 80
 
-# A move phrased in words: a function that reads an event's kind (``e.type == "draw"``,
+# A move phrased in words: the English message catalog (other languages translate it), and
+# every function outside it that reads an event's kind (``e.type == "draw"``,
 # ``e["type"]``, ``match e.type``, a table keyed by kind) and holds sentences to say. Every
 # module with such a function is a place that phrases moves; one package should be the only
 # one. In the browser's JavaScript, a file that switches on ``.type`` and builds sentences.
@@ -50,6 +51,7 @@ _KINDS = frozenset(
 )
 _SENTENCE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} ")
 _JS_KIND = re.compile(r"""(?:type\s*===\s*|case\s+)["'](\w+)["']""")
+_JS_COMMENT = re.compile(r"^\s*//[^\n]*$|/\*.*?\*/", re.S | re.M)
 _JS_SENTENCE = re.compile(r"""[`"'][^`"'\n]*[A-Za-z]{2,} [a-z]{2,} [^`"'\n]*[`"']""")
 
 
@@ -66,8 +68,8 @@ class Figures:
     phrasing: list[str] = field(default_factory=list)
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -208,7 +210,7 @@ def count(root: Path = ROOT) -> Figures:
     figures = Figures()
     trees: dict[str, tuple[Path, ast.AST, bool]] = {}
     for path in sorted((root / PACKAGE).rglob("*.py")):
-        module = _module_name(path)
+        module = _module_name(path, root)
         tree = ast.parse(path.read_text(), str(path))
         trees[module] = (path, tree, path.name == "__init__.py")
     known = set(trees)
@@ -246,9 +248,12 @@ def count(root: Path = ROOT) -> Figures:
         figures.package_loops.extend(_simple_cycles(packages, comp))
     static = root / PACKAGE / "web" / "static"
     for js in sorted(static.glob("*.js")) if static.exists() else []:
-        code = js.read_text()
+        code = _JS_COMMENT.sub("", js.read_text())
         if set(_JS_KIND.findall(code)) & _KINDS and _JS_SENTENCE.search(code):
             figures.phrasing.append(str(js.relative_to(root)))
+    for po in sorted((root / PACKAGE).rglob("*.po")):  # a message catalog: one place
+        if po.parent.parent.parent.name == "locale" and po.parent.parent.name == "en":
+            figures.phrasing.append(str(po.relative_to(root)))
     figures.long_functions.sort(key=lambda item: -item[1])
     return figures
 
@@ -267,8 +272,20 @@ def _reads_kind(node: ast.AST, names: frozenset[str] = frozenset()) -> bool:
     return False
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the module's docstring nodes (a docstring documents; it phrases nothing)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            out.add(id(body[0].value))
+    return out
+
+
 def _phrasers(tree: ast.AST) -> list[str]:
-    """The functions of a module that tell events apart by kind and hold a sentence."""
+    """The functions of a module that tell events apart by kind and hold a sentence (a string
+    that is not a docstring)."""
+    docs = _docstrings(tree)
     out: list[str] = []
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -297,7 +314,8 @@ def _phrasers(tree: ast.AST) -> list[str]:
                         if isinstance(pat, ast.MatchValue) and isinstance(pat.value, ast.Constant):
                             kinds.add(str(pat.value.value))
             elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                sentence = sentence or bool(_SENTENCE.search(sub.value + " "))
+                said = id(sub) not in docs and bool(_SENTENCE.search(sub.value + " "))
+                sentence = sentence or said
         if kinds and sentence:
             out.append(fn.name)
     return out
@@ -307,8 +325,11 @@ def main() -> None:
     """Print the figures (and with ``--list``, what each counts)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="name what each figure counts")
+    parser.add_argument(
+        "--src", type=Path, default=ROOT, help="the src folder to count (another checkout's)"
+    )
     args = parser.parse_args()
-    f = count()
+    f = count(args.src.resolve())
     rows = [
         ("import cycles between modules", len(f.cycles)),
         ("loops between packages", len(f.package_loops)),
