@@ -40,7 +40,7 @@ from ..arena import (
 from ..text.render import plural_s
 from .checks import number_in
 from .errors import fail
-from .rules import parse_option, resolve_variant
+from .rules import RuleOptions, parse_option, resolve_variant
 
 __all__ = ["arena_command", "arena_progress", "arena_table", "head_to_head_table"]
 
@@ -203,15 +203,6 @@ _ChartOpt = Annotated[
         help="draw the win rates as a chart: PATH ends in .png, .svg or .pdf",
     ),
 ]
-_RuleOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        metavar="NAME=VALUE",
-        help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
-    ),
-]
 _DuplicateOpt = Annotated[
     bool,
     typer.Option(
@@ -234,7 +225,7 @@ def arena_command(
     json_path: _JsonOpt = None,
     csv_path: _CsvOpt = None,
     chart_path: _ChartOpt = None,
-    option: _RuleOpt = None,
+    option: RuleOptions = None,
     duplicate: _DuplicateOpt = True,
 ) -> None:
     """Play agents against each other over many seeded games and compare them.

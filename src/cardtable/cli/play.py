@@ -54,7 +54,7 @@ from ..text.sights import note_sights, table_view
 from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
 from .checks import number_in
 from .errors import fail
-from .rules import complete_variant, parse_option, resolve_variant
+from .rules import RuleOptions, complete_variant, parse_option, resolve_variant
 
 __all__ = ["PROMPT", "InputFn", "play_command", "play_loop"]
 
@@ -667,15 +667,6 @@ _TargetOpt = Annotated[
         help="points that end the match, or 'none' for one round",
     ),
 ]
-_RuleOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        metavar="NAME=VALUE",
-        help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
-    ),
-]
 _OpponentsOpt = Annotated[
     str,
     typer.Option(
@@ -748,7 +739,7 @@ def play_command(
     seed: _SeedOpt = None,
     seat: _SeatOpt = 0,
     target: _TargetOpt = None,
-    option: _RuleOpt = None,
+    option: RuleOptions = None,
     opponents: _OpponentsOpt = "casual",
     memory_aid: _MemoryAidOpt = False,
     plain: _PlainOpt = False,

@@ -26,12 +26,25 @@ from ..text.rules import rules_markdown
 from .errors import fail
 
 __all__ = [
+    "RuleOptions",
     "complete_variant",
     "list_variants",
     "parse_option",
     "resolve_variant",
     "rules_command",
 ]
+
+
+RuleOptions = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        help="any rule option (repeatable; 'cardtable rules GAME' lists them)",
+    ),
+]
+"""The ``-o NAME=VALUE`` option of the commands that make a game (``play``, ``arena``)."""
 
 
 def _spellings() -> dict[str, str]:
