@@ -160,18 +160,27 @@ def wait_version(page: Page, version: int, timeout: float = 15_000) -> None:
 def play_action(page: Page, action: str) -> None:
     """Play ``action`` by clicking what the page says produces it, then wait for the answer:
     a new state, or an error (shown by the page) — e.g. a stale action in a simultaneous
-    phase, where another seat moved first."""
+    phase, where another seat moved first. With no answer in ten seconds it clicks once more,
+    as a person would."""
     marks = "() => [document.body.dataset.version ?? '', document.body.dataset.errors ?? '']"
+    moved = f"([v, e]) => {{ const [v2, e2] = ({marks})(); return v2 !== v || e2 !== e; }}"
     before = page.evaluate(marks)
-    clicks: list[str] | None = page.evaluate("a => window.cardtable.clicksFor(a)", action)
-    if not clicks:
-        raise RuntimeError(f"the page offers no clicks for {action!r}")
-    for selector in clicks:
-        page.click(selector)
-    page.wait_for_function(
-        f"([v, e]) => {{ const [v2, e2] = ({marks})(); return v2 !== v || e2 !== e; }}",
-        arg=before,
-    )
+    for attempt in range(2):
+        clicks: list[str] | None = page.evaluate("a => window.cardtable.clicksFor(a)", action)
+        if not clicks:
+            raise RuntimeError(f"the page offers no clicks for {action!r}")
+        for selector in clicks:
+            page.click(selector)
+        try:
+            page.wait_for_function(moved, arg=before, timeout=10_000 if attempt == 0 else None)
+            return
+        except PlaywrightTimeoutError:
+            if page.evaluate(marks) != before:
+                return  # the answer came just then
+            if attempt:
+                raise
+            # nothing answered: a click that landed while a busy machine was still drawing the
+            # table did nothing, and a person would click again
 
 
 def play_unless_moved_on(page: Page, current: State, action: str) -> bool:
