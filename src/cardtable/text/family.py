@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -40,6 +39,7 @@ from .render import (
     said_text,
     seat_name,
     status_grid,
+    table_layout,
     text_line,
 )
 
@@ -359,7 +359,6 @@ def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
 
 def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     """A Cabo-family table from seat ``me``'s view: status, other hands, then yours."""
-    players = int(view["players"])
     target = view.get("target")
     status = status_grid(
         view,
@@ -419,15 +418,7 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
             f"{view['call']} · turns played {view['turns']} (the round stops after "
             f"{view['max_turns']} without a call)",
         )
-    status.add_row(
-        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
-    )
-    others = [_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
-    return Group(
-        Panel(status, title="Table", title_align="left"),
-        Columns(others, padding=(0, 1)),
-        _seat_panel(view, me, me),
-    )
+    return table_layout(status, view, me, _seat_panel)
 
 
 def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:

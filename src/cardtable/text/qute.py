@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -32,6 +31,7 @@ from .render import (
     said_text,
     seat_name,
     status_grid,
+    table_layout,
     text_line,
 )
 
@@ -225,7 +225,6 @@ def _qute_now(view: QuteView, me: int) -> Text:
 
 def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
-    players = int(view["players"])
     target = view.get("target")
     match = "single round" if target is None else f"match: ends when a total goes over {target}"
     status = status_grid(view, title, match)
@@ -289,15 +288,7 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
             else:
                 parts.append(f"seat {s} drew {c} card{plural_s(c)}")
         status.add_row("7s/8s", text_line(*parts, " for the 7s/8s of the last turn"))
-    status.add_row(
-        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
-    )
-    others = [_qute_seat_panel(view, (me + k) % players, me) for k in range(1, players)]
-    return Group(
-        Panel(status, title="Table", title_align="left"),
-        Columns(others, padding=(0, 1)),
-        _qute_seat_panel(view, me, me),
-    )
+    return table_layout(status, view, me, _qute_seat_panel)
 
 
 def _qute_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:

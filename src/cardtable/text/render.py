@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rich import box
 from rich.columns import Columns
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -48,6 +49,7 @@ __all__ = [
     "seat_name",
     "status_grid",
     "step_choices",
+    "table_layout",
     "text_line",
 ]
 
@@ -175,6 +177,29 @@ def status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = ""
         + (f" · {extra}" if extra else ""),
     )
     return status
+
+
+_View = TypeVar("_View", bound=Mapping[str, Any])
+
+
+def table_layout(
+    status: Table,
+    view: _View,
+    me: int,
+    seat_panel: Callable[[_View, int, int], RenderableType],
+) -> Group:
+    """A table as every front lays it out: the ``status`` grid (its totals row added) in a
+    panel, the other seats side by side, then the reader's own seat."""
+    status.add_row(
+        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
+    )
+    players = int(view["players"])
+    others = [seat_panel(view, (me + k) % players, me) for k in range(1, players)]
+    return Group(
+        Panel(status, title="Table", title_align="left"),
+        Columns(others, padding=(0, 1)),
+        seat_panel(view, me, me),
+    )
 
 
 def render_legal(legal: Sequence[str]) -> RenderableType:
