@@ -14,6 +14,7 @@ from cardtable.agents.heuristic import forget_cards
 from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.agents.people import PersonAgent
 from cardtable.agents.search import RolloutAgent
+from cardtable.events import Happening
 from cardtable.game import RANDOM_DRAWS, TOP_DRAWS
 from cardtable.games.family.policy import estimates, sane
 from cardtable.notation import Action
@@ -193,8 +194,8 @@ def test_the_search_looks_only_at_determinized_deals() -> None:
         players = g.players
         memory_game = g.memory_game
 
-        def history(self, s: int, memory: bool = True) -> list[dict[str, Any]]:
-            return g.history(s, memory)
+        def happenings(self, s: int, memory: bool = True) -> list[Happening]:
+            return g.happenings(s, memory)
 
         def view(self, s: int, memory: bool = True) -> Any:
             return g.view(s, memory)

@@ -630,7 +630,7 @@ def test_qute_events_are_described_in_words() -> None:
     extra = [
         {"seq": 1, "type": "draw", "seat": 0, "card": False},
         {"seq": 1, "type": "penalty", "seat": 1, "count": 0, "for": "8"},
-        {"seq": 1, "type": "skip", "seats": [1, 1]},
+        {"seq": 1, "type": "skip", "seats": [1, 1], "for": "A"},
         {"seq": 1, "type": "jpoints", "seat": 0, "mode": "plus"},
         {"seq": 1, "type": "eights", "seat": 0, "mode": "next"},
     ]
@@ -667,8 +667,9 @@ def test_qute_event_wording() -> None:
     assert words({"type": "penalty", "seat": 0, "count": 1, "for": "7", "cards": ["KS"]}) == (
         "you draw 1 card for the 7: [KS]"
     )
-    assert words({"type": "skip", "seats": [1, 2]}) == "the aces skip seat 1 and seat 2"
-    assert words({"type": "skip", "seats": [0, 0]}, me=1) == "the aces skip seat 0 twice"
+    assert words({"type": "skip", "seats": [1, 2], "for": "A"}) == "the aces skip seat 1 and seat 2"
+    twice = words({"type": "skip", "seats": [0, 0], "for": "A"}, me=1)
+    assert twice == "the aces skip seat 0 twice"
     assert words({"type": "play", "seat": 2, "cards": ["9H", "9C"], "left": 0}) == (
         "seat 2 lays [9H] [9C] — no cards left!"
     )

@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "rules",
         [
             "cardtable.views",
+            "cardtable.events",
             "cardtable.match",
             "cardtable.game",
             "cardtable.variants",
@@ -42,23 +43,27 @@ the public names a user imports)."""
 
 SIDEWAYS: dict[str, set[str]] = {
     "cardtable.notation": {"cardtable.cards", "cardtable.errors"},
+    "cardtable.events": {"cardtable.views"},
     "cardtable.match": {"cardtable.views"},
-    "cardtable.game": {"cardtable.views", "cardtable.match"},
+    "cardtable.game": {"cardtable.views", "cardtable.events", "cardtable.match"},
     "cardtable.variants": {"cardtable.game"},
     "cardtable.games.family": {
         "cardtable.views",
+        "cardtable.events",
         "cardtable.match",
         "cardtable.game",
         "cardtable.variants",
     },
     "cardtable.games.qute": {
         "cardtable.views",
+        "cardtable.events",
         "cardtable.match",
         "cardtable.game",
         "cardtable.variants",
     },
     "cardtable": {
         "cardtable.views",
+        "cardtable.events",
         "cardtable.match",
         "cardtable.game",
         "cardtable.variants",

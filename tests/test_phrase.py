@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from cardtable import new_game, variants
+from cardtable.events import At, FamilyDraw, Look, Peek, Spy, Turn
 from cardtable.games.qute.tables import EIGHT_DRAWS
 from cardtable.rng import Rng
 from cardtable.text.catalog import language, load, say
-from cardtable.text.phrase import Reader, number_word, phrase, phrases_for
+from cardtable.text.phrase import Reader, number_word, phrase
 
 from .helpers import kind_first_choice, random_actor, strings_in
 
@@ -45,10 +46,11 @@ def test_every_event_is_phrased_from_each_side_and_names_only_what_its_reader_sa
         _, events = _played(name, 3, seed)
         for ev in events:
             kinds.add(ev.type)
-            assert ev.type in phrases_for(name), f"{name}: no phrasing for {ev.type}"
             for reader in (0, 1, 2, None):
-                seen = ev.visible(0) if reader is None else ev.for_seat(reader)
-                said = phrase(seen, reader, name)
+                bit = 0 if reader is None else 1 << reader
+                seen = ev.visible(bit)
+                said = phrase(ev.seen(bit), reader)
+                assert phrase(seen, reader, name) == said  # the same, read back from JSON
                 assert said.text and "{" not in said.text, said
                 shown = set(strings_in(seen))
                 for code in _TOKEN.findall(said.text):
@@ -65,28 +67,32 @@ def test_a_peek_or_spy_names_its_card_only_for_the_seat_that_looked() -> None:
             break
         seat = random_actor(game, rng)
         for ev in game.play(seat, kind_first_choice(game, seat, rng)):
-            if ev.type not in ("peek", "spy", "look"):
+            if not isinstance(ev.full, (Peek, Spy, Look)):
                 continue
-            mine = phrase(ev.for_seat(ev.data["seat"]), ev.data["seat"], "cabo").text
+            looker = ev.full.seat
+            mine = phrase(ev.seen_by(looker), looker).text
             for other in range(3):
-                if other == ev.data["seat"]:
+                if other == looker:
                     continue
-                theirs = phrase(ev.for_seat(other), other, "cabo").text
+                theirs = phrase(ev.seen_by(other), other).text
                 assert not _TOKEN.findall(theirs), theirs
             secrets += bool(_TOKEN.findall(mine))
     assert secrets > 0
 
 
 def test_the_reader_names_seats_and_places() -> None:
-    draw = {"type": "draw", "seat": 2, "from": "deck"}
+    draw = FamilyDraw(2, "deck")
     assert phrase(draw, 2).text == "you drew a card from the deck"
     assert phrase(draw, 0).text == "seat 2 drew a card from the deck"
     named = Reader(0, ("Ann", "Bob", "Casual AI for Bob"))
     assert phrase(draw, named).text == "Casual AI for Bob drew a card from the deck"
-    spy = {"type": "spy", "seat": 0, "at": "1.3", "card": "7H"}
+    spy = Spy(0, At(1, 3), "7H")
     assert phrase(spy, named).text == "you spied on Bob's card 3: [7H]"
     assert phrase(spy, 0).text == "you spied on 1.3: [7H]"
-    assert phrase({"type": "turn", "seat": 1}, None).text == "— seat 1's turn —"
+    assert phrase(spy.hidden(), 1).text == "seat 0 spied on your card 3"
+    assert phrase(Turn(1), None).text == "— seat 1's turn —"
+    # an event as views carry it reads the same
+    assert phrase({"type": "spy", "seat": 0, "at": "1.3", "card": "7H"}, 0) == phrase(spy, 0)
 
 
 def test_qute_rule_numbers_come_from_the_rules() -> None:

@@ -21,6 +21,7 @@ from .errors import (
     NotYourTurn,
     RuleForbids,
 )
+from .events import Happening
 from .match import Result
 from .notation import Action, parse
 from .rng import Rng
@@ -38,56 +39,64 @@ RECENT_EVENTS = 24
 
 
 class Event:
-    """Something that happened: a public part (who did what, where) and the card codes it
-    showed, with the seats they were shown to.
+    """One event as the game keeps it: what happened (a typed
+    :class:`~cardtable.events.Happening`, its secret fields filled) and the seats allowed to
+    see those secret fields.
 
     A card shown to everyone at that moment (a discarded card, one taken from the discard pile,
-    a card shown by a wrong drop or claim) is public: its code sits in ``data``, so every seat,
-    spectators and views without memory aid included, may read it in the log then and later.
-    ``secret`` holds only what a part of the table saw (a peek, a spy, a private draw).
+    a card shown by a wrong drop or claim) is public: every seat, spectators and views without
+    memory aid included, may read it in the log then and later. A secret field holds what only
+    a part of the table saw (a peek, a spy, a private draw); everyone else reads ``None``.
     """
 
-    __slots__ = ("audience", "data", "secret", "seq", "type")
+    __slots__ = ("_json", "audience", "full", "public", "seq")
 
-    def __init__(
-        self,
-        seq: int,
-        type: str,
-        data: Mapping[str, Any],
-        secret: Mapping[str, Any] | None = None,
-        audience: int = 0,
-    ) -> None:
+    def __init__(self, seq: int, full: Happening, audience: int = -1) -> None:
         self.seq = seq
         """Running number of the event in its game."""
-        self.type = type
-        """What happened: ``draw``, ``replace``, ``spy`` …"""
-        self.data = data
-        """What everyone may see."""
-        self.secret = secret
-        """The card codes the event showed, seen only by the seats in ``audience``."""
+        self.full = full
+        """What happened, secret fields included."""
         self.audience = audience
-        """Bit mask of seats (bit ``n`` = spectators) allowed to see ``secret``."""
+        """Bit mask of seats (bit ``n`` = spectators) allowed to see the secret fields
+        (``-1``: everyone)."""
+        self.public = full if audience == -1 else full.hidden()
+        """What happened as a seat outside the audience sees it."""
+        self._json: tuple[dict[str, object] | None, dict[str, object] | None] = (None, None)
+
+    @property
+    def type(self) -> str:
+        """What happened: ``draw``, ``replace``, ``spy`` …"""
+        return self.full.KIND
+
+    def seen(self, bit: int) -> Happening:
+        """The event as the holder of ``bit`` (``1 << seat``) may see it."""
+        return self.full if self.audience & bit else self.public
+
+    def seen_by(self, seat: int) -> Happening:
+        """The event as ``seat`` may see it."""
+        return self.seen(1 << seat)
 
     def visible(self, bit: int) -> dict[str, Any]:
-        """The event as the holder of ``bit`` (``1 << seat``) may see it."""
-        out: dict[str, Any] = {"seq": self.seq, "type": self.type}
-        out.update(self.data)
-        if self.secret is not None and self.audience & bit:
-            out.update(self.secret)
-        return out
+        """The event as the holder of ``bit`` may see it, as JSON (a fresh dict)."""
+        inside = bool(self.audience & bit)
+        cached = self._json[inside]
+        if cached is None:
+            cached = self.seen(bit).to_json(self.seq)
+            self._json = (self._json[0], cached) if inside else (cached, self._json[1])
+        return dict(cached)
 
     def for_seat(self, seat: int) -> dict[str, Any]:
-        """The event as ``seat`` may see it."""
+        """The event as ``seat`` may see it, as JSON."""
         return self.visible(1 << seat)
 
     def redacted(self, bit: int) -> Event:
         """A copy holding only what the holder of ``bit`` may see."""
-        if self.secret is None or self.audience & bit:
+        if self.public is self.full or self.audience & bit:
             return self
-        return Event(self.seq, self.type, self.data)
+        return Event(self.seq, self.public)
 
     def __repr__(self) -> str:
-        return f"Event({self.seq}, {self.type!r}, {self.data!r})"
+        return f"Event({self.seq}, {self.full!r})"
 
 
 class DrawSource:
@@ -515,27 +524,28 @@ class Game(ABC):
             return [e.visible(0) for e in self._history]
         return [e.for_seat(seat) for e in self._history]
 
+    def happenings(self, seat: int, memory: bool = True) -> list[Happening]:
+        """:meth:`history`, typed: the events of the current round as ``seat`` saw them."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        bit = 0 if not memory and self.memory_game else 1 << seat
+        return [e.seen(bit) for e in self._history]
+
     def _not_your_turn(self, seat: int) -> str:
         actors = self.actors
         if len(actors) == 1:
             return f"seat {seat} cannot act now: seat {actors[0]} is to act"
         return f"seat {seat} cannot act now: waiting for seats {', '.join(map(str, actors))}"
 
-    def emit(
-        self,
-        type: str,
-        data: Mapping[str, Any],
-        secret: Mapping[str, Any] | None = None,
-        audience: int = 0,
-    ) -> None:
-        """Record an event (only while :meth:`play` collects them). Codes shown to every seat
-        and the spectators (``audience`` holds all their bits) are public: they join ``data``."""
+    def emit(self, happened: Happening, audience: int = -1) -> None:
+        """Record an event (only while :meth:`play` collects them): ``happened``, whose secret
+        fields only the seats of ``audience`` see (``-1``, or every seat's and the spectators'
+        bit: everyone, so nothing of it is secret)."""
         if self._events is not None:
-            if secret is not None and audience == (2 << self.players) - 1:
-                data = {**data, **secret}
-                secret = None
+            if audience == (2 << self.players) - 1:
+                audience = -1
             self._seq += 1
-            self._events.append(Event(self._seq, type, data, secret, audience))
+            self._events.append(Event(self._seq, happened, audience))
 
     # -- log and replay ----------------------------------------------------------------------
     @property

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .events import Happening
 from .game import Event, Game
 from .match import Result
 from .notation import Action
@@ -119,9 +120,10 @@ class Seat:
         """Everything the seat may know now (see :attr:`memory`)."""
         return self._game.view(self.number, memory=self.memory)  # type: ignore[return-value]
 
-    def history(self) -> list[dict[str, Any]]:
-        """The events of the round as the seat saw them, oldest first (see :attr:`memory`)."""
-        return self._game.history(self.number, memory=self.memory)
+    def history(self) -> list[Happening]:
+        """The events of the round as the seat saw them, oldest first, typed (see
+        :attr:`memory`: without it, only what the whole table saw)."""
+        return self._game.happenings(self.number, memory=self.memory)
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat may play now, in canonical form (empty when not to act)."""
@@ -149,12 +151,12 @@ class Seat:
         :class:`~cardtable.errors.IllegalAction` of the kind that fits otherwise."""
         return self._game.check(self.number, action)
 
-    def play(self, action: Action | str) -> list[dict[str, Any]]:
+    def play(self, action: Action | str) -> list[Happening]:
         """Play ``action`` for this seat; the events it caused, as the seat saw them then (a
         card it was shown is named, memory aid or not: what it sees at that moment). Raises
         :class:`~cardtable.errors.IllegalAction`, changing nothing."""
         events: list[Event] = self._game.play(self.number, action)
-        return [e.for_seat(self.number) for e in events]
+        return [e.seen_by(self.number) for e in events]
 
     def timeout_action(self) -> Action:
         """The move played for this seat when its time runs out (the one that changes

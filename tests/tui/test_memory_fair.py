@@ -83,11 +83,12 @@ class Tracker:
             if mine["type"] == "round_end":
                 self.public.update(c for hand in mine["hands"] for c in hand if c)
                 self.waiting = "round_start" in {e.type for e in events}
-            for addr, code in sights_in(mine):
+            sights = [(str(at), code) for at, code in sights_in(ev.seen_by(self.me))]
+            for addr, code in sights:
                 self.seen[addr] = (code, None if self.waiting else now)
                 if initial:
                     self.peek_group.add(addr)
-            if initial and sights_in(mine):  # lifted together: all count from the last
+            if initial and sights:  # lifted together: all count from the last
                 for addr in self.peek_group:
                     code, _ = self.seen[addr]
                     self.seen[addr] = (code, now)

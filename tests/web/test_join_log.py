@@ -17,6 +17,7 @@ import pytest
 
 import cardtable
 from cardtable import variants
+from cardtable.events import QuteDraw, QuteRoundStart
 from cardtable.game import Event
 from cardtable.web.movelog import MAX_LOG_ENTRIES, MoveLog
 from cardtable.web.protocol import ActMsg, ProtocolError
@@ -35,13 +36,12 @@ CHECK_EVERY = 5
 def private_only(events: list[Event], players: int) -> set[str]:
     """Codes some event showed only to a part of the table (a peek, a spy, a look, a private
     draw) and no event ever showed to everyone."""
-    everyone = (2 << players) - 1
     shown: set[str] = set()
     private: set[str] = set()
     for e in events:
-        shown.update(strings_in(dict(e.data)))
-        if e.secret is not None:
-            (shown if e.audience == everyone else private).update(strings_in(dict(e.secret)))
+        public = e.visible(0)
+        shown.update(strings_in(public))
+        private.update(set(strings_in(e.visible(-1))) - set(strings_in(public)))
     return private - shown
 
 
@@ -85,8 +85,8 @@ async def check_logs(manager: RoomManager, room: Room, tokens: list[str]) -> tup
             c
             for m in moments[: upto0 + 1]
             for e in m.events
-            if e.secret is not None and e.audience & 1
-            for c in strings_in(dict(e.secret))
+            if e.audience & 1
+            for c in set(strings_in(e.visible(1))) - set(strings_in(e.visible(0)))
         }
         named0 = set(strings_in(logs[0])) & codes
         assert hidden & mine <= named0
@@ -94,7 +94,7 @@ async def check_logs(manager: RoomManager, room: Room, tokens: list[str]) -> tup
     # ... and every card shown to the whole table is named in it, as it is for everyone
     upto = answers[0]["version"] - game_row.base_version
     public = {
-        c for m in moments[: upto + 1] for e in m.events for c in strings_in(dict(e.data))
+        c for m in moments[: upto + 1] for e in m.events for c in strings_in(e.visible(0))
     } & codes
     assert public <= set(strings_in(logs[0])), (room.row.game, public - set(strings_in(logs[0])))
     for sink in (bare, aided, watcher):
@@ -164,11 +164,11 @@ def test_every_log_is_what_its_reader_may_read_and_names_no_private_card(
 
 def test_the_log_keeps_the_newest_entries() -> None:
     log = MoveLog(limit=3)
-    deal = Event(1, "round_start", {"round": 1})
+    deal = Event(1, QuteRoundStart(1, 0))
     log.reset(10, [deal])
     assert [e["seat"] for e in log.read(0)] == [None]  # the deal opens a whole log
     for k in range(1, 6):
-        log.add(10 + k, k % 2, None, [Event(1 + k, "draw", {"seat": k % 2})])
+        log.add(10 + k, k % 2, None, [Event(1 + k, QuteDraw(k % 2, False))])
     entries = log.read(0)
     assert [e["version"] for e in entries] == [13, 14, 15]  # the newest three, oldest first
     assert entries[0]["seat"] is not None  # the deal was left out: the log is not whole

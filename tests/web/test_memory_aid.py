@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardtable
+from cardtable.events import Peek
 from cardtable.store import Store
 from cardtable.store.db import metadata as db_metadata
 
@@ -322,7 +323,7 @@ def test_a_late_first_join_is_not_shown_a_card_that_moved(server: Server) -> Non
     dealt = {
         e.for_seat(0)["at"]: e.for_seat(0)["card"]
         for e in game.opening_events
-        if e.type == "peek" and e.data["seat"] == 0
+        if isinstance(e.full, Peek) and e.full.seat == 0
     }
     for seat, action in actions:
         game.play(seat, action)

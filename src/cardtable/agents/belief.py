@@ -23,12 +23,31 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any, TypeAlias
 
+from ..events import (
+    At,
+    Call,
+    Claim,
+    Discard,
+    Drop,
+    Exchange,
+    FamilyDraw,
+    FamilyPenalty,
+    FamilyRoundStart,
+    Give,
+    Happening,
+    Look,
+    Peek,
+    Replace,
+    Snap,
+    Spy,
+    Turn,
+)
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..seat import Seat
 
@@ -49,7 +68,7 @@ Context = tuple[bool, str, int | None, bool]
 
 
 _Record: TypeAlias = Mapping[str, Any]
-"""What the engine gives a seat: one event of ``game.history(seat)``, or ``game.view(seat)``."""
+"""A seat's view, ``seat.view()``, as the engine gives it (JSON)."""
 
 
 class _Place:
@@ -61,11 +80,6 @@ class _Place:
         self.kind = kind
         self.knowers = knowers
         self.bound = bound
-
-
-def _addr(text: str) -> tuple[int, int]:
-    seat, _, pos = text.partition(".")
-    return int(seat), int(pos)
 
 
 class FamilyTracker:
@@ -90,7 +104,7 @@ class FamilyTracker:
         """Context of every place of another seat whose card ``seat`` does not know."""
         self.turns = story.turns
         """Turns begun this round."""
-        self.seen_at: dict[tuple[int, int], int] = story.seen_at
+        self.seen_at: dict[At, int] = story.seen_at
         """For the cards ``seat`` has seen this round: the turn in which it last saw each."""
 
 
@@ -105,99 +119,104 @@ class _RoundStory:
         self.everyone = (1 << players) - 1
         self.value = _values(rs)
         self.unseen = _unseen_worth(rs)
-        self.places: dict[tuple[int, int], _Place] = {}
+        self.places: dict[At, _Place] = {}
         self.called: set[int] = set()
         self.drew: dict[int, str] = {}
         self.turns = 0
-        self.seen_at: dict[tuple[int, int], int] = {}
-        self._readers: dict[str, Callable[[_Record], None]] = {
-            "round_start": self._round_start,
-            "turn": self._turn,
-            "peek": self._peek,
-            "spy": self._peek,
-            "look": self._look,
-            "draw": self._draw,
-            "replace": self._replace,
-            "claim": self._claim,
-            "discard": self._discard,
-            "exchange": self._exchange,
-            "give": self._give,
-            "penalty": self._penalty,
-            "drop": self._drop,
-            "snap": self._drop,
-            "call": self._call,
-        }
+        self.seen_at: dict[At, int] = {}
 
-    def read(self, ev: _Record) -> None:
+    def read(self, ev: Happening) -> None:
         """Take one event into the story (kinds that tell nothing about the cards are skipped)."""
-        reader = self._readers.get(ev["type"])
-        if reader is not None:
-            reader(ev)
+        match ev:
+            case FamilyRoundStart():
+                self._round_start()
+            case Turn():
+                self.turns += 1
+            case Peek(seat=seat, at=at) | Spy(seat=seat, at=at):
+                self._seen(at, seat)
+            case Look(seat=seat, at=places):
+                for at in places:
+                    self._seen(at, seat)
+            case FamilyDraw(seat=seat, source=source):
+                self.drew[seat] = source
+            case Replace(at=(at, *_), out=(out, *_)):
+                self._replace(at, out)
+            case Claim() as claim:
+                self._claim(claim)
+            case Discard(seat=seat, card=card):
+                if self.drew.get(seat) == "deck":
+                    _let_go(self.places, seat, self.value[card], None)
+            case Exchange(at=(a, b)):
+                self._exchange(a, b)
+            case Give(source=source, to=to):
+                self.places[to] = self.places.pop(source, _Place(DEAL))
+                if source in self.seen_at:
+                    self.seen_at[to] = self.seen_at.pop(source)
+            case FamilyPenalty(at=At() as at):
+                self.places[at] = _Place(PENALTY)
+                self.seen_at.pop(at, None)
+            case Snap(at=at):
+                self._gone(at)
+            case Drop(at=at, ok=True):
+                self._gone(at)
+            case Drop(at=at):
+                self.places.setdefault(at, _Place(DEAL)).knowers = self.everyone
+                self._saw(at)
+            case Call(seat=seat):
+                self.called.add(seat)
 
-    def _saw(self, at: tuple[int, int]) -> None:
+    def _saw(self, at: At) -> None:
         """The watching seat saw the card at ``at`` now."""
         self.seen_at[at] = self.turns
 
-    def _round_start(self, ev: _Record) -> None:
-        self.places = {(s, p): _Place(DEAL) for s in range(self.players) for p in range(4)}
+    def _seen(self, at: At, seat: int) -> None:
+        """``seat`` looked at the card at ``at``."""
+        self.places.setdefault(at, _Place(DEAL)).knowers |= 1 << seat
+        if seat == self.seat:
+            self._saw(at)
+
+    def _gone(self, at: At) -> None:
+        """The card at ``at`` left the hand (a right drop, or a snap, right or wrong)."""
+        self.places.pop(at, None)
+        self.seen_at.pop(at, None)
+
+    def _round_start(self) -> None:
+        self.places = {At(s, p): _Place(DEAL) for s in range(self.players) for p in range(4)}
         self.called.clear()
         self.seen_at.clear()
         self.turns = 0
 
-    def _turn(self, ev: _Record) -> None:
-        self.turns += 1
-
-    def _peek(self, ev: _Record) -> None:
-        _seen(self.places, ev["at"], ev["seat"])
-        if ev["seat"] == self.seat:
-            self._saw(_addr(ev["at"]))
-
-    def _look(self, ev: _Record) -> None:
-        for at in ev["at"]:
-            _seen(self.places, at, ev["seat"])
-            if ev["seat"] == self.seat:
-                self._saw(_addr(at))
-
-    def _draw(self, ev: _Record) -> None:
-        self.drew[ev["seat"]] = ev["from"]
-
-    def _replace(self, ev: _Record) -> None:
+    def _replace(self, at: At, out_code: str) -> None:
         places = self.places
-        s, p = _addr(ev["at"][0])
-        old = places.get((s, p))
+        s = at.seat
+        old = places.get(at)
         # what the owner thought the replaced card was worth: its value if it knew it, else
         # about an unseen card's worth
-        out = self.value[ev["out"][0]] if old and old.knowers >> s & 1 else self.unseen
-        _let_go(places, s, out, p)
-        places[(s, p)] = self._arrival(s, out)
-        self.seen_at.pop((s, p), None)
-        if s == self.seat or places[(s, p)].knowers & 1 << self.seat:
-            self._saw((s, p))
+        out = self.value[out_code] if old and old.knowers >> s & 1 else self.unseen
+        _let_go(places, s, out, at.pos)
+        places[at] = self._arrival(s, out)
+        self.seen_at.pop(at, None)
+        if s == self.seat or places[at].knowers & 1 << self.seat:
+            self._saw(at)
 
-    def _claim(self, ev: _Record) -> None:
+    def _claim(self, ev: Claim) -> None:
         places = self.places
-        addrs = [_addr(a) for a in ev["at"]]
-        if ev["ok"]:
-            for a in addrs:
-                places.pop(a, None)
-                self.seen_at.pop(a, None)
-            new = addrs[0]
+        if ev.ok:
+            for a in ev.at:
+                self._gone(a)
+            new = ev.at[0]
         else:
-            for a in addrs:
+            for a in ev.at:
                 places.setdefault(a, _Place(DEAL)).knowers = self.everyone
                 self._saw(a)
-            new = _addr(ev["new"])
-        places[new] = self._arrival(ev["seat"])
+            assert ev.new is not None  # a failed claim always says where the card went
+            new = ev.new
+        places[new] = self._arrival(ev.seat)
         if places[new].knowers & 1 << self.seat:
             self._saw(new)
 
-    def _discard(self, ev: _Record) -> None:
-        if self.drew.get(ev["seat"]) == "deck":
-            _let_go(self.places, ev["seat"], self.value[ev["card"]], None)
-
-    def _exchange(self, ev: _Record) -> None:
+    def _exchange(self, a: At, b: At) -> None:
         places, seen_at = self.places, self.seen_at
-        a, b = (_addr(x) for x in ev["at"])
         pa, pb = places.get(a, _Place(DEAL)), places.get(b, _Place(DEAL))
         places[a], places[b] = pb, pa
         ta, tb = seen_at.pop(a, None), seen_at.pop(b, None)
@@ -205,30 +224,6 @@ class _RoundStory:
             seen_at[b] = ta
         if tb is not None:
             seen_at[a] = tb
-
-    def _give(self, ev: _Record) -> None:
-        to, frm = _addr(ev["to"]), _addr(ev["from"])
-        self.places[to] = self.places.pop(frm, _Place(DEAL))
-        if frm in self.seen_at:
-            self.seen_at[to] = self.seen_at.pop(frm)
-
-    def _penalty(self, ev: _Record) -> None:
-        if ev["at"] is not None:
-            self.places[_addr(ev["at"])] = _Place(PENALTY)
-            self.seen_at.pop(_addr(ev["at"]), None)
-
-    def _drop(self, ev: _Record) -> None:
-        """A drop (or a snap): the card leaves when it was right; a wrong drop shows it to all."""
-        at = _addr(ev["at"])
-        if ev["ok"] or ev["type"] == "snap":
-            self.places.pop(at, None)
-            self.seen_at.pop(at, None)
-        else:
-            self.places.setdefault(at, _Place(DEAL)).knowers = self.everyone
-            self._saw(at)
-
-    def _call(self, ev: _Record) -> None:
-        self.called.add(ev["seat"])
 
     def _arrival(self, owner: int, out: int | None = None) -> _Place:
         """The place of a card just put into ``owner``'s hand from its draw (kept instead of a
@@ -241,7 +236,7 @@ class _RoundStory:
 def _hidden_contexts(
     view: _Record,
     seat: int,
-    places: Mapping[tuple[int, int], _Place],
+    places: Mapping[At, _Place],
     called: Collection[int],
 ) -> dict[tuple[int, int], Context]:
     """The context of every card of another hand that ``seat`` does not know, from the
@@ -253,27 +248,21 @@ def _hidden_contexts(
         for p, cell in enumerate(hand):
             if cell is None or cell["card"] is not None:
                 continue
-            place = places.get((s, p)) or _Place(DEAL)
+            place = places.get(At(s, p)) or _Place(DEAL)
             owner_knows = s in cell["seen"]
             bound = place.bound if owner_knows else None
             contexts[(s, p)] = (owner_knows, place.kind, bound, s in called)
     return contexts
 
 
-def _seen(places: dict[tuple[int, int], _Place], at: str, seat: int) -> None:
-    places.setdefault(_addr(at), _Place(DEAL)).knowers |= 1 << seat
-
-
-def _let_go(
-    places: dict[tuple[int, int], _Place], owner: int, value: int, except_pos: int | None
-) -> None:
+def _let_go(places: dict[At, _Place], owner: int, value: int, except_pos: int | None) -> None:
     """``owner`` let a card of ``value`` go while keeping its other cards: the ones it knows
     are (by its own judgement) no worse."""
     bit = 1 << owner
-    for (s, p), place in places.items():
+    for at, place in places.items():
         if (
-            s == owner
-            and p != except_pos
+            at.seat == owner
+            and at.pos != except_pos
             and place.knowers & bit
             and (place.bound is None or value < place.bound)
         ):

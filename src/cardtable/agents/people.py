@@ -94,7 +94,8 @@ class PersonAgent(Agent):
             return []  # looking right now: nothing has had time to fade
         tracker = FamilyTracker(seat)
         out = []
-        for (s, p), when in tracker.seen_at.items():
+        for at, when in tracker.seen_at.items():
+            s, p = at.seat, at.pos
             hands = view["hands"]
             cell = hands[s][p] if 0 <= s < len(hands) and 0 <= p < len(hands[s]) else None
             if cell is None or cell["card"] is None:

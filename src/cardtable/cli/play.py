@@ -35,6 +35,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
+from ..events import ROUND_ENDS, At, Happening
 from ..game import Event
 from ..seat import Seat
 from ..text.fronts import FRONTS, PLAYABLE, front
@@ -133,10 +134,8 @@ def _reader(source: Iterable[str] | InputFn, console: Console) -> InputFn:
     return read
 
 
-def _print_events(
-    events: Iterable[Mapping[str, Any]], me: int, console: Console, shown: Front
-) -> None:
-    """Print events (as seat ``me`` sees them: ``Event.for_seat``) in words."""
+def _print_events(events: Iterable[Happening], me: int, console: Console, shown: Front) -> None:
+    """Print events (as seat ``me`` sees them: ``Event.seen_by``) in words."""
     for ev in events:
         for part in shown.event(ev, me):
             console.print(part)
@@ -363,8 +362,8 @@ def play_loop(
     if resumed:
         moves = len(game.log["actions"])
         console.print(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
-        again = game.history(seat, memory=memory_aid)
-        _print_events([ev for ev in again if ev.get("type") != "round_end"], seat, console, shown)
+        again = Seat(game, seat, memory=memory_aid).history()
+        _print_events([ev for ev in again if not isinstance(ev, ROUND_ENDS)], seat, console, shown)
     else:
         table.tell(game.opening_events)
     while not game.over:
@@ -404,13 +403,13 @@ class _LineTable:
         self.shown = front(game.variant)
         self.keys = word_keys(game.variant)
         self.title = variants.get(game.variant).title
-        self.sights: dict[str, str] = {}  # seen since the last table: address → code
+        self.sights: dict[At, str] = {}  # seen since the last table: place → code
         self.order = hand_order
         self.on_sort = on_sort
         self.last_table = ""
         self.bots_moved = False
 
-    def view_now(self, sights_now: dict[str, str]) -> Mapping[str, Any]:
+    def view_now(self, sights_now: Mapping[At, str]) -> Mapping[str, Any]:
         """The seat's table view, showing ``sights_now``, with the hand order."""
         game, seat = self.game, self.seat
         view = table_view(game, seat, self.memory_aid, sights_now, self.shown)
@@ -418,7 +417,7 @@ class _LineTable:
 
     def tell(self, events: list[Event]) -> None:
         """Print ``events`` as the seat sees them and note the face-down cards they show it."""
-        seen = [ev.for_seat(self.seat) for ev in events]
+        seen = [ev.seen_by(self.seat) for ev in events]
         _print_events(seen, self.seat, self.console, self.shown)
         note_sights(seen, self.sights)
 

@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..events import FamilyRoundEnd, Happening
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..games.family.scoring import SUM
 from ..views import FamilySlot, FamilyView, is_family_view
@@ -173,9 +174,9 @@ def family_front(rs: RuleSet) -> Front:
             "shown by a wrong claim), for everyone to see."
         )
 
-    def event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-        if ev.get("type") == "round_end":
-            return [said_text(phrase(ev, me)), _family_round_end(ev, me, rs)]
+    def event(ev: Happening, me: int) -> list[RenderableType]:
+        if isinstance(ev, FamilyRoundEnd):
+            return [said_text(phrase(ev, me)), _family_round_end(ev.result, me, rs)]
         return _family_event(ev, me)
 
     return Front(
@@ -502,8 +503,8 @@ def _score_words(total: int, score: int, caller: bool) -> str:
 
 
 # ---------------------------------------------------------------------------- events
-def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Cabo-family event of ``view["events"]`` in words (:func:`.phrase.phrase`), as seat
+def _family_event(ev: Happening, me: int) -> list[RenderableType]:
+    """A Cabo-family event in words (:func:`.phrase.phrase`), as seat
     ``me`` may see it, its cards styled; a round's end adds its results.
 
     Every card the event shows is named (``seat 1 took the [7H] from the discard pile``): an
@@ -511,6 +512,6 @@ def _family_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
     saw, so what it names stays true for everyone.
     """
     line = said_text(phrase(ev, me))
-    if ev.get("type") == "round_end":
-        return [line, _family_round_end(ev, me)]
+    if isinstance(ev, FamilyRoundEnd):
+        return [line, _family_round_end(ev.result, me)]
     return [line]

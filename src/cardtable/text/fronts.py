@@ -15,9 +15,11 @@ from typing import Any, overload
 from rich.console import RenderableType
 
 from .. import variants
+from ..events import Happening, decode
 from ..games.family.rulesets import RULESETS
 from ..games.qute import FAMILY as QUTE_KIND
 from .family import family_front
+from .phrase import kinds_for
 from .qute import QUTE_FRONT
 from .render import Front
 
@@ -122,12 +124,13 @@ def render_view(view: Mapping[str, Any], me: int, title: str = "") -> Renderable
     return front(str(view["game"])).table(view, me, title)
 
 
-def describe_event(ev: Mapping[str, Any], me: int, game: str | None = None) -> list[RenderableType]:
-    """An event of ``view["events"]`` of variant ``game`` in plain words, as seat ``me`` sees it.
-
-    ``game`` defaults to the Cabo family.
-    """
-    return front(game).event(ev, me)
+def describe_event(
+    ev: Happening | Mapping[str, object], me: int, game: str | None = None
+) -> list[RenderableType]:
+    """An event in plain words, as seat ``me`` sees it: a typed one, or one of
+    ``view["events"]`` of variant ``game`` (default: the Cabo family)."""
+    typed = ev if isinstance(ev, Happening) else decode(ev, kinds_for(game))
+    return front(game).event(typed, me)
 
 
 def render_round_end(info: Mapping[str, Any], me: int, game: str | None = None) -> RenderableType:

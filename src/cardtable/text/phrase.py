@@ -6,41 +6,76 @@ lays out as it likes (the terminal styles it, the browser shows it). Who the sen
 the :class:`Reader`'s business: ``you`` for the reader's own seat, a seat's name where the
 front end has names (``Ann``, ``Casual AI for Bob``), ``seat 2`` otherwise.
 
-A phrasing reads only the event dict it is given, as the reader's seat sees it: a card the
-event does not hold for that reader is never named. Cards are written ``[7H]``, the form the
-terminal styles and the leak tests look for.
+A phrasing reads only the event it is given, as the reader's seat sees it (a typed event of
+:mod:`cardtable.events`, or its JSON as views carry it): a card the event does not hold for that
+reader is never named. Cards are written ``[7H]``, the form the terminal styles and the leak
+tests look for.
 
-One function per event kind, in a table keyed by kind (:data:`FAMILY_PHRASES`,
-:data:`QUTE_PHRASES`); an event of a kind neither knows is shown as its fields.
+One ``case`` per event class, matched on the class (``_family``, ``_qute``, ``_both``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from ..events import (
+    FAMILY_KINDS,
+    QUTE_KINDS,
+    At,
+    Call,
+    Claim,
+    Continue,
+    DeadEnd,
+    Discard,
+    Drop,
+    Eights,
+    Exchange,
+    FamilyDraw,
+    FamilyPenalty,
+    FamilyRoundEnd,
+    FamilyRoundStart,
+    GameOver,
+    Give,
+    Happening,
+    JPoints,
+    Look,
+    MaxTurns,
+    Pass,
+    Peek,
+    Play,
+    QuteCall,
+    QuteDraw,
+    QutePenalty,
+    QuteRoundEnd,
+    QuteRoundStart,
+    Refill,
+    Replace,
+    Reshuffle,
+    Skip,
+    Snap,
+    SnapOpen,
+    Spy,
+    SuitChosen,
+    Turn,
+    decode,
+)
 from ..games.family.rulesets import RULESETS
 from ..games.qute.tables import EIGHT_DRAWS
 from .catalog import has, say
 
 __all__ = [
-    "FAMILY_PHRASES",
-    "QUTE_PHRASES",
-    "Event",
     "Reader",
     "Said",
     "Tone",
     "card_token",
     "cards_list",
     "join_and",
+    "kinds_for",
     "number_word",
     "phrase",
-    "phrases_for",
 ]
-
-Event = Mapping[str, Any]
-"""An event as a view or history holds it: a JSON object with its ``type`` and fields."""
 
 Tone = Literal["plain", "quiet", "strong", "call", "alarm", "note"]
 """How a sentence weighs: ``quiet`` (a turn begins), ``strong`` (a round begins or ends),
@@ -85,29 +120,21 @@ class Reader:
             return say("whose.you")
         return say("whose", who=self.name(seat))
 
-    def addr(self, addr: str) -> str:
-        """An address ``S.P`` in words: ``your card 2``; another seat's as ``1.3`` (or
-        ``Ann's card 3`` where seats have names)."""
-        seat, _, pos = addr.partition(".")
-        if not seat.isdigit():
-            return addr
-        if self.you(int(seat)):
-            return say("addr.yours", pos=pos)
-        if int(seat) < len(self.names) and self.names[int(seat)]:
-            return say("addr.named", whose=self.whose(int(seat)), pos=pos)
-        return addr
+    def addr(self, at: At) -> str:
+        """A place in words: ``your card 2``; another seat's as ``1.3`` (or ``Ann's card 3``
+        where seats have names)."""
+        if self.you(at.seat):
+            return say("addr.yours", pos=at.pos)
+        if at.seat < len(self.names) and self.names[at.seat]:
+            return say("addr.named", whose=self.whose(at.seat), pos=at.pos)
+        return str(at)
 
-    def addrs(self, addrs: Sequence[str]) -> str:
-        """Several addresses: ``your cards 0, 1 and 3``, or each in words, joined."""
-        mine = [a.partition(".")[2] for a in addrs if self.you(_seat_of(a))]
-        if addrs and len(mine) == len(addrs):
+    def addrs(self, places: Sequence[At]) -> str:
+        """Several places: ``your cards 0, 1 and 3``, or each in words, joined."""
+        mine = [str(a.pos) for a in places if self.you(a.seat)]
+        if places and len(mine) == len(places):
             return say("addrs.yours", n=len(mine), pos=join_and(mine))
-        return join_and([self.addr(a) for a in addrs])
-
-
-def _seat_of(addr: str) -> int | None:
-    seat = addr.partition(".")[0]
-    return int(seat) if seat.isdigit() else None
+        return join_and([self.addr(a) for a in places])
 
 
 def number_word(n: int) -> str:
@@ -133,258 +160,121 @@ def cards_list(codes: Sequence[object]) -> str:
     return " ".join(card_token(c) for c in codes)
 
 
-Phraser = Callable[[Event, Reader], Said]
-"""How one kind of event is phrased: ``phraser(event, reader)``."""
-
-
-def _of(
-    ev: Event,
-    r: Reader,
-    key: str,
-    tone: Tone = "plain",
-    /,
-    *,
-    n: int | None = None,
-    **params: object,
+def _who(
+    seat: int, r: Reader, key: str, tone: Tone = "plain", /, n: int | None = None, **params: object
 ) -> Said:
-    """The message ``key`` with the event's actor (``who``, and its ``.you`` form when the
-    actor is the reader) and ``params``."""
-    seat = ev.get("seat")
-    if not isinstance(seat, int):
-        return Said(say(key, n=n, you=False, who="", **params), tone)
+    """The message ``key`` told of ``seat`` (``who``, and its ``.you`` form when the seat is the
+    reader's), with ``params`` (``n``: the count of a plural)."""
     return Said(say(key, n=n, who=r.name(seat), you=r.you(seat), **params), tone)
 
 
-# ---------------------------------------------------------------------------- both games
-def _turn(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "turn", "quiet")
-
-
-def _round_end(ev: Event, r: Reader) -> Said:
-    return Said(say("round.over", round=ev.get("round")), "strong")
-
-
-def _game_over(ev: Event, r: Reader) -> Said:
-    return Said(say("game.over"), "strong")
-
-
-def _unknown(ev: Event) -> Said:
-    public = {k: v for k, v in ev.items() if k not in ("seq", "type")}
-    return Said(say("event.unknown", kind=ev.get("type"), fields=public))
-
-
-_BOTH: dict[str, Phraser] = {"turn": _turn, "round_end": _round_end, "game_over": _game_over}
-
-
-# ---------------------------------------------------------------------------- Cabo family
 def _the(codes: Sequence[object]) -> str:
     """Cards with their article: ``the [7H]``, ``the [5] and [5]``."""
     return say("family.the", cards=join_and([card_token(c) for c in codes]))
 
 
-def _the_one(ev: Event, unnamed: str) -> str:
-    """The event's card with its article when it holds one, else the message ``unnamed``."""
-    code = ev.get("card")
+def _the_one(code: str | None, unnamed: str) -> str:
+    """The card ``code`` with its article when the reader knows it, else the message
+    ``unnamed``."""
     return _the([code]) if code else say(unnamed)
 
 
-def _f_round_start(ev: Event, r: Reader) -> Said:
-    first = int(ev["first"])
-    pile = ev.get("discard") or []
-    key = "family.round_start.pile" if pile else "family.round_start"
-    words = say(key, who=r.name(first), you=r.you(first), round=ev["round"], cards=_the(pile))
-    return Said(words, "strong")
+def _power(power: str) -> str:
+    name = f"power.{power}"
+    return say(name) if has(name) else power
 
 
-def _f_peek(ev: Event, r: Reader) -> Said:
-    at = r.addr(str(ev["at"]))
-    if "card" in ev:
-        return _of(ev, r, "family.peek.card", at=at, card=card_token(ev["card"]))
-    return _of(ev, r, "family.peek", at=at)
+def _family_looks(ev: Happening, r: Reader) -> Said | None:
+    """A Cabo-family look at cards (a peek, a spy, a look, a blind exchange) in words
+    (``None``: another kind)."""
+    match ev:
+        case Peek(seat=seat, at=at, card=card):
+            if card is not None:
+                return _who(seat, r, "family.peek.card", at=r.addr(at), card=card_token(card))
+            return _who(seat, r, "family.peek", at=r.addr(at))
+        case Spy(seat=seat, at=at, card=card):
+            if card is not None:
+                return _who(seat, r, "family.spy.card", at=r.addr(at), card=card_token(card))
+            return _who(seat, r, "family.spy", at=r.addr(at))
+        case Look(seat=seat, at=(a, b), cards=cards):
+            if cards:
+                own, other = card_token(cards[0]), card_token(cards[1])
+                return _who(
+                    seat,
+                    r,
+                    "family.look.cards",
+                    a=r.addr(a),
+                    b=r.addr(b),
+                    card_a=own,
+                    card_b=other,
+                )
+            return _who(seat, r, "family.look", a=r.addr(a), b=r.addr(b))
+        case Exchange(seat=seat, at=(a, b)):
+            return _who(seat, r, "family.exchange", a=r.addr(a), b=r.addr(b))
+    return None
 
 
-def _f_spy(ev: Event, r: Reader) -> Said:
-    at = r.addr(str(ev["at"]))
-    if "card" in ev:
-        return _of(ev, r, "family.spy.card", at=at, card=card_token(ev["card"]))
-    return _of(ev, r, "family.spy", at=at)
-
-
-def _f_draw(ev: Event, r: Reader) -> Said:
-    pile = "deck" if ev.get("from") == "deck" else "discard"
-    if "card" in ev:
-        return _of(ev, r, f"family.draw.{pile}.card", card=_the([ev["card"]]))
-    return _of(ev, r, f"family.draw.{pile}")
-
-
-def _f_replace(ev: Event, r: Reader) -> Said:
-    out = ev.get("out") or []
-    return _of(
-        ev,
-        r,
-        "family.replace",
-        card=_the_one(ev, "family.the_drawn_card"),
-        at=r.addrs(ev.get("at", [])),
-        out=_the(out) if out else say("family.the_old_card"),
-    )
-
-
-def _f_claim(ev: Event, r: Reader) -> Said:
-    at = ev.get("at", [])
-    card = _the_one(ev, "family.the_new_card")
-    if ev.get("ok"):
-        out = _the(ev.get("out", []))
-        return _of(
-            ev, r, "family.claim.right", at=r.addrs(at), out=out, card=card, to=r.addr(at[0])
-        )
-    shown = ev.get("shown") or []
-    return _of(
-        ev,
-        r,
-        "family.claim.wrong",
-        at=r.addrs(at),
-        shown=_the(shown) if shown else say("family.shown_to_everyone"),
-        card=card,
-        to=r.addr(str(ev.get("new"))),
-    )
-
-
-def _f_discard(ev: Event, r: Reader) -> Said:
-    card = _the_one(ev, "family.the_drawn_card")
-    power = ev.get("power")
-    if power:
-        name = f"power.{power}"
-        said = say(name) if has(name) else str(power)
-        return _of(ev, r, "family.discard.power", card=card, power=said)
-    return _of(ev, r, "family.discard", card=card)
-
-
-def _pair(ev: Event, r: Reader) -> tuple[str, str]:
-    a, b = (r.addr(str(x)) for x in ev.get("at", ["?", "?"]))
-    return a, b
-
-
-def _f_look(ev: Event, r: Reader) -> Said:
-    a, b = _pair(ev, r)
-    cards = ev.get("cards")
-    if cards:
-        card_a, card_b = card_token(cards[0]), card_token(cards[1])
-        return _of(ev, r, "family.look.cards", a=a, b=b, card_a=card_a, card_b=card_b)
-    return _of(ev, r, "family.look", a=a, b=b)
-
-
-def _f_exchange(ev: Event, r: Reader) -> Said:
-    a, b = _pair(ev, r)
-    return _of(ev, r, "family.exchange", a=a, b=b)
-
-
-def _f_pass(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "family.pass")
-
-
-def _f_call(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "family.call", "call", word=ev.get("word"))
-
-
-def _f_penalty(ev: Event, r: Reader) -> Said:
-    if ev.get("at") is None:
-        return _of(ev, r, "family.penalty.none")
-    return _of(ev, r, "family.penalty", "alarm", at=r.addr(str(ev["at"])))
-
-
-def _a_card(ev: Event) -> str:
-    code = ev.get("card")
-    return _the([code]) if code else say("family.a_card")
-
-
-def _f_drop(ev: Event, r: Reader) -> Said:
-    key = "family.drop.match" if ev.get("ok") else "family.drop.no_match"
-    return _of(ev, r, key, card=_a_card(ev), at=r.addr(str(ev.get("at"))))
-
-
-def _f_give(ev: Event, r: Reader) -> Said:
-    source, target = r.addr(str(ev.get("from"))), r.addr(str(ev.get("to")))
-    return _of(ev, r, "family.give", source=source, target=target)
-
-
-def _f_snap_open(ev: Event, r: Reader) -> Said:
-    return Said(say("family.snap_open", card=_a_card(ev)))
-
-
-def _f_snap(ev: Event, r: Reader) -> Said:
-    key = "family.snap.right" if ev.get("ok") else "family.snap.wrong"
-    return _of(ev, r, key, card=_a_card(ev), at=r.addr(str(ev.get("at"))))
-
-
-def _f_reshuffle(ev: Event, r: Reader) -> Said:
-    return Said(say("family.reshuffle", n=int(ev.get("deck") or 0)))
-
-
-FAMILY_PHRASES: Mapping[str, Phraser] = {
-    **_BOTH,
-    "round_start": _f_round_start,
-    "peek": _f_peek,
-    "draw": _f_draw,
-    "replace": _f_replace,
-    "claim": _f_claim,
-    "discard": _f_discard,
-    "spy": _f_spy,
-    "look": _f_look,
-    "exchange": _f_exchange,
-    "pass": _f_pass,
-    "call": _f_call,
-    "penalty": _f_penalty,
-    "drop": _f_drop,
-    "give": _f_give,
-    "snap_open": _f_snap_open,
-    "snap": _f_snap,
-    "reshuffle": _f_reshuffle,
-}
-"""How each kind of Cabo-family event is phrased."""
-
-
-# ---------------------------------------------------------------------------- Qute
-def _q_round_start(ev: Event, r: Reader) -> Said:
-    first = int(ev["first"])
-    words = say("qute.round_start", who=r.name(first), you=r.you(first), round=ev["round"])
-    return Said(words, "strong")
-
-
-def _q_play(ev: Event, r: Reader) -> Said:
-    left = int(ev.get("left", 0))
-    cards = cards_list(ev.get("cards", []))
-    if left:
-        return _of(ev, r, "qute.play", cards=cards, n=left)
-    return _of(ev, r, "qute.play.out", cards=cards)
-
-
-def _q_draw(ev: Event, r: Reader) -> Said:
-    if not ev.get("card"):
-        return _of(ev, r, "qute.draw.none")
-    if "drawn" in ev:
-        return _of(ev, r, "qute.draw.card", card=card_token(ev["drawn"]))
-    return _of(ev, r, "qute.draw")
-
-
-def _q_penalty(ev: Event, r: Reader) -> Said:
-    count = int(ev.get("count", 0))
-    rank = str(ev.get("for"))
-    several = count > (EIGHT_DRAWS if rank == "8" else 1)
-    reason = say("qute.penalty.reason", n=2 if several else 1, rank=rank)
-    if not count:
-        return _of(ev, r, "qute.penalty.none", "alarm", reason=reason)
-    cards = ev.get("cards")
-    if cards:
-        return _of(
-            ev, r, "qute.penalty.cards", "alarm", n=count, reason=reason, cards=cards_list(cards)
-        )
-    return _of(ev, r, "qute.penalty", "alarm", n=count, reason=reason)
-
-
-def _q_refill(ev: Event, r: Reader) -> Said:
-    k = int(ev.get("refills", 0))
-    words = say("qute.refill", n=int(ev.get("blind") or 0), refill=k, times=k + 1)
-    return Said(words, "note")
+def _family(ev: Happening, r: Reader) -> Said | None:
+    """A Cabo-family event in words (``None``: not one of the family's)."""
+    match ev:
+        case FamilyRoundStart(round=n, first=first, discard=pile):
+            key = "family.round_start.pile" if pile else "family.round_start"
+            return Said(
+                say(key, who=r.name(first), you=r.you(first), round=n, cards=_the(pile)), "strong"
+            )
+        case FamilyDraw(seat=seat, source=source, card=card):
+            if card is not None:
+                return _who(seat, r, f"family.draw.{source}.card", card=_the([card]))
+            return _who(seat, r, f"family.draw.{source}")
+        case Replace(seat=seat, at=at, card=card, out=out):
+            return _who(
+                seat,
+                r,
+                "family.replace",
+                card=_the_one(card, "family.the_drawn_card"),
+                at=r.addrs(at),
+                out=_the(out) if out else say("family.the_old_card"),
+            )
+        case Claim(seat=seat, at=at, ok=True, card=card, out=out):
+            right = _the(out or ())
+            new = _the_one(card, "family.the_new_card")
+            to = r.addr(at[0])
+            return _who(seat, r, "family.claim.right", at=r.addrs(at), out=right, card=new, to=to)
+        case Claim(seat=seat, at=at, card=card, new=new, shown=shown):
+            return _who(
+                seat,
+                r,
+                "family.claim.wrong",
+                at=r.addrs(at),
+                shown=_the(shown) if shown else say("family.shown_to_everyone"),
+                card=_the_one(card, "family.the_new_card"),
+                to=r.addr(new) if new is not None else "?",
+            )
+        case Discard(seat=seat, power=power, card=card):
+            if power:
+                return _who(seat, r, "family.discard.power", card=_the([card]), power=_power(power))
+            return _who(seat, r, "family.discard", card=_the([card]))
+        case Pass(seat=seat):
+            return _who(seat, r, "family.pass")
+        case Call(seat=seat, word=word):
+            return _who(seat, r, "family.call", "call", word=word)
+        case FamilyPenalty(seat=seat, at=None):
+            return _who(seat, r, "family.penalty.none")
+        case FamilyPenalty(seat=seat, at=At() as at):
+            return _who(seat, r, "family.penalty", "alarm", at=r.addr(at))
+        case Drop(seat=seat, at=at, ok=ok, card=card):
+            key = "family.drop.match" if ok else "family.drop.no_match"
+            return _who(seat, r, key, card=_the([card]), at=r.addr(at))
+        case Give(seat=seat, source=source, to=to):
+            return _who(seat, r, "family.give", source=r.addr(source), target=r.addr(to))
+        case SnapOpen(card=card):
+            return Said(say("family.snap_open", card=_the([card])))
+        case Snap(seat=seat, at=at, ok=ok, card=card):
+            key = "family.snap.right" if ok else "family.snap.wrong"
+            return _who(seat, r, key, card=_the([card]), at=r.addr(at))
+        case Reshuffle(deck=deck):
+            return Said(say("family.reshuffle", n=deck))
+    return None
 
 
 def _times(who: str, n: int) -> str:
@@ -393,12 +283,10 @@ def _times(who: str, n: int) -> str:
     return say(key if has(key) else "qute.times", who=who, n=n)
 
 
-def _q_skip(ev: Event, r: Reader) -> Said:
+def _skip(seats: Sequence[int], rank: str, r: Reader) -> Said:
     """A skip, as it happens: an ace skips the next seat (once per ace); an 8 the next seat,
     who drew for it; after 'eights all' (several seats drew for the 8s) play goes on after the
     last seat to draw, which may be one that drew (the turn line says who)."""
-    seats = [int(s) for s in ev.get("seats", [])]
-    rank = str(ev.get("for", "A"))
     if rank == "8" and len(set(seats)) > 1:
         drew = join_and([r.name(s) for s in dict.fromkeys(seats)])
         return Said(say("qute.skip.eights_all", seats=drew))
@@ -407,70 +295,92 @@ def _q_skip(ev: Event, r: Reader) -> Said:
     return Said(say(cause, n=len(seats), seats=join_and(names)))
 
 
-def _q_qute(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "qute.qute", "call")
+def _penalty(seat: int, count: int, rank: str, cards: Sequence[str] | None, r: Reader) -> Said:
+    several = count > (EIGHT_DRAWS if rank == "8" else 1)
+    reason = say("qute.penalty.reason", n=2 if several else 1, rank=rank)
+    if not count:
+        return _who(seat, r, "qute.penalty.none", "alarm", n=None, reason=reason)
+    if cards:
+        listed = cards_list(cards)
+        return _who(seat, r, "qute.penalty.cards", "alarm", n=count, reason=reason, cards=listed)
+    return _who(seat, r, "qute.penalty", "alarm", n=count, reason=reason)
 
 
-def _q_continue(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "qute.continue")
+def _qute(ev: Happening, r: Reader) -> Said | None:
+    """A Qute event in words (``None``: not one of Qute's)."""
+    match ev:
+        case QuteRoundStart(round=n, first=first):
+            return Said(
+                say("qute.round_start", who=r.name(first), you=r.you(first), round=n), "strong"
+            )
+        case Play(seat=seat, cards=cards, left=left):
+            if left:
+                return _who(seat, r, "qute.play", cards=cards_list(cards), n=left)
+            return _who(seat, r, "qute.play.out", cards=cards_list(cards), n=None)
+        case QuteDraw(seat=seat, card=False):
+            return _who(seat, r, "qute.draw.none")
+        case QuteDraw(seat=seat, drawn=str() as drawn):
+            return _who(seat, r, "qute.draw.card", card=card_token(drawn))
+        case QuteDraw(seat=seat):
+            return _who(seat, r, "qute.draw")
+        case QutePenalty(seat=seat, count=count, reason=rank, cards=cards):
+            return _penalty(seat, count, rank, cards, r)
+        case Refill(blind=blind, refills=k):
+            return Said(say("qute.refill", n=blind, refill=k, times=k + 1), "note")
+        case Skip(seats=seats, reason=rank):
+            return _skip(seats, rank, r)
+        case QuteCall(seat=seat):
+            return _who(seat, r, "qute.qute", "call")
+        case Continue(seat=seat):
+            return _who(seat, r, "qute.continue")
+        case SuitChosen(seat=seat, suit=suit):
+            name = say(f"suit.{suit}") if has(f"suit.{suit}") else suit
+            return _who(seat, r, "qute.suit", suit=suit, name=name)
+        case Eights(seat=seat, mode=mode):
+            key = "qute.eights.all" if mode == "all" else "qute.eights.next"
+            return _who(seat, r, key, draws=number_word(EIGHT_DRAWS))
+        case JPoints(seat=seat, mode=mode):
+            return _who(seat, r, f"qute.jpoints.{mode}")
+        case DeadEnd(seat=seat):
+            return _who(seat, r, "qute.dead_end", "note")
+        case MaxTurns(turns=turns):
+            return Said(say("qute.max_turns", turns=turns))
+    return None
 
 
-def _q_suit(ev: Event, r: Reader) -> Said:
-    suit = str(ev.get("suit"))
-    name = say(f"suit.{suit}") if has(f"suit.{suit}") else suit
-    return _of(ev, r, "qute.suit", suit=suit, name=name)
+def _both(ev: Happening, r: Reader) -> Said | None:
+    """An event both games have in words (``None``: another kind)."""
+    match ev:
+        case Turn(seat=seat):
+            return _who(seat, r, "turn", "quiet")
+        case FamilyRoundEnd(result=result):
+            return Said(say("round.over", round=result["round"]), "strong")
+        case QuteRoundEnd(result=result):
+            return Said(say("round.over", round=result["round"]), "strong")
+        case GameOver():
+            return Said(say("game.over"), "strong")
+    return None
 
 
-def _q_eights(ev: Event, r: Reader) -> Said:
-    key = "qute.eights.all" if ev.get("mode") == "all" else "qute.eights.next"
-    return _of(ev, r, key, draws=number_word(EIGHT_DRAWS))
-
-
-def _q_jpoints(ev: Event, r: Reader) -> Said:
-    key = "qute.jpoints.minus" if ev.get("mode") == "minus" else "qute.jpoints.plus"
-    return _of(ev, r, key)
-
-
-def _q_dead_end(ev: Event, r: Reader) -> Said:
-    return _of(ev, r, "qute.dead_end", "note")
-
-
-def _q_max_turns(ev: Event, r: Reader) -> Said:
-    return Said(say("qute.max_turns", turns=ev.get("turns")))
-
-
-QUTE_PHRASES: Mapping[str, Phraser] = {
-    **_BOTH,
-    "round_start": _q_round_start,
-    "play": _q_play,
-    "draw": _q_draw,
-    "penalty": _q_penalty,
-    "refill": _q_refill,
-    "skip": _q_skip,
-    "qute": _q_qute,
-    "continue": _q_continue,
-    "suit": _q_suit,
-    "eights": _q_eights,
-    "jpoints": _q_jpoints,
-    "dead_end": _q_dead_end,
-    "max_turns": _q_max_turns,
-}
-"""How each kind of Qute event is phrased."""
-
-
-def phrases_for(game: str | None) -> Mapping[str, Phraser]:
-    """The phrasings of variant ``game``'s events: the Cabo family's for a rule set of
+def kinds_for(game: str | None) -> Mapping[str, type[Happening]]:
+    """The event classes of variant ``game``, by kind: the Cabo family's for a rule set of
     :data:`~cardtable.games.family.rulesets.RULESETS` (and for ``None``), else Qute's."""
-    return FAMILY_PHRASES if game is None or game in RULESETS else QUTE_PHRASES
+    return FAMILY_KINDS if game is None or game in RULESETS else QUTE_KINDS
 
 
-def phrase(ev: Event, reader: Reader | int | None, game: str | None = None) -> Said:
-    """Event ``ev`` of variant ``game`` (default: the Cabo family) in words, as ``reader`` (a
-    :class:`Reader`, a seat, or ``None`` for a spectator) reads it. ``ev`` must be the event as
-    the reader's seat sees it: only the cards it holds are named."""
+def phrase(
+    ev: Happening | Mapping[str, object], reader: Reader | int | None, game: str | None = None
+) -> Said:
+    """Event ``ev`` in words, as ``reader`` (a :class:`Reader`, a seat, or ``None`` for a
+    spectator) reads it. ``ev`` must be the event as the reader's seat sees it (only the cards
+    it holds are named): a typed event, or one as views carry it (JSON, of variant ``game``:
+    default the Cabo family)."""
     r = reader if isinstance(reader, Reader) else Reader(reader)
-    phraser = phrases_for(game).get(str(ev.get("type")))
-    return _unknown(ev) if phraser is None else phraser(ev, r)
+    typed = ev if isinstance(ev, Happening) else decode(ev, kinds_for(game))
+    said = _both(typed, r) or _family_looks(typed, r) or _family(typed, r) or _qute(typed, r)
+    if said is None:  # pragma: no cover - every kind above has its phrasing
+        raise ValueError(f"no phrasing for {typed!r}")
+    return said
 
 
 # ---------------------------------------------------------------------------- results

@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..games.qute import FAMILY as QUTE_FAMILY
+from ..events import Happening, QuteRoundEnd
 from ..games.qute.tables import EIGHT_DRAWS, J_POINTS, RUN
 from ..views import QuteView, is_qute_view
 from .phrase import phrase, qute_legend, round_results_title
@@ -351,12 +351,12 @@ def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
     return Group(table, Text(legend, style="dim"))
 
 
-def _qute_event(ev: Mapping[str, Any], me: int) -> list[RenderableType]:
-    """A Qute event of ``view["events"]`` in words (:func:`.phrase.phrase`), as seat ``me``
+def _qute_event(ev: Happening, me: int) -> list[RenderableType]:
+    """A Qute event in words (:func:`.phrase.phrase`), as seat ``me``
     may see it, its cards styled; a round's end adds its results."""
-    line = said_text(phrase(ev, me, QUTE_FAMILY))
-    if ev.get("type") == "round_end":
-        return [line, _qute_round_end(ev, me)]
+    line = said_text(phrase(ev, me))
+    if isinstance(ev, QuteRoundEnd):
+        return [line, _qute_round_end(ev.result, me)]
     return [line]
 
 

@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..events import At, Happening
 from ..views import GameResult
 from .phrase import Reader, Said, Tone, join_and, number_word, result_head
 
@@ -33,7 +34,6 @@ __all__ = [
     "Choice",
     "Front",
     "addr_text",
-    "addrs_text",
     "card_text",
     "cards_text",
     "continuations",
@@ -71,13 +71,9 @@ def seat_name(seat: int, me: int) -> str:
 
 
 def addr_text(addr: str, me: int) -> str:
-    """An absolute address ``S.P`` as the human reads it: ``your card 2`` or ``1.3``."""
-    return Reader(me).addr(addr)
-
-
-def addrs_text(addrs: Sequence[str], me: int) -> str:
-    """Several absolute addresses in words: ``your cards 0, 1 and 3`` or ``1.0 and 1.2``."""
-    return Reader(me).addrs(addrs)
+    """An absolute address ``S.P`` (as views carry it) as the human reads it: ``your card 2``
+    or ``1.3``."""
+    return Reader(me).addr(At.parse(addr))
 
 
 def _card_style(code: str) -> str:
@@ -369,9 +365,8 @@ class Front:
     """Draws the table from a seat's view: ``table(view, me, title)`` (the view of this front's
     game, which the front narrows to its type, with the play loop's keys ``memory_aid`` and
     ``seen_now``)."""
-    event: Callable[[Mapping[str, Any], int], list[RenderableType]]
-    """Puts one event of a view into words: ``event(ev, me)`` (any event: one the front does
-    not know is shown as its fields)."""
+    event: Callable[[Happening, int], list[RenderableType]]
+    """Puts one event into words: ``event(ev, me)``, ``ev`` as seat ``me`` saw it."""
     round_end: Callable[[Mapping[str, Any], int], RenderableType]
     """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event)."""
     notation: tuple[tuple[str, str], ...]

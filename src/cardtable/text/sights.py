@@ -11,41 +11,43 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import Game
+from ..events import ROUND_STARTS, At, Claim, Drop, Happening, Look, Peek, Spy
 from ..views import FamilySlot
 from .render import Front
 
 __all__ = ["note_sights", "sights_in", "table_view"]
 
 
-def sights_in(ev: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The face-down cards event ``ev`` (as the seat sees it) showed: ``(address, code)`` pairs.
+def sights_in(ev: Happening) -> list[tuple[At, str]]:
+    """The face-down cards event ``ev`` (as the seat sees it) showed: ``(place, code)`` pairs.
 
     A peek, spy or look shows its looker the cards (another seat's carries no code); a failed
     claim (``cabo``) or a failed drop (``cabo-german``) shows everyone cards that go back face
     down.
     """
-    kind = ev.get("type")
-    at = ev.get("at")
-    addrs = [at] if isinstance(at, str) else [str(a) for a in at or []]
-    if kind in ("peek", "spy") or (kind == "drop" and ev.get("ok") is False):
-        return [(addrs[0], str(ev["card"]))] if addrs and "card" in ev else []
-    if kind == "look" or (kind == "claim" and ev.get("ok") is False):
-        codes = ev.get("cards" if kind == "look" else "shown") or []
-        return list(zip(addrs, [str(c) for c in codes], strict=False))
+    match ev:
+        case Peek(at=at, card=str() as card) | Spy(at=at, card=str() as card):
+            return [(at, card)]
+        case Drop(at=at, ok=False, card=card):
+            return [(at, card)]
+        case Look(at=places, cards=tuple() as cards):
+            return list(zip(places, cards, strict=False))
+        case Claim(at=places, ok=False, shown=tuple() as shown):
+            return list(zip(places, shown, strict=False))
     return []
 
 
-def note_sights(events: Iterable[Mapping[str, Any]], sights: dict[str, str]) -> None:
-    """Add to ``sights`` (address → code: what the seat has seen since the last table) the
+def note_sights(events: Iterable[Happening], sights: dict[At, str]) -> None:
+    """Add to ``sights`` (place → code: what the seat has seen since the last table) the
     cards ``events`` showed; a new deal forgets them."""
     for ev in events:
-        if ev.get("type") == "round_start":
+        if isinstance(ev, ROUND_STARTS):
             sights.clear()
         sights.update(sights_in(ev))
 
 
 def table_view(
-    game: Game, me: int, memory_aid: bool, sights: dict[str, str], shown: Front
+    game: Game, me: int, memory_aid: bool, sights: Mapping[At, str], shown: Front
 ) -> Mapping[str, Any]:
     """The view a table is drawn from, with the terminal's own keys ``memory_aid`` and
     ``seen_now``.
@@ -68,14 +70,13 @@ def table_view(
     view_hands: list[list[FamilySlot | None]] = view["hands"]
     hands = [list(hand) for hand in view_hands]
     seen_now: dict[str, str] = {}
-    for addr, code in sights.items():
-        seat, _, pos = addr.partition(".")
-        s, p = int(seat), int(pos)
+    for at, code in sights.items():
+        s, p = at.seat, at.pos
         if not (0 <= s < len(hands) and 0 <= p < len(hands[s])):
             continue
         cell, memo = hands[s][p], known[s][p]
         if cell is None or memo is None or memo["card"] != code or cell["card"] is not None:
             continue  # gone, moved, or already shown (gabo's initial peek)
         hands[s][p] = {**cell, "card": code}
-        seen_now[addr] = code
+        seen_now[str(at)] = code
     return {**view, "hands": hands, "seen_now": seen_now}

@@ -31,7 +31,9 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
 from .. import IllegalAction, replay
+from ..events import ROUND_ENDS
 from ..games.family.rulesets import RULESETS
+from ..seat import Seat
 from ..text.keys import QUTE_SORT_KEY, key_words
 from ..text.render import is_position
 from . import saves
@@ -233,8 +235,8 @@ class CardtableApp(TableFlow):
         if self._resumed:
             moves = len(self.game.log["actions"])
             log.write(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
-            for ev in self.game.history(self.me, memory=self.memory_aid):
-                if ev.get("type") != "round_end":
+            for ev in Seat(self.game, self.me, memory=self.memory_aid).history():
+                if not isinstance(ev, ROUND_ENDS):
                     for part in self.front.event(ev, self.me):
                         log.write(part)
         else:

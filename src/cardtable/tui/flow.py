@@ -21,10 +21,12 @@ from textual.app import App
 from textual.widgets import RichLog
 
 from .. import Game, agents, new_game, variants
+from ..events import ROUND_ENDS, ROUND_STARTS, At
+from ..game import Event
 from ..seat import Seat
+from ..text.catalog import say
 from ..text.fronts import front
 from ..text.keys import word_keys
-from ..text.phrase import phrase
 from ..text.render import Front, render_result
 from ..text.sights import sights_in, table_view
 from . import saves
@@ -183,7 +185,8 @@ class TableFlow(App[None]):
 
     def _view(self) -> Mapping[str, Any]:
         seen = self.reveals.active(self.clock())
-        return table_view(self.game, self.me, self.memory_aid, seen, self.front)
+        sights = {At.parse(a): code for a, code in seen.items()}
+        return table_view(self.game, self.me, self.memory_aid, sights, self.front)
 
     @property
     def qute(self) -> bool:
@@ -204,7 +207,7 @@ class TableFlow(App[None]):
             self.window = None
             self._redraw()
             if not any(isinstance(s, RoundScreen) for s in self.screen_stack):
-                title = phrase(self.between, self.me, self.game.variant).text
+                title = say("round.over", round=self.between["round"])
                 shown = RoundScreen(title, self.front.round_end(self.between, self.me))
                 self._cover()
                 self.push_screen(shown, self._next_round)
@@ -298,20 +301,20 @@ class TableFlow(App[None]):
             saves.write_save(self.record())
         self._advance()
 
-    def _tell(self, events_: list[Any], *, by_clock: bool = False, together: bool = True) -> None:
+    def _tell(self, events_: list[Event], *, by_clock: bool = False, together: bool = True) -> None:
         """Write ``events_`` in words to the event panel, show the cards they let the person
         see, and flash the places they involve."""
         now = self.clock()
-        seen = [ev.for_seat(self.me) for ev in events_]
+        seen = [ev.seen_by(self.me) for ev in events_]
         ended = False
         for ev in seen:
-            if ev.get("type") == "round_start":
+            if isinstance(ev, ROUND_STARTS):
                 self.reveals.clear()
-            if ev.get("type") == "round_end":
-                self.last_round = ev
+            if isinstance(ev, ROUND_ENDS):
+                self.last_round = ev.result
                 if not self.game.over:
-                    self.between, ended = ev, True
-            sights = sights_in(ev)
+                    self.between, ended = ev.result, True
+            sights = [(str(at), code) for at, code in sights_in(ev)]
             if not sights:
                 continue
             if ended:  # the next round's: shown once its results are closed
@@ -328,7 +331,7 @@ class TableFlow(App[None]):
             if log is None:
                 continue
             parts = self.front.event(ev, self.me)
-            if ev.get("type") == "round_end":
+            if isinstance(ev, ROUND_ENDS):
                 parts = parts[:1]  # the results have their own screen
             for part in parts:
                 if first and by_clock and isinstance(part, Text):

@@ -9,8 +9,21 @@ move the engine would refuse.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
+from ..events import (
+    At,
+    Claim,
+    Discard,
+    Drop,
+    FamilyDraw,
+    Happening,
+    Play,
+    QuteDraw,
+    Replace,
+    Snap,
+    SnapOpen,
+)
+from ..game import Event
 from ..text.keys import RESERVED
 from ..text.phrase import Reader
 from ..text.render import LETTERS, continuations, is_position
@@ -60,31 +73,32 @@ def choice_keys(words: Sequence[str], keys: Mapping[str, str]) -> dict[str, str]
     return out
 
 
-def _addresses(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return []
+def _places(ev: Happening) -> list[At]:
+    """The hand places event ``ev`` names."""
+    out: list[At] = []
+    for name in ("at", "source", "to", "new"):
+        value = getattr(ev, name, None)
+        if isinstance(value, At):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(v for v in value if isinstance(v, At))
+    return out
 
 
-def event_places(ev: Mapping[str, Any]) -> list[str]:
+def event_places(ev: Happening) -> list[str]:
     """The places an event involves, as widget ids of the table: ``card-S-P`` for seat S's card
     P, ``pile-discard`` when a card lands on the discard pile or leaves it, ``pile-deck`` when
-    one leaves the deck."""
-    places: list[str] = []
-    for key in ("at", "from", "to", "new"):
-        for addr in _addresses(ev.get(key)):
-            seat, dot, pos = addr.partition(".")
-            if dot and seat.isdigit() and pos.isdigit():
-                places.append(f"card-{seat}-{pos}")
-    kind = ev.get("type")
-    if kind in ("replace", "discard", "drop", "snap", "claim", "snap_open"):
-        places.append("pile-discard")
-    if kind == "draw":
-        places.append("pile-deck" if ev.get("from") == "deck" else "pile-discard")
-    if kind == "play":
-        places.append("pile-stack")
+    one leaves the deck, ``pile-stack`` when cards are laid on Qute's stack."""
+    places = [f"card-{at.seat}-{at.pos}" for at in _places(ev)]
+    match ev:
+        case Replace() | Discard() | Drop() | Snap() | Claim() | SnapOpen():
+            places.append("pile-discard")
+        case FamilyDraw(source=source):
+            places.append(f"pile-{source}")
+        case QuteDraw():
+            places.append("pile-discard")
+        case Play():
+            places.append("pile-stack")
     return places
 
 
@@ -109,13 +123,12 @@ def seat_word(seat: int, me: int) -> str:
     return Reader(me).name(seat)
 
 
-def public_event(ev: Any, me: int) -> dict[str, Any]:
+def public_event(ev: Event, me: int) -> Happening:
     """Event ``ev`` as the event panel keeps it without the memory aid: what seat ``me`` saw,
     except the face-down cards it saw privately (a peek, spy or look, a card drawn from the
     deck), which only the table shows, and only for their reveal time. Every card the whole
     table saw is in the event's public part, so it is named."""
-    mine: dict[str, Any] = ev.for_seat(me)
-    if mine.get("type") == "draw" or sights_in(mine):
-        public: dict[str, Any] = ev.visible(0)
-        return public
+    mine = ev.seen_by(me)
+    if isinstance(mine, (FamilyDraw, QuteDraw)) or sights_in(mine):
+        return ev.public
     return mine

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..events import FamilyRoundStart, Peek, QuteRoundStart
 from ..game import Event
 from .protocol import By, StateFrame, TimedWindow, TurnClock
 from .room import Conn, Room, dumps
@@ -52,17 +53,16 @@ def first_sight(room: Room, seat: int | None) -> list[Event]:
     known = game.view(seat)
     out: list[Event] = []
     for event in game.opening_events:
-        seen = event.for_seat(seat)
-        if event.type == "round_start" and seen.get("round") != known.get("round"):
-            return []
-        if event.type == "peek" and seen.get("seat") == seat:
-            where = str(seen.get("at", "")).split(".")
-            try:
-                slot = known["hands"][int(where[0])][int(where[1])]
-            except (IndexError, KeyError, TypeError, ValueError):
-                continue
-            if not slot or slot.get("card") != seen.get("card"):
-                continue
+        match event.seen_by(seat):
+            case FamilyRoundStart(round=n) | QuteRoundStart(round=n) if n != known.get("round"):
+                return []
+            case Peek(seat=looker, at=at, card=card) if looker == seat:
+                try:
+                    slot = known["hands"][at.seat][at.pos]
+                except (IndexError, KeyError, TypeError):
+                    continue
+                if not slot or slot.get("card") != card:
+                    continue
         out.append(event)
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...events import At, Drop, FamilyPenalty, Give, Snap
 from .phases import PH_GIVE, PH_SNAP
 
 if TYPE_CHECKING:
@@ -25,11 +26,11 @@ def penalty(g: Table, seat: int) -> None:
     """Deal ``seat`` one penalty card face down (none if the deck is out)."""
     cid = g.draw_from_deck()
     if cid < 0:
-        g.emit("penalty", {"seat": seat, "at": None})
+        g.emit(FamilyPenalty(seat, None))
         return
     pos = g.place(seat, cid, 0, g.epoch)
     touch_looked(g, seat, pos)
-    g.emit("penalty", {"seat": seat, "at": f"{seat}.{pos}"})
+    g.emit(FamilyPenalty(seat, At(seat, pos)))
 
 
 def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
@@ -43,12 +44,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         g.known[s][pos] = 0
         g.discard.append(cid)
         ok = g.keys[cid] == g.snap_key
-        g.emit(
-            "snap",
-            {"seat": seat, "at": f"{s}.{pos}", "ok": ok},
-            {"card": g.codes[cid]},
-            everyone,
-        )
+        g.emit(Snap(seat, At(s, pos), ok, g.codes[cid]))
         if not ok:
             penalty(g, seat)
             penalty(g, seat)
@@ -63,12 +59,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         hand[pos] = -1
         g.known[s][pos] = 0
         g.discard.append(cid)
-        g.emit(
-            "drop",
-            {"seat": seat, "at": f"{s}.{pos}", "ok": True},
-            {"card": g.codes[cid]},
-            everyone,
-        )
+        g.emit(Drop(seat, At(s, pos), True, g.codes[cid]))
         if s != seat and g.occupied(seat):
             g.give_to = (s, pos)
             g.resume = g.phase
@@ -76,12 +67,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     else:
         g.known[s][pos] = everyone
         # shown to everyone, then back face down
-        g.emit(
-            "drop",
-            {"seat": seat, "at": f"{s}.{pos}", "ok": False},
-            {"card": g.codes[cid]},
-            everyone,
-        )
+        g.emit(Drop(seat, At(s, pos), False, g.codes[cid]))
         penalty(g, seat)
     g.tick()
 
@@ -100,4 +86,4 @@ def do_give(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     g.known[seat][pos] = 0
     g.give_to = None
     g.phase = g.resume
-    g.emit("give", {"seat": seat, "from": f"{seat}.{pos}", "to": f"{s}.{target}"})
+    g.emit(Give(seat, At(seat, pos), At(s, target)))

@@ -12,6 +12,25 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import IllegalAction
+from ...events import (
+    At,
+    Call,
+    Claim,
+    Discard,
+    Exchange,
+    FamilyDraw,
+    FamilyRoundEnd,
+    FamilyRoundStart,
+    GameOver,
+    Look,
+    Pass,
+    Peek,
+    Replace,
+    Reshuffle,
+    SnapOpen,
+    Spy,
+    Turn,
+)
 from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
 from ...notation import Action, Address, sort_addresses
@@ -208,22 +227,14 @@ class FamilyGame(Game):
         self.snap_passed = 0
         self.first_look: list[tuple[int, ...]] = [()] * n
         self.emit(
-            "round_start",
-            {"round": self.round_no, "first": first},
-            {"discard": [self.codes[c] for c in self.discard]},
-            self.allmask | self.pub,
+            FamilyRoundStart(self.round_no, first, tuple(self.codes[c] for c in self.discard))
         )
         if self.rs.auto_peek:
             self.peeks_left = [0] * n
             for s in range(n):
                 for pos in self.rs.auto_peek:
                     self.known[s][pos] |= 1 << s
-                    self.emit(
-                        "peek",
-                        {"seat": s, "at": f"{s}.{pos}"},
-                        {"card": self.codes[hands[s][pos]]},
-                        1 << s,
-                    )
+                    self.emit(Peek(s, At(s, pos), self.codes[hands[s][pos]]), 1 << s)
             self._begin_turn(first)
         elif self.rs.initial_peeks:
             self.peeks_left = [self.rs.initial_peeks] * n
@@ -358,12 +369,7 @@ class FamilyGame(Game):
         if self.phase == PH_PEEK and self.rs.peek_shown_until_draw:
             self.first_look[seat] += (self.hands[seat][pos],)
         if self._events is not None:
-            self.emit(
-                "peek",
-                {"seat": seat, "at": f"{seat}.{pos}"},
-                {"card": self.codes[self.hands[seat][pos]]},
-                1 << seat,
-            )
+            self.emit(Peek(seat, At(seat, pos), self.codes[self.hands[seat][pos]]), 1 << seat)
         if self.phase == PH_PEEK:
             self.peeks_left[seat] -= 1
             if not any(self.peeks_left):
@@ -387,12 +393,7 @@ class FamilyGame(Game):
         if self.first_look[seat]:
             self.first_look[seat] = ()
         if self._events is not None:
-            self.emit(
-                "draw",
-                {"seat": seat, "from": args[0]},
-                {"card": self.codes[cid]},
-                self.drawn_known,
-            )
+            self.emit(FamilyDraw(seat, args[0], self.codes[cid]), self.drawn_known)
 
     def draw_from_deck(self) -> int:
         """Take the deck's top card (reshuffling first where the rules say so); -1 if none.
@@ -422,7 +423,7 @@ class FamilyGame(Game):
         self.deck = rest
         self.discard = [top]
         self.epoch += 1
-        self.emit("reshuffle", {"deck": len(rest)})
+        self.emit(Reshuffle(len(rest)))
 
     def _take_drawn(self) -> tuple[int, int, int]:
         cid, kn, tag = self.drawn, self.drawn_known, self.drawn_tag
@@ -445,11 +446,11 @@ class FamilyGame(Game):
         self.tags[seat].append(tag)
         return len(hand) - 1
 
-    def _public_in(self, cid: int, known: int) -> dict[str, str]:
-        """``{"card": code}`` when the card going into a hand is known to the whole table (it
-        came from the discard pile, or it was drawn face up), else nothing."""
+    def _public_in(self, cid: int, known: int) -> str | None:
+        """The code of the card going into a hand when the whole table knows it (it came from
+        the discard pile, or it was drawn face up), else ``None``."""
         everyone = self.allmask | self.pub
-        return {"card": self.codes[cid]} if known & everyone == everyone else {}
+        return self.codes[cid] if known & everyone == everyone else None
 
     def _do_replace(self, seat: int, args: tuple[Any, ...]) -> None:
         hand = self.hands[seat]
@@ -463,10 +464,7 @@ class FamilyGame(Game):
             self.discard.append(old)
             if self._events is not None:
                 self.emit(
-                    "replace",
-                    {"seat": seat, "at": [f"{seat}.{pos}"], **self._public_in(cid, kn)},
-                    {"out": [self.codes[old]]},
-                    self.allmask | self.pub,
+                    Replace(seat, (At(seat, pos),), self._public_in(cid, kn), (self.codes[old],))
                 )
             self._card_landed(old)
             return
@@ -474,9 +472,9 @@ class FamilyGame(Game):
         values = self.values
         first_value = values[hand[args[0]]]
         ok = all(values[hand[p]] == first_value for p in args)
-        out = [self.codes[hand[p]] for p in args]
+        out = tuple(self.codes[hand[p]] for p in args)
         cid, kn, tag = self._take_drawn()
-        claimed = {"seat": seat, "at": [f"{seat}.{p}" for p in args]}
+        claimed = tuple(At(seat, p) for p in args)
         incoming = self._public_in(cid, kn)
         if ok:
             for p in args:
@@ -487,12 +485,7 @@ class FamilyGame(Game):
             hand[low] = cid
             self.known[seat][low] = kn
             self.tags[seat][low] = tag
-            self.emit(
-                "claim",
-                {**claimed, "ok": True, **incoming},
-                {"out": out},
-                self.allmask | self.pub,
-            )
+            self.emit(Claim(seat, claimed, True, card=incoming, out=out))
             self._card_landed(self.discard[-1])
         else:
             everyone = self.allmask | self.pub
@@ -500,12 +493,7 @@ class FamilyGame(Game):
                 self.known[seat][p] = everyone
             new = self.place(seat, cid, kn, tag)
             # the cards were shown for a moment and are face down again
-            self.emit(
-                "claim",
-                {**claimed, "ok": False, "new": f"{seat}.{new}", **incoming},
-                {"shown": out},
-                everyone,
-            )
+            self.emit(Claim(seat, claimed, False, At(seat, new), incoming, shown=out))
             self.end_turn()
 
     def _do_discard(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -514,12 +502,7 @@ class FamilyGame(Game):
         self.discard.append(cid)
         power = self.powers_of[cid] if came_from == FROM_DECK or self.rs.pile_draw_free else 0
         if self._events is not None:
-            self.emit(
-                "discard",
-                {"seat": seat, "power": POWER_NAMES[power] if power else None},
-                {"card": self.codes[cid]},
-                self.allmask | self.pub,
-            )
+            self.emit(Discard(seat, POWER_NAMES[power] if power else None, self.codes[cid]))
         if power:
             self.phase = PH_POWER
             self.power = power
@@ -543,18 +526,13 @@ class FamilyGame(Game):
         self.snap_key = self.keys[card]
         self.snap_card = card
         self.snap_passed = 0
-        self.emit("snap_open", {}, {"card": self.codes[card]}, self.allmask | self.pub)
+        self.emit(SnapOpen(self.codes[card]))
 
     def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
         s, pos = args[0]
         self.known[s][pos] |= 1 << seat
         if self._events is not None:
-            self.emit(
-                "spy",
-                {"seat": seat, "at": f"{s}.{pos}"},
-                {"card": self.codes[self.hands[s][pos]]},
-                1 << seat,
-            )
+            self.emit(Spy(seat, At(s, pos), self.codes[self.hands[s][pos]]), 1 << seat)
         self._power_done()
 
     def resolve(self, seat: int, addr: Address) -> tuple[int, int]:
@@ -575,7 +553,7 @@ class FamilyGame(Game):
             assert self.looked is not None
             a, b = (self.looked[0], self.looked[1]), (self.looked[2], self.looked[3])
         self._swap(a, b)
-        self.emit("exchange", {"seat": seat, "at": [f"{a[0]}.{a[1]}", f"{b[0]}.{b[1]}"]})
+        self.emit(Exchange(seat, (At(*a), At(*b))))
         self._power_done()
 
     def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -587,31 +565,27 @@ class FamilyGame(Game):
         self.look_valid = True
         self.phase = PH_LOOKED
         if self._events is not None:
-            self.emit(
-                "look",
-                {"seat": seat, "at": [f"{seat}.{pos}", f"{s}.{other}"]},
-                {"cards": [self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]]]},
-                bit,
-            )
+            seen = (self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]])
+            self.emit(Look(seat, (At(seat, pos), At(s, other)), seen), bit)
 
     def _do_pass(self, seat: int, args: tuple[Any, ...]) -> None:
         ph = self.phase
         if ph == PH_SNAP:
             self.snap_passed |= 1 << seat
-            self.emit("pass", {"seat": seat})
+            self.emit(Pass(seat))
             if self.snap_passed == self.allmask:
                 self.end_turn()
         elif ph == PH_GIVE:
             self.give_to = None
             self.phase = self.resume
-            self.emit("pass", {"seat": seat})
+            self.emit(Pass(seat))
         else:
-            self.emit("pass", {"seat": seat})
+            self.emit(Pass(seat))
             self._power_done()
 
     def _do_call(self, seat: int, args: tuple[Any, ...]) -> None:
         self.caller = seat
-        self.emit("call", {"seat": seat, "word": self.rs.call})
+        self.emit(Call(seat, self.rs.call))
         if self.rs.call_ends_round:
             self._end_round()
         else:
@@ -635,7 +609,7 @@ class FamilyGame(Game):
             self._end_round()
             return
         if self._events is not None:
-            self.emit("turn", {"seat": seat})
+            self.emit(Turn(seat))
 
     def end_turn(self) -> None:
         """Close the turn: count it, end the round where the rules say so (the deck's end, the
@@ -727,7 +701,7 @@ class FamilyGame(Game):
         )
         self._round_log.append(record)
         if self._events is not None:
-            self.emit("round_end", dict(round_info(self, record)))
+            self.emit(FamilyRoundEnd(round_info(self, record)))
         done = target is None or self.rs.target_reached.over(self.totals, target)
         if done:
             self.phase = PH_OVER
@@ -736,7 +710,7 @@ class FamilyGame(Game):
                 list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
             )
             if self._events is not None:
-                self.emit("game_over", self._result.to_dict())
+                self.emit(GameOver(self._result.to_dict()))
         else:
             self._start_round((self.first + 1) % self.n)
 

@@ -7,12 +7,13 @@ satisfies this protocol; the parts name only the protocol, so they import nothin
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from ...notation import Action, Address
 
 if TYPE_CHECKING:
+    from ...events import Happening
     from ...game import DrawSource
     from ...match import Result
     from ...rng import Rng
@@ -141,14 +142,8 @@ class Table(Protocol):
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may play now."""
 
-    def emit(
-        self,
-        type: str,
-        data: Mapping[str, Any],
-        secret: Mapping[str, Any] | None = None,
-        audience: int = 0,
-    ) -> None:
-        """Record an event."""
+    def emit(self, happened: Happening, audience: int = -1) -> None:
+        """Record an event (``audience``: the seats that see its secret fields)."""
 
     def draw_from_deck(self) -> int:
         """Take the deck's top card; ``-1`` if none."""

@@ -11,15 +11,33 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, cast
 
 from ...cards import codes_text
 from ...errors import IllegalAction
+from ...events import (
+    Continue,
+    DeadEnd,
+    Eights,
+    GameOver,
+    JPoints,
+    MaxTurns,
+    Play,
+    QuteCall,
+    QuteDraw,
+    QutePenalty,
+    QuteRoundEnd,
+    QuteRoundStart,
+    Refill,
+    Skip,
+    SuitChosen,
+    Turn,
+)
 from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
 from ...notation import Action
 from ...rng import Rng
-from ...views import QuteRoundResult, QuteView, is_qute_view
+from ...views import QuteRoundResult, QuteView, Suit, is_qute_view
 from . import policy
 from .deal import Constraint, constrained_deal
 from .deal import breaks as breaks  # re-exported: tests check the inferences with it
@@ -137,7 +155,7 @@ class QuteGame(Game):
         self.turns = 0
         self.suit: str | None = None
         self.penalty: list[list[int]] = [[] for _ in range(n)]
-        self.emit("round_start", {"round": self.round_no, "first": first})
+        self.emit(QuteRoundStart(self.round_no, first))
         self._begin_turn(first)
 
     def _give(self, seat: int, cid: int) -> None:
@@ -159,7 +177,7 @@ class QuteGame(Game):
             self.blind = rest
             self.stack = [top]
             self.epoch += 1
-            self.emit("refill", {"blind": len(rest), "refills": self.epoch})
+            self.emit(Refill(len(rest), self.epoch))
         blind = self.blind
         if not blind:
             return -1
@@ -180,7 +198,7 @@ class QuteGame(Game):
         events = self._events
         if events is not None:  # inlined emit: this runs once per turn
             self._seq += 1
-            events.append(Event(self._seq, "turn", {"seat": seat}))
+            events.append(Event(self._seq, Turn(seat)))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -346,25 +364,25 @@ class QuteGame(Game):
         elif name == "draw":
             self._do_draw(seat)
         elif name == "qute":
-            self.emit("qute", {"seat": seat})
+            self.emit(QuteCall(seat))
             self.qute_done = True
             self.decision = None
             self._finish_turn(ending=True)
         elif name == "continue":
-            self.emit("continue", {"seat": seat})
+            self.emit(Continue(seat))
             self.decision = None
             self._after_qute()
         elif name == "suit":
             self.suit = str(action[1][0])
-            self.emit("suit", {"seat": seat, "suit": self.suit})
+            self.emit(SuitChosen(seat, cast("Suit", self.suit)))
             self.decision = None
             self._after_suit()
         elif name == "eights":
-            self.emit("eights", {"seat": seat, "mode": action[1][0]})
+            self.emit(Eights(seat, cast("Literal['all', 'next']", action[1][0])))
             self.decision = None
             self._resolve_effects(all_eights=action[1][0] == "all")
         elif name == "jpoints":
-            self.emit("jpoints", {"seat": seat, "mode": action[1][0]})
+            self.emit(JPoints(seat, cast("Literal['minus', 'plus']", action[1][0])))
             self.decision = None
             self._end_round(str(action[1][0]))
         else:  # pragma: no cover - only legal actions reach apply
@@ -387,9 +405,7 @@ class QuteGame(Game):
         events = self._events
         if events is not None:  # inlined emit: this runs for most actions
             self._seq += 1
-            events.append(
-                Event(self._seq, "play", {"seat": seat, "cards": list(codes), "left": len(hand)})
-            )
+            events.append(Event(self._seq, Play(seat, tuple(codes), len(hand))))
         # Qute: a run of RUN on top, at least one of them laid this turn.
         stack = self.stack
         if len(stack) >= RUN:
@@ -415,7 +431,7 @@ class QuteGame(Game):
         if RANK_OF[self.stack[-1]] == "6":
             self.must_cover = True
             if not self.plays(seat) and not self._can_draw():
-                self.emit("dead_end", {"seat": seat})
+                self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             return
         self._finish_turn(ending=not self.hands[seat])
@@ -428,9 +444,9 @@ class QuteGame(Game):
                 cons[i] = (*cons[i], situation)
         cid = self._draw_from_blind(decisive=True)
         if cid < 0:
-            self.emit("draw", {"seat": seat, "card": False})
+            self.emit(QuteDraw(seat, False))
             if self.must_cover:
-                self.emit("dead_end", {"seat": seat})
+                self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             else:
                 self._finish_turn(ending=False)
@@ -438,14 +454,14 @@ class QuteGame(Game):
         self._give(seat, cid)
         self.drew = cid
         if self._events is not None:
-            self.emit("draw", {"seat": seat, "card": True}, {"drawn": CODES[cid]}, 1 << seat)
+            self.emit(QuteDraw(seat, True, CODES[cid]), 1 << seat)
         if self.fits(cid):
             return
         if self.must_cover:
             # Whether this card fits becomes public only with the seat's next move (another
             # draw adds the constraint then), so nothing is recorded yet.
             if not self._can_draw():
-                self.emit("dead_end", {"seat": seat})
+                self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             return
         self.cons[seat][-1] = (situation,)  # the turn passes: everyone sees it did not fit
@@ -463,7 +479,7 @@ class QuteGame(Game):
             return
         self._resolve_effects(all_eights=False)
 
-    def _penalty_draw(self, seat: int, count: int, reason: str) -> None:
+    def _penalty_draw(self, seat: int, count: int, reason: Literal["7", "8"]) -> None:
         got = []
         for _ in range(count):
             cid = self._draw_from_blind()
@@ -473,12 +489,7 @@ class QuteGame(Game):
             got.append(cid)
         self.penalty[seat].extend(got)
         if self._events is not None:
-            self.emit(
-                "penalty",
-                {"seat": seat, "count": len(got), "for": reason},
-                {"cards": [CODES[c] for c in got]},
-                1 << seat,
-            )
+            self.emit(QutePenalty(seat, len(got), reason, tuple(CODES[c] for c in got)), 1 << seat)
 
     def _resolve_effects(self, all_eights: bool) -> None:
         n, s = self.n, self.turn
@@ -506,16 +517,16 @@ class QuteGame(Game):
                 last = others[i % (n - 1)]
                 self._penalty_draw(last, EIGHT_DRAWS, "8")
                 drawers.append(last)
-            self.emit("skip", {"seats": sorted(set(drawers), key=drawers.index), "for": "8"})
+            self.emit(Skip(tuple(sorted(set(drawers), key=drawers.index)), "8"))
             nxt = (last + 1) % n
         elif eights:
             self._penalty_draw(nxt, EIGHT_DRAWS * eights, "8")
-            self.emit("skip", {"seats": [nxt], "for": "8"})
+            self.emit(Skip((nxt,), "8"))
             nxt = (nxt + 1) % n
         elif aces and not self.ending:
             others = [(s + k) % n for k in range(1, n)]
             last = others[(aces - 1) % (n - 1)]
-            self.emit("skip", {"seats": [others[i % (n - 1)] for i in range(aces)], "for": "A"})
+            self.emit(Skip(tuple(others[i % (n - 1)] for i in range(aces)), "A"))
             nxt = (last + 1) % n
         if self.ending:
             if laid and laid[-1] % 9 == J_RANK:
@@ -526,7 +537,7 @@ class QuteGame(Game):
             return
         self.turns += 1
         if self.turns >= self.max_turns:
-            self.emit("max_turns", {"turns": self.turns})
+            self.emit(MaxTurns(self.turns))
             self._end_round(None)
             return
         self._begin_turn(nxt)
@@ -601,14 +612,14 @@ class QuteGame(Game):
             "reset": reset,
         }
         self._round_log.append(info)
-        self.emit("round_end", dict(info))
+        self.emit(QuteRoundEnd(info))
         if target is None or max(self.totals) > target:
             self.phase = PH_OVER
             winners_all = winners if target is None else lowest(self.totals)
             self._result = Result(
                 list(self.rounds), list(self.totals), winners_all, list(self.round_winners)
             )
-            self.emit("game_over", self._result.to_dict())
+            self.emit(GameOver(self._result.to_dict()))
             return
         high = max(self.totals)
         self._start_round(self.totals.index(high))
