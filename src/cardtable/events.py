@@ -121,7 +121,10 @@ class Happening:
         """The event as a seat outside its audience sees it: every secret field ``None``."""
         if not self.SECRET:
             return self
-        return dataclasses.replace(self, **dict.fromkeys(self.SECRET))
+        secret = self.SECRET
+        return type(self)(
+            *[None if name in secret else getattr(self, name) for name, *_ in _layout(type(self))]
+        )
 
     def to_json(self, seq: int) -> dict[str, object]:
         """The event as views and frames carry it, numbered ``seq``."""

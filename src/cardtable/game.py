@@ -49,7 +49,7 @@ class Event:
     a part of the table saw (a peek, a spy, a private draw); everyone else reads ``None``.
     """
 
-    __slots__ = ("_json", "audience", "full", "public", "seq")
+    __slots__ = ("_json", "_public", "audience", "full", "seq")
 
     def __init__(self, seq: int, full: Happening, audience: int = -1) -> None:
         self.seq = seq
@@ -59,9 +59,16 @@ class Event:
         self.audience = audience
         """Bit mask of seats (bit ``n`` = spectators) allowed to see the secret fields
         (``-1``: everyone)."""
-        self.public = full if audience == -1 else full.hidden()
-        """What happened as a seat outside the audience sees it."""
+        self._public: Happening | None = full if audience == -1 or not full.SECRET else None
         self._json: tuple[dict[str, object] | None, dict[str, object] | None] = (None, None)
+
+    @property
+    def public(self) -> Happening:
+        """What happened as a seat outside the audience sees it (made when first asked)."""
+        public = self._public
+        if public is None:
+            public = self._public = self.full.hidden()
+        return public
 
     @property
     def type(self) -> str:
@@ -91,7 +98,7 @@ class Event:
 
     def redacted(self, bit: int) -> Event:
         """A copy holding only what the holder of ``bit`` may see."""
-        if self.public is self.full or self.audience & bit:
+        if self.audience & bit or self.public is self.full:
             return self
         return Event(self.seq, self.public)
 
@@ -523,6 +530,12 @@ class Game(ABC):
         if not memory and self.memory_game:
             return [e.visible(0) for e in self._history]
         return [e.for_seat(seat) for e in self._history]
+
+    @property
+    def recording(self) -> bool:
+        """Whether the game records events now (inside :meth:`play`; :meth:`apply`, the fast
+        path of rollouts, records none, so an engine need not even build them)."""
+        return self._events is not None
 
     def happenings(self, seat: int, memory: bool = True) -> list[Happening]:
         """:meth:`history`, typed: the events of the current round as ``seat`` saw them."""

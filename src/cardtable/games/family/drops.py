@@ -30,7 +30,8 @@ def penalty(g: Table, seat: int) -> None:
         return
     pos = g.place(seat, cid, 0, g.epoch)
     touch_looked(g, seat, pos)
-    g.emit(FamilyPenalty(seat, At(seat, pos)))
+    if g.recording:
+        g.emit(FamilyPenalty(seat, At(seat, pos)))
 
 
 def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
@@ -44,7 +45,8 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         g.known[s][pos] = 0
         g.discard.append(cid)
         ok = g.keys[cid] == g.snap_key
-        g.emit(Snap(seat, At(s, pos), ok, g.codes[cid]))
+        if g.recording:
+            g.emit(Snap(seat, At(s, pos), ok, g.codes[cid]))
         if not ok:
             penalty(g, seat)
             penalty(g, seat)
@@ -59,7 +61,8 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         hand[pos] = -1
         g.known[s][pos] = 0
         g.discard.append(cid)
-        g.emit(Drop(seat, At(s, pos), True, g.codes[cid]))
+        if g.recording:
+            g.emit(Drop(seat, At(s, pos), True, g.codes[cid]))
         if s != seat and g.occupied(seat):
             g.give_to = (s, pos)
             g.resume = g.phase
@@ -67,7 +70,8 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     else:
         g.known[s][pos] = everyone
         # shown to everyone, then back face down
-        g.emit(Drop(seat, At(s, pos), False, g.codes[cid]))
+        if g.recording:
+            g.emit(Drop(seat, At(s, pos), False, g.codes[cid]))
         penalty(g, seat)
     g.tick()
 
@@ -86,4 +90,5 @@ def do_give(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     g.known[seat][pos] = 0
     g.give_to = None
     g.phase = g.resume
-    g.emit(Give(seat, At(seat, pos), At(s, target)))
+    if g.recording:
+        g.emit(Give(seat, At(seat, pos), At(s, target)))

@@ -526,7 +526,8 @@ class FamilyGame(Game):
         self.snap_key = self.keys[card]
         self.snap_card = card
         self.snap_passed = 0
-        self.emit(SnapOpen(self.codes[card]))
+        if self._events is not None:
+            self.emit(SnapOpen(self.codes[card]))
 
     def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
         s, pos = args[0]
@@ -553,7 +554,8 @@ class FamilyGame(Game):
             assert self.looked is not None
             a, b = (self.looked[0], self.looked[1]), (self.looked[2], self.looked[3])
         self._swap(a, b)
-        self.emit(Exchange(seat, (At(*a), At(*b))))
+        if self._events is not None:
+            self.emit(Exchange(seat, (At(*a), At(*b))))
         self._power_done()
 
     def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -572,15 +574,18 @@ class FamilyGame(Game):
         ph = self.phase
         if ph == PH_SNAP:
             self.snap_passed |= 1 << seat
-            self.emit(Pass(seat))
+            if self._events is not None:
+                self.emit(Pass(seat))
             if self.snap_passed == self.allmask:
                 self.end_turn()
         elif ph == PH_GIVE:
             self.give_to = None
             self.phase = self.resume
-            self.emit(Pass(seat))
+            if self._events is not None:
+                self.emit(Pass(seat))
         else:
-            self.emit(Pass(seat))
+            if self._events is not None:
+                self.emit(Pass(seat))
             self._power_done()
 
     def _do_call(self, seat: int, args: tuple[Any, ...]) -> None:

@@ -145,6 +145,10 @@ class Table(Protocol):
     def emit(self, happened: Happening, audience: int = -1) -> None:
         """Record an event (``audience``: the seats that see its secret fields)."""
 
+    @property
+    def recording(self) -> bool:
+        """Whether events are being recorded (a checked ``play``; rollouts record none)."""
+
     def draw_from_deck(self) -> int:
         """Take the deck's top card; ``-1`` if none."""
 

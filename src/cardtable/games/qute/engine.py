@@ -364,25 +364,30 @@ class QuteGame(Game):
         elif name == "draw":
             self._do_draw(seat)
         elif name == "qute":
-            self.emit(QuteCall(seat))
+            if self._events is not None:
+                self.emit(QuteCall(seat))
             self.qute_done = True
             self.decision = None
             self._finish_turn(ending=True)
         elif name == "continue":
-            self.emit(Continue(seat))
+            if self._events is not None:
+                self.emit(Continue(seat))
             self.decision = None
             self._after_qute()
         elif name == "suit":
             self.suit = str(action[1][0])
-            self.emit(SuitChosen(seat, cast("Suit", self.suit)))
+            if self._events is not None:
+                self.emit(SuitChosen(seat, cast("Suit", self.suit)))
             self.decision = None
             self._after_suit()
         elif name == "eights":
-            self.emit(Eights(seat, cast("Literal['all', 'next']", action[1][0])))
+            if self._events is not None:
+                self.emit(Eights(seat, cast("Literal['all', 'next']", action[1][0])))
             self.decision = None
             self._resolve_effects(all_eights=action[1][0] == "all")
         elif name == "jpoints":
-            self.emit(JPoints(seat, cast("Literal['minus', 'plus']", action[1][0])))
+            if self._events is not None:
+                self.emit(JPoints(seat, cast("Literal['minus', 'plus']", action[1][0])))
             self.decision = None
             self._end_round(str(action[1][0]))
         else:  # pragma: no cover - only legal actions reach apply
@@ -431,7 +436,8 @@ class QuteGame(Game):
         if RANK_OF[self.stack[-1]] == "6":
             self.must_cover = True
             if not self.plays(seat) and not self._can_draw():
-                self.emit(DeadEnd(seat))
+                if self._events is not None:
+                    self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             return
         self._finish_turn(ending=not self.hands[seat])
@@ -444,9 +450,11 @@ class QuteGame(Game):
                 cons[i] = (*cons[i], situation)
         cid = self._draw_from_blind(decisive=True)
         if cid < 0:
-            self.emit(QuteDraw(seat, False))
+            if self._events is not None:
+                self.emit(QuteDraw(seat, False))
             if self.must_cover:
-                self.emit(DeadEnd(seat))
+                if self._events is not None:
+                    self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             else:
                 self._finish_turn(ending=False)
@@ -461,7 +469,8 @@ class QuteGame(Game):
             # Whether this card fits becomes public only with the seat's next move (another
             # draw adds the constraint then), so nothing is recorded yet.
             if not self._can_draw():
-                self.emit(DeadEnd(seat))
+                if self._events is not None:
+                    self.emit(DeadEnd(seat))
                 self._finish_turn(ending=True)
             return
         self.cons[seat][-1] = (situation,)  # the turn passes: everyone sees it did not fit
@@ -517,16 +526,19 @@ class QuteGame(Game):
                 last = others[i % (n - 1)]
                 self._penalty_draw(last, EIGHT_DRAWS, "8")
                 drawers.append(last)
-            self.emit(Skip(tuple(sorted(set(drawers), key=drawers.index)), "8"))
+            if self._events is not None:
+                self.emit(Skip(tuple(sorted(set(drawers), key=drawers.index)), "8"))
             nxt = (last + 1) % n
         elif eights:
             self._penalty_draw(nxt, EIGHT_DRAWS * eights, "8")
-            self.emit(Skip((nxt,), "8"))
+            if self._events is not None:
+                self.emit(Skip((nxt,), "8"))
             nxt = (nxt + 1) % n
         elif aces and not self.ending:
             others = [(s + k) % n for k in range(1, n)]
             last = others[(aces - 1) % (n - 1)]
-            self.emit(Skip(tuple(others[i % (n - 1)] for i in range(aces)), "A"))
+            if self._events is not None:
+                self.emit(Skip(tuple(others[i % (n - 1)] for i in range(aces)), "A"))
             nxt = (last + 1) % n
         if self.ending:
             if laid and laid[-1] % 9 == J_RANK:
