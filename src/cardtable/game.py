@@ -83,7 +83,7 @@ class Event:
         """The event as ``seat`` may see it."""
         return self.seen(1 << seat)
 
-    def visible(self, bit: int) -> dict[str, Any]:
+    def visible(self, bit: int) -> dict[str, object]:
         """The event as the holder of ``bit`` may see it, as JSON (a fresh dict)."""
         inside = bool(self.audience & bit)
         cached = self._json[inside]
@@ -92,7 +92,7 @@ class Event:
             self._json = (self._json[0], cached) if inside else (cached, self._json[1])
         return dict(cached)
 
-    def for_seat(self, seat: int) -> dict[str, Any]:
+    def for_seat(self, seat: int) -> dict[str, object]:
         """The event as ``seat`` may see it, as JSON."""
         return self.visible(1 << seat)
 
@@ -562,7 +562,12 @@ class Game(ABC):
 
     # -- log and replay ----------------------------------------------------------------------
     @property
-    def log(self) -> dict[str, Any]:
+    def moves_played(self) -> int:
+        """How many actions the log holds (0 for a copy that keeps none)."""
+        return len(self._actions) if self._actions is not None else 0
+
+    @property
+    def log(self) -> dict[str, object]:
         """Seed, options, stacked deck and actions: enough to rebuild the game exactly."""
         if self._actions is None:
             raise ValueError("this copy has no log (clones and determinized games keep none)")

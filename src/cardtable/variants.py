@@ -150,7 +150,7 @@ class Variant:
     """Bumped whenever a change to the rules would replay recorded actions differently (a
     stored game is resumed only under the rules version it was recorded with)."""
 
-    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, object]:
         """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
         try:
             # the type is part of the key: True == 1, but True is not a valid int option
@@ -165,7 +165,7 @@ class Variant:
             _RESOLVED[(self.name, key)] = dict(resolved)
         return resolved
 
-    def _resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _resolve(self, options: Mapping[str, Any] | None) -> dict[str, object]:
         given = dict(options or {})
         known = {o.name: o for o in self.options}
         for key in given:

@@ -52,7 +52,7 @@ class Failure:
     error: str
     """What went wrong: the exception's type and message."""
 
-    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(self, labels: Sequence[str]) -> dict[str, object]:
         """A JSON-ready copy, with the entrant named."""
         return {
             "game": self.game,
@@ -89,7 +89,7 @@ class GameRecord:
         """True if the game was played to its end."""
         return self.failure is None
 
-    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(self, labels: Sequence[str]) -> dict[str, object]:
         """A JSON-ready copy without decision times."""
         return {
             "game": self.index,

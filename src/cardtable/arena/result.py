@@ -127,7 +127,7 @@ class ArenaResult:
         """The seating schedule's period (runs of a multiple of it are exactly balanced)."""
         return Schedule(len(self.labels), self.players).period
 
-    def to_dict(self, timings: bool = True, games: bool = True) -> dict[str, Any]:
+    def to_dict(self, timings: bool = True, games: bool = True) -> dict[str, object]:
         """A JSON-ready copy.
 
         ``timings=False`` leaves out everything that depends on the machine or the scheduling
@@ -135,7 +135,7 @@ class ArenaResult:
         the same settings and seed give equal dicts then. ``games=False`` leaves out the
         per-game records.
         """
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "variant": self.variant,
             "players": self.players,
             "games": self.games,

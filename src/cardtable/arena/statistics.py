@@ -6,7 +6,6 @@ import importlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .errors import ArenaError
 from .play import GameRecord
@@ -139,9 +138,9 @@ class AgentStats:
     failures: int
     """Games that ended because of this entrant."""
 
-    def to_dict(self, timings: bool = True) -> dict[str, Any]:
+    def to_dict(self, timings: bool = True) -> dict[str, object]:
         """A JSON-ready copy; ``timings=False`` drops the decision times."""
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "agent": self.label,
             "name": self.agent,
             "games": self.games,
@@ -179,7 +178,7 @@ class HeadToHead:
         n = self.meetings[a][b]
         return self.score[a][b] / n if n else None
 
-    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(self, labels: Sequence[str]) -> dict[str, object]:
         """A JSON-ready copy: ``{"agents", "rate", "meetings"}`` with rows and columns in the
         order of ``agents``."""
         n = len(labels)

@@ -360,7 +360,7 @@ def play_loop(
     bots = [agents.get(opponents, seed=bot_seed * 16 + s) for s in range(game.players)]
     table = _LineTable(game, seat, console, memory_aid, hand_order, on_sort)
     if resumed:
-        moves = len(game.log["actions"])
+        moves = game.moves_played
         console.print(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
         again = Seat(game, seat, memory=memory_aid).history()
         _print_events([ev for ev in again if not isinstance(ev, ROUND_ENDS)], seat, console, shown)

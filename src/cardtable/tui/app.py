@@ -233,7 +233,7 @@ class CardtableApp(TableFlow):
         log = self.query_one("#log", EventLog)
         log.border_title = "Events"
         if self._resumed:
-            moves = len(self.game.log["actions"])
+            moves = self.game.moves_played
             log.write(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
             for ev in Seat(self.game, self.me, memory=self.memory_aid).history():
                 if not isinstance(ev, ROUND_ENDS):

@@ -375,7 +375,7 @@ class TableFlow(App[None]):
             return
         self._draw_status()
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """What is saved: the game's log and the table's settings."""
         return {
             "log": self.game.log,

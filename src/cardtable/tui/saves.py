@@ -76,7 +76,7 @@ def settings_path() -> Path:
     return data_dir() / "settings.json"
 
 
-def load_settings() -> dict[str, Any]:
+def load_settings() -> dict[str, object]:
     """The person's settings (``qute_sort``: ``suit`` or ``rank``); empty when there are none
     or the file cannot be read."""
     try:

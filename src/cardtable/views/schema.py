@@ -74,7 +74,7 @@ def _adapter() -> TypeAdapter[View]:
     return TypeAdapter(View)
 
 
-def view_schema() -> dict[str, Any]:
+def view_schema() -> dict[str, object]:
     """The JSON Schema (draft 2020-12) of a view of either game, as pydantic generates it
     from :data:`View`."""
     return {

@@ -309,7 +309,7 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
     """Creating, listing, describing and joining rooms, and quick play."""
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(body: CreateRoom) -> dict[str, Any]:
+    async def create_room(body: CreateRoom) -> dict[str, object]:
         """Create a room; the creator takes the first person's seat."""
         try:
             room, seat, token = await manager.create(
@@ -329,18 +329,18 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
 
     @app.get("/api/rooms")
-    async def lobby() -> dict[str, Any]:
+    async def lobby() -> dict[str, object]:
         """Public rooms waiting for people or in play."""
         return {"rooms": manager.lobby()}
 
     @app.get("/api/rooms/{room_id}")
-    async def room_summary(room_id: str) -> dict[str, Any]:
+    async def room_summary(room_id: str) -> dict[str, object]:
         """One room's summary."""
         room = await _live_room(manager, room_id)
         return dict(manager.summary(room))
 
     @app.post("/api/rooms/{room_id}/join")
-    async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, Any]:
+    async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, object]:
         """Take the first free person's seat of a room."""
         try:
             room, seat, token = await manager.take_seat(room_id, body.name if body else None)
@@ -349,7 +349,7 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         return {"room": room.id, "seat": seat, "token": token}
 
     @app.post("/api/quickplay")
-    async def quickplay(body: QuickPlay) -> dict[str, Any]:
+    async def quickplay(body: QuickPlay) -> dict[str, object]:
         """Take a seat at a quick-play room of a game that waits for people, or open one whose
         open seats go to AI players after a short wait (docs/protocol.md). It counts against
         the address's quotas of new rooms and of seat joins (:class:`.guard.RateLimits`)."""
@@ -360,7 +360,7 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
 
     @app.get("/api/rooms/{room_id}/games")
-    async def room_games(room_id: str) -> dict[str, Any]:
+    async def room_games(room_id: str) -> dict[str, object]:
         """Every game of a room with its status and result."""
         await _live_room(manager, room_id)
         rows = await store.games(room_id)

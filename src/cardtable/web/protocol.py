@@ -714,7 +714,7 @@ MAX_OPTIONS = 16
 """Most entries an ``options`` object may have."""
 
 
-def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+def _check_options(options: dict[str, Any]) -> dict[str, object]:
     """Refuse option values no game could take (the variant's own check comes later, with its
     bounds): a number beyond ±2^53, a long string, an array or object. Never quotes a value."""
     if len(options) > MAX_OPTIONS:

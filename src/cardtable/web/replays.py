@@ -330,7 +330,7 @@ class ReplayBuilder:
         """Every action has been played and encoded."""
         return self._pos >= len(self._actions)
 
-    def _step(self, seat: int, action: str, by: By | None) -> dict[str, Any]:
+    def _step(self, seat: int, action: str, by: By | None) -> dict[str, object]:
         """Play one action; its step: who, what, who chose it, the view after it, its first
         event's number, and the table at the round's end if it ended a round of a match."""
         game = self._game

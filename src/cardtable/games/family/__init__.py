@@ -94,7 +94,7 @@ def _chance_factory(rs: RuleSet) -> Callable[[int, dict[str, Any], DrawSource], 
     return build
 
 
-def _details(rs: RuleSet) -> dict[str, Any]:
+def _details(rs: RuleSet) -> dict[str, object]:
     """The rule set's facts a front end shows (JSON-ready; ``/api/variants`` serves them with
     the words and layout the text layer adds, :mod:`cardtable.text.presentation`)."""
     codes = list(dict.fromkeys(rs.deck))

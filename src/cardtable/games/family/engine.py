@@ -764,7 +764,7 @@ class FamilyGame(Game):
             ids.append(self.drawn)
         return ids
 
-    def _dump(self) -> dict[str, Any]:
+    def _dump(self) -> dict[str, object]:
         """The complete state, hidden cards included (tests and debugging only)."""
         return {
             name: value

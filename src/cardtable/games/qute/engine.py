@@ -722,7 +722,7 @@ class QuteGame(Game):
         """Every card id in play (hands, blind, stack), for conservation checks."""
         return [c for h in self.hands for c in h] + list(self.blind) + list(self.stack)
 
-    def _dump(self) -> dict[str, Any]:
+    def _dump(self) -> dict[str, object]:
         """The complete state, hidden cards included (tests and debugging only)."""
         skip = (
             "codes",

@@ -129,7 +129,7 @@ def default_target(variant: str) -> int:
     """The ``target`` parameter's default: the variant's own match target, ``0`` where it
     plays one round."""
     target = variants.get(variant).resolve_options(None)["target"]
-    return 0 if target is None else int(target)
+    return target if isinstance(target, int) else 0
 
 
 _spec = spec_for  # its name before; older pickles name it

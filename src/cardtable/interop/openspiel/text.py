@@ -20,7 +20,7 @@ def info_string(n: Node, seat: int) -> str:
     return text
 
 
-def _info_object(n: Node, seat: int) -> dict[str, Any]:
+def _info_object(n: Node, seat: int) -> dict[str, object]:
     n.check_seat(seat)
     spec = n.spec
     if n.eng is None:
