@@ -33,6 +33,7 @@ __all__ = [
     "Tone",
     "card_token",
     "cards_list",
+    "chosen_for",
     "join_and",
     "number_word",
     "phrase",
@@ -471,6 +472,16 @@ def phrase(ev: Event, reader: Reader | int | None, game: str | None = None) -> S
     r = reader if isinstance(reader, Reader) else Reader(reader)
     phraser = phrases_for(game).get(str(ev.get("type")))
     return _unknown(ev) if phraser is None else phraser(ev, r)
+
+
+def chosen_for(
+    said: Said, seat: int, reader: Reader, kind: Literal["clock", "stand_in"], chooser: str = ""
+) -> Said:
+    """``said``, a move of seat ``seat`` that someone else chose for its player, with who chose
+    it in front: ``time ran out for Ann: …`` (``kind`` ``clock``: the server played the timeout
+    move) or ``Casual AI for you: …`` (``stand_in``: the AI ``chooser`` stood in)."""
+    key = "chosen.clock" if kind == "clock" else "chosen.stand_in"
+    return Said(say(key, whose=reader.name(seat), chooser=chooser, said=said.text), said.tone)
 
 
 # ---------------------------------------------------------------------------- results
