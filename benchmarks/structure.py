@@ -27,7 +27,8 @@ LONG = 80
 # every function outside it that reads an event's kind (``e.type == "draw"``,
 # ``e["type"]``, ``match e.type``, a table keyed by kind) and holds sentences to say. Every
 # module with such a function is a place that phrases moves; one package should be the only
-# one. In the browser's JavaScript, a file that switches on ``.type`` and builds sentences.
+# one. In the browser's JavaScript, a file that switches on ``.type`` and holds sentences in its
+# string literals (a template literal's text around its ``${…}`` parts, as an f-string's).
 _KINDS = frozenset(
     {
         "peek",
@@ -52,7 +53,6 @@ _KINDS = frozenset(
 _SENTENCE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} ")
 _JS_KIND = re.compile(r"""(?:type\s*===\s*|case\s+)["'](\w+)["']""")
 _JS_COMMENT = re.compile(r"^\s*//[^\n]*$|/\*.*?\*/", re.S | re.M)
-_JS_SENTENCE = re.compile(r"""[`"'][^`"'\n]*[A-Za-z]{2,} [a-z]{2,} [^`"'\n]*[`"']""")
 
 
 @dataclass
@@ -248,14 +248,91 @@ def count(root: Path = ROOT) -> Figures:
         figures.package_loops.extend(_simple_cycles(packages, comp))
     static = root / PACKAGE / "web" / "static"
     for js in sorted(static.glob("*.js")) if static.exists() else []:
-        code = _JS_COMMENT.sub("", js.read_text())
-        if set(_JS_KIND.findall(code)) & _KINDS and _JS_SENTENCE.search(code):
+        text = js.read_text()
+        code = _JS_COMMENT.sub("", text)
+        said = any(_SENTENCE.search(lit + " ") for lit in _js_strings(text))
+        if set(_JS_KIND.findall(code)) & _KINDS and said:
             figures.phrasing.append(str(js.relative_to(root)))
     for po in sorted((root / PACKAGE).rglob("*.po")):  # a message catalog: one place
         if po.parent.parent.parent.name == "locale" and po.parent.parent.name == "en":
             figures.phrasing.append(str(po.relative_to(root)))
     figures.long_functions.sort(key=lambda item: -item[1])
     return figures
+
+
+_JS_REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
+"""Characters after which a ``/`` begins a regular expression literal, not a division."""
+_JS_REGEX_WORD = re.compile(r"\b(?:return|typeof|case|in|of)\s*$")
+"""Words after which a ``/`` begins a regular expression literal."""
+
+
+def _js_strings(code: str) -> list[str]:
+    """The text of every string literal of JavaScript source ``code``, its comments and regular
+    expression literals skipped; a template literal gives the text around its ``${…}`` parts,
+    each on its own (as an f-string's constant parts), and the literals inside the parts."""
+    out: list[str] = []
+    _js_scan(code, 0, out, inside=False)
+    return out
+
+
+def _js_scan(code: str, i: int, out: list[str], *, inside: bool) -> int:
+    """Read ``code`` from ``i``, the text of its string literals into ``out``; ``inside`` a
+    template's ``${…}`` part, stop after the part's closing brace. The index it stopped at."""
+    n, last, depth = len(code), "", 0
+    while i < n:
+        ch, two = code[i], code[i : i + 2]
+        if two == "//":
+            end = code.find("\n", i)
+            i = n if end < 0 else end
+        elif two == "/*":
+            end = code.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif ch in "'\"":
+            j = i + 1
+            while j < n and code[j] not in (ch, "\n"):
+                j += 2 if code[j] == "\\" else 1
+            out.append(code[i + 1 : j])
+            i, last = j + 1, ch
+        elif ch == "`":
+            i, last = _js_template(code, i + 1, out), ch
+        elif ch == "/" and (
+            not last or last in _JS_REGEX_AFTER or _JS_REGEX_WORD.search(code[max(0, i - 8) : i])
+        ):
+            j, in_class = i + 1, False
+            while j < n and code[j] != "\n" and (in_class or code[j] != "/"):
+                if code[j] == "\\":
+                    j += 1
+                elif code[j] in "[]":
+                    in_class = code[j] == "["
+                j += 1
+            i, last = j + 1, "/"
+        else:
+            if inside and ch == "{":
+                depth += 1
+            elif inside and ch == "}":
+                if not depth:
+                    return i + 1
+                depth -= 1
+            if not ch.isspace():
+                last = ch
+            i += 1
+    return i
+
+
+def _js_template(code: str, i: int, out: list[str]) -> int:
+    """Read the template literal whose text begins at ``i`` (after its backtick) into ``out``;
+    the index after its closing backtick."""
+    start, n = i, len(code)
+    while i < n and code[i] != "`":
+        if code[i] == "\\":
+            i += 2
+        elif code.startswith("${", i):
+            out.append(code[start:i])
+            i = start = _js_scan(code, i + 2, out, inside=True)
+        else:
+            i += 1
+    out.append(code[start:i])
+    return i + 1
 
 
 def _reads_kind(node: ast.AST, names: frozenset[str] = frozenset()) -> bool:

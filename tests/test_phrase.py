@@ -14,7 +14,7 @@ from cardtable.events import At, FamilyDraw, Look, Peek, Spy, Turn
 from cardtable.games.qute.tables import EIGHT_DRAWS
 from cardtable.rng import Rng
 from cardtable.text.catalog import language, load, say
-from cardtable.text.phrase import Reader, number_word, phrase
+from cardtable.text.phrase import Reader, chosen_for, number_word, phrase
 
 from .helpers import kind_first_choice, random_actor, strings_in
 
@@ -171,3 +171,12 @@ def test_results_in_words() -> None:
     assert "no call bonus" in family_legend("sum", True, False)
     assert "halved" in family_legend("sum", False, True)
     assert "refilled twice" in qute_legend(False, 3, False, 20)
+
+
+def test_a_move_chosen_for_a_seat_says_who_chose_it() -> None:
+    reader = Reader(0, ("Ann", "Bob"))
+    theirs = phrase({"type": "pass", "seat": 1}, reader)
+    assert chosen_for(theirs, 1, reader, "clock").text == "time ran out for Bob: Bob passed"
+    call = phrase({"type": "call", "seat": 0, "word": "cabo"}, reader)
+    mine = chosen_for(call, 0, reader, "stand_in", "Casual AI")
+    assert mine.text == "Casual AI for you: you called cabo!" and mine.tone == "call"

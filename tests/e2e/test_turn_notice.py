@@ -186,7 +186,7 @@ def test_a_call_by_someone_else_is_in_the_title_and_sounds(
     tones_before = len(bob.evaluate("() => window.__tones"))
     play_action(ann, "cabo")
     # Bob's title: his last turn, and the call.
-    expected = f"▶ Your turn · Ann called Cabo! · Cabo{APP}"
+    expected = f"▶ Your turn · Ann called cabo! · Cabo{APP}"
     bob.wait_for_function("t => document.title === t", arg=expected)
     # Ann's own call is not news to her: her title is the room's plain one.
     assert "called" not in ann.title() and not ann.title().startswith("▶"), ann.title()

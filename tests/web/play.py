@@ -13,14 +13,46 @@ from cardtable.store import Store
 
 from .client import Client
 
-__all__ = ["Moment", "card_codes", "drive", "expected_log", "replay_expected", "stored_game"]
+__all__ = [
+    "Moment",
+    "card_codes",
+    "drive",
+    "expected_log",
+    "replay_expected",
+    "said_cards",
+    "stored_game",
+    "unsaid",
+    "unsaid_log",
+    "unsaid_view",
+]
 
 FACE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+TOKEN = re.compile(r"\[([0-9A-Z]{1,5})\]")
 
 
 def card_codes(text: str) -> set[str]:
     """Card-like codes of a standard deck (e.g. ``7H``, ``10S``) in ``text``."""
     return set(FACE.findall(text))
+
+
+def said_cards(text: str) -> set[str]:
+    """The cards an event's words name (``[7H]``: any deck's codes)."""
+    return set(TOKEN.findall(text))
+
+
+def unsaid(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as the engine gives them: without the words the server adds (``said``)."""
+    return [{k: v for k, v in e.items() if k != "said"} for e in events]
+
+
+def unsaid_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A join's log, its events without their words (:func:`unsaid`)."""
+    return [{**entry, "events": unsaid(entry["events"])} for entry in log]
+
+
+def unsaid_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view the server tells (a replay's), its events without their words (:func:`unsaid`)."""
+    return {**view, "events": unsaid(view["events"])}
 
 
 def drive(

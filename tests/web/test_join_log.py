@@ -1,8 +1,8 @@
 """The log a join carries: every move of the current game so far, its events as the joining
 connection may read them now — a seat without memory aid and a spectator the public parts (so a
 refreshed person reads what everyone else reads), a seat with the memory aid everything it saw.
-It never names a card that was seen only privately, it keeps the newest entries, and a rebuilt
-room gives the same log.
+It never names a card that was seen only privately (in the events' fields nor in their words,
+``said``), it keeps the newest entries, and a rebuilt room gives the same log.
 
 Every variant is played in process with random moves (SQLite and a real PostgreSQL); each log
 is compared with the engine replayed from the store.
@@ -25,7 +25,7 @@ from cardtable.web.rooms import Room, RoomManager
 
 from ..helpers import strings_in
 from .inprocess import at_rest, manager_on
-from .play import expected_log, replay_expected
+from .play import expected_log, replay_expected, said_cards, unsaid, unsaid_log
 from .test_hold import join_answer, joined
 from .test_turn_clock import Sink, run
 
@@ -66,12 +66,18 @@ async def check_logs(manager: RoomManager, room: Room, tokens: list[str]) -> tup
         assert 0 <= upto <= len(actions)
         logs[seat] = answer["log"]
         base = game_row.base_version
-        assert logs[seat] == expected_log(moments, base, actions, upto, seat, 10**6)
+        assert unsaid_log(logs[seat]) == expected_log(moments, base, actions, upto, seat, 10**6)
+        # every event in words, which name no card but the ones the event itself holds
+        for entry in logs[seat]:
+            for event, plain in zip(entry["events"], unsaid(entry["events"]), strict=True):
+                assert event["said"]["text"] and event["said"]["tone"]
+                assert said_cards(event["said"]["text"]) <= set(strings_in(plain)), event
     memory_game = moments[0].memory_game
     # the refreshed person reads what a spectator reads: the public parts (in Qute, a hand is
     # face up to its owner: a seat reads its own draws again, aid or not)
+    # (in words told from each one's side: "you" for the seat, its name for the spectator)
     if answers[0]["version"] == answers[None]["version"] and memory_game:
-        assert logs[0] == logs[None]
+        assert unsaid_log(logs[0]) == unsaid_log(logs[None])
     # no card seen only privately is named in a memory-less log
     codes = set(cardtable.new_game(room.row.game, players=room.row.players, seed=0).codes)
     seen: list[Event] = [e for m in moments for e in m.events]

@@ -35,7 +35,7 @@ from cardtable.store.db import metadata as db_metadata
 
 from ..webserver import Server, http, running_server
 from .client import Client, create_room, join_room
-from .play import drive, replay_expected, stored_game
+from .play import drive, replay_expected, stored_game, unsaid
 
 CODE_FIELDS = ("card", "cards", "shown", "out", "discard")
 """Event fields that carry card codes (the Cabo family)."""
@@ -108,8 +108,8 @@ def test_a_seat_without_memory_aid_learns_cards_only_at_the_moment(server: Serve
     assert answer["view"]["hands"][0][0]["seen"] == [0]  # who looked stays public
     for c in (aided, watcher):
         frame = c.wait(lambda s: s["version"] == answer["version"])
-        assert [e for e in frame["events"] if e["type"] == "peek"] == [
-            {k: v for k, v in peek[0].items() if k != "card"}
+        assert [e for e in unsaid(frame["events"]) if e["type"] == "peek"] == [
+            {k: v for k, v in peek[0].items() if k not in ("card", "said")}
         ]
         assert hand_codes(frame["view"]) == []
 

@@ -71,6 +71,7 @@ __all__ = [
     "Tone",
     "card_token",
     "cards_list",
+    "chosen_for",
     "join_and",
     "kinds_for",
     "number_word",
@@ -381,6 +382,16 @@ def phrase(
     if said is None:  # pragma: no cover - every kind above has its phrasing
         raise ValueError(f"no phrasing for {typed!r}")
     return said
+
+
+def chosen_for(
+    said: Said, seat: int, reader: Reader, kind: Literal["clock", "stand_in"], chooser: str = ""
+) -> Said:
+    """``said``, a move of seat ``seat`` that someone else chose for its player, with who chose
+    it in front: ``time ran out for Ann: …`` (``kind`` ``clock``: the server played the timeout
+    move) or ``Casual AI for you: …`` (``stand_in``: the AI ``chooser`` stood in)."""
+    key = "chosen.clock" if kind == "clock" else "chosen.stand_in"
+    return Said(say(key, whose=reader.name(seat), chooser=chooser, said=said.text), said.tone)
 
 
 # ---------------------------------------------------------------------------- results

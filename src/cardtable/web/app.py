@@ -45,6 +45,7 @@ from .replays import (
     check_seat,
 )
 from .rooms import Conn, Room, RoomError, RoomManager
+from .said import seat_names
 from .settings import DEFAULTS, ServerSettings
 
 __all__ = ["MAX_BODY_BYTES", "STATIC", "BodyLimit", "create_app"]
@@ -455,6 +456,7 @@ async def _replay_source(
         [(a.seat, a.action) for a in stored],
         seat,
         [by_label(Chosen.of(a), a.seat, room.row) for a in stored],
+        seat_names(room.seats_public()),
     )
 
 

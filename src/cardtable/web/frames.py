@@ -4,7 +4,9 @@ connection of the room (each room's :class:`~.table.Table` builds its frames wit
 
 A seat without memory aid, and every spectator (else a second tab watching the room would give
 back the cards a player should remember), sees the table as a person does: no code of a
-face-down card; the events of each change carry the moment a card is seen.
+face-down card; the events of each change carry the moment a card is seen. Every event comes
+with its words (``said``, :mod:`.said`), phrased from what the connection may read again later,
+as its log does: the moment a card is seen shows the card, the words never name it.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from typing import Any
 
 from ..events import FamilyRoundStart, Peek, QuteRoundStart
 from ..game import Event
-from .protocol import By, StateFrame, TimedWindow, TurnClock
+from .protocol import By, LogEntry, StateFrame, TimedWindow, TurnClock
 from .room import Conn, Room, dumps
+from .said import reader_for, told
 
-__all__ = ["first_sight", "log_bit", "push_all", "state_frame"]
+__all__ = ["first_sight", "join_log", "log_bit", "push_all", "state_frame"]
 
 log = logging.getLogger("cardtable.web")
 
@@ -88,6 +91,8 @@ def state_frame(
             view = game.spectator_view(memory=False)
         else:
             view = game.view(seat, memory=room.row.seats[seat].memory_aid)
+    seats = room.seats_public()
+    reader, again = reader_for(seat, seats), log_bit(room, seat)
     out: StateFrame = {
         "type": "state",
         "room": room.id,
@@ -95,9 +100,11 @@ def state_frame(
         "game_no": room.game_row.game_no if room.game_row else 0,
         "status": room.status,
         "seat": seat,
-        "seats": room.seats_public(),
+        "seats": seats,
         "view": view,
-        "events": [e.visible(bit) for e in events],
+        "events": [
+            told(e.visible(bit), e.visible(again), reader, room.row.game, by) for e in events
+        ],
         "window": window,
         "clock": clock,
         "by": by,
@@ -108,6 +115,17 @@ def state_frame(
     if msg_id is not None:
         out["id"] = msg_id
     return out
+
+
+def join_log(room: Room, seat: int | None) -> list[LogEntry]:
+    """The log a joining connection of ``seat`` (``None``: a spectator) gets: the current
+    game's moves as it may read them again (:func:`log_bit`), each event with its words."""
+    reader = reader_for(seat, room.seats_public())
+    entries = room.moves.read(log_bit(room, seat))
+    for entry in entries:
+        by = entry["by"]
+        entry["events"] = [told(e, e, reader, room.row.game, by) for e in entry["events"]]
+    return entries
 
 
 def push_all(

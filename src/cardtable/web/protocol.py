@@ -37,6 +37,7 @@ from pydantic import (
 )
 
 from ..agents.registry import LEVELS
+from ..text.phrase import Tone
 
 __all__ = [
     "AI_LEVELS",
@@ -64,6 +65,7 @@ __all__ = [
     "JoinMsg",
     "JoinRoom",
     "LogEntry",
+    "Phrasing",
     "PingMsg",
     "PlayedFor",
     "PongFrame",
@@ -505,6 +507,18 @@ class By(TypedDict):
     """``clock``: the seat's display name; ``stand_in``: the AI's label (``Casual AI``)."""
 
 
+class Phrasing(TypedDict):
+    """An event in words (the ``said`` of every event the server sends), from the side of the
+    connection it is sent to (:mod:`.said`)."""
+
+    text: str
+    """The sentence (:func:`cardtable.text.phrase.phrase`): cards as tokens (``[7H]``), seats
+    as the reader names them (``you``, a display name, ``Casual AI``)."""
+    tone: Tone
+    """How it weighs (``plain``, ``quiet``: a turn begins, ``strong``: a round begins or ends,
+    ``call``, ``alarm``: a penalty, ``note``: the table changed by itself)."""
+
+
 class LogEntry(TypedDict):
     """One accepted action of the current game (or its deal: ``seat`` ``None``) in the ``log``
     of the ``state`` answering a ``join``, its events as that connection may read them now."""
@@ -514,6 +528,7 @@ class LogEntry(TypedDict):
     seat: int | None
     by: By | None
     events: list[Mapping[str, Any]]
+    """The events, each with its words (``said``: a :class:`Phrasing`)."""
 
 
 class RematchOffer(TypedDict):
@@ -644,7 +659,8 @@ class StateFrame(TypedDict):
     """The seat's view (a spectator's without a seat) of either game; ``None`` before the
     first game starts."""
     events: list[Mapping[str, Any]]
-    """The events of the change, as the seat may see them."""
+    """The events of the change, as the seat may see them, each with its words (``said``: a
+    :class:`Phrasing`, of what the seat may read again later: :mod:`.said`)."""
     window: TimedWindow | None
     clock: TurnClock | None
     """The turn clock, while people are to act outside a timed window (``None``: no clock)."""

@@ -14,7 +14,8 @@ hundreds of megabytes and stalled every other connection for seconds. Now:
 * Each step (``{"seat", "action", "by", "view", "first_event"}``, ``by`` saying who chose the
   action when its seat's own player did not (:mod:`.movelog`), the view being
   ``game.spectator_view()`` after the step, or ``game.view(seat)`` for the replay of one seat's
-  view: see :class:`ReplaySource`; ``first_event`` the running number of the first event the
+  view: see :class:`ReplaySource`, each of its events with its words from that viewer's side
+  (``said``, :mod:`.said`); ``first_event`` the running number of the first event the
   step caused, so that the view's events from it on are the step's) is encoded to JSON once,
   at build time, and kept **compressed** in blocks: the views of consecutive steps are nearly
   the same, so a block shrinks 20–60 times. A step that ends a round of a match (the engine
@@ -77,8 +78,10 @@ from starlette.responses import Response
 
 from .. import variants
 from ..game import Game
-from .protocol import By, PlayedFor
+from ..text.phrase import Reader
+from .protocol import By, Phrasing, PlayedFor
 from .room import hash_token
+from .said import said_for, told_view
 
 __all__ = [
     "BLOCK_BYTES",
@@ -162,6 +165,9 @@ class ReplaySource:
     by: Sequence[By | None] = ()
     """Who chose each action when its seat's own player did not (the protocol's ``by``), in
     the order of :attr:`actions`; missing entries are ``None``."""
+    names: Sequence[str] = ()
+    """Each seat's name as the browser shows it (:func:`.said.seat_names`), for the words of
+    the events (none: ``seat N``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,6 +312,13 @@ class ReplayBuilder:
         self._seat = source.seat
         self._actions = source.actions
         self._by = source.by
+        self._variant = source.game
+        self._reader = Reader(source.seat, tuple(source.names))
+        self._chosen: dict[int, By] = {}
+        """Who chose the move that caused each event of a move its player did not choose."""
+        self._said: dict[int, Phrasing] = {}
+        """The words of the events the last view held, by ``seq`` (a view holds the recent
+        events: each is phrased once, not once per view)."""
         self._played_for: list[PlayedFor] = [
             {"clock": 0, "stand_in": 0} for _ in range(source.players)
         ]
@@ -318,12 +331,29 @@ class ReplayBuilder:
         self._done_rounds = len(first["round_results"])
         self._moves = 0
         self._rounds: list[dict[str, int]] = []
-        self.initial = _dumps(first)
+        self.initial = _dumps(self._told(first))
         """JSON of the view before the first step."""
 
     def _view(self, game: Game) -> Mapping[str, Any]:
         """The view the steps show: the spectator's, or the seat's."""
         return game.spectator_view() if self._seat is None else game.view(self._seat)
+
+    def _words(self, event: Mapping[str, Any]) -> Phrasing:
+        """An event of the views in words, from the viewer's side (once per event)."""
+        seq = int(event["seq"])
+        said = self._said.get(seq)
+        if said is None:
+            by = self._chosen.get(seq)
+            said = self._said[seq] = said_for(event, self._reader, self._variant, by)
+        return said
+
+    def _told(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """``view`` with the words of its events; the words of older events are forgotten."""
+        out = told_view(view, self._words)
+        oldest = min((int(e["seq"]) for e in view.get("events") or ()), default=self._seq + 1)
+        for seq in [s for s in self._said if s < oldest]:
+            del self._said[seq]
+        return out
 
     @property
     def done(self) -> bool:
@@ -337,16 +367,17 @@ class ReplayBuilder:
         before = game.clone()  # cheap (about a twentieth of a view): only read at a round's end
         game.play(seat, action)
         view = self._view(game)
+        first, self._seq = self._seq + 1, _last_seq(view, self._seq)
         if by is not None:
             self._played_for[seat][by["kind"]] += 1
+            self._chosen.update(dict.fromkeys(range(first, self._seq + 1), by))
         step: dict[str, Any] = {
             "seat": seat,
             "action": action,
             "by": by,
-            "view": view,
-            "first_event": self._seq + 1,
+            "view": self._told(view),
+            "first_event": first,
         }
-        self._seq = _last_seq(view, self._seq)
         self._moves += 1
         if len(view["round_results"]) > self._done_rounds:
             self._done_rounds = len(view["round_results"])
@@ -357,7 +388,7 @@ class ReplayBuilder:
                 if end is None:
                     log.warning("a round's end could not be drawn apart from the next deal")
                 else:
-                    step["end_view"] = end
+                    step["end_view"] = self._told(end)
         return step
 
     def run_block(self) -> bool:

@@ -54,7 +54,7 @@ from ..views import GameResult
 from .chat import chat_log
 from .clock import Clock
 from .fill import AI_FILLED, QUICKPLAY_LEVEL, fill_in, is_quickplay
-from .frames import first_sight, log_bit, push_all, state_frame
+from .frames import first_sight, join_log, push_all, state_frame
 from .movelog import CLOCK, Chosen, by_label, stand_in
 from .protocol import (
     By,
@@ -349,7 +349,7 @@ class Table:
         if back or room.online() != was_online:
             self.broadcast([], skip=conn)
         state = self.state(seat, first_sight(room, seat), msg_id)
-        state["log"] = room.moves.read(log_bit(room, seat))
+        state["log"] = join_log(room, seat)
         lines = chat_log(room, seat)
         if lines is not None:
             state["chat_log"] = lines

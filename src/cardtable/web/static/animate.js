@@ -1,6 +1,7 @@
 // @ts-check
 // Short animations for what the events of a state did: cards moving between piles, hands and
-// the drawn slot, swaps, flips for peeks and spies, and a flash on the seat that acted.
+// the drawn slot, swaps, flips for peeks and spies, and a flash on the seat that acted; and the
+// places each event touched (the table marks them for a moment).
 //
 // Positions are measured before the table is redrawn (`measure`) and after it; a moved card is
 // drawn at its new place and animated from the old one (FLIP). Nothing runs when the user asks
@@ -87,6 +88,34 @@ function moveFrom(node, from) {
  * @returns {string[]}
  */
 const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
+
+/**
+ * The addresses an event touched on the table (cards to highlight where it happened).
+ * @param {ViewEvent} ev
+ * @returns {string[]}
+ */
+export function eventPlaces(ev) {
+  /** @param {unknown} x */
+  const list = (x) =>
+    Array.isArray(x) ? x.filter((a) => typeof a === "string") : typeof x === "string" ? [x] : [];
+  switch (ev.type) {
+    case "peek":
+    case "spy":
+    case "look":
+    case "replace":
+    case "claim":
+    case "exchange":
+    case "drop":
+    case "snap":
+      return list(ev.at).filter((a) => a.includes("."));
+    case "penalty":
+      return "at" in ev ? list(ev.at) : [];
+    case "give":
+      return [ev.from, ev.to];
+    default:
+      return [];
+  }
+}
 
 /**
  * Animate the events of one state on the freshly drawn table `root`.

@@ -1,13 +1,16 @@
 // @ts-check
 // Telling a person that the table waits for them while they look elsewhere: the tab's title
 // says when it is their turn or when someone called the end ("▶ Your turn · Gabo — cardtable",
-// "Bob called Cabo! · Cabo — cardtable") and goes back when neither holds; with the person's
+// "Bob called cabo! · Cabo — cardtable") and goes back when neither holds; with the person's
 // leave (asked for in Settings, never on page load) a browser notification says the same while
 // the tab is hidden. The sound of each moment is sound.js's.
 
+import { isCall } from "./movelog.js";
 import { getPref } from "./prefs.js";
-import { callName, isShedding, variantInfo } from "./variants.js";
+import { saidText } from "./said.js";
+import { isShedding, variantInfo } from "./variants.js";
 
+/** @typedef {import("./movelog.js").MoveLog} MoveLog */
 /** @typedef {import("./types/protocol").StateMessage} StateMessage */
 
 /** What every title of the app ends with. */
@@ -26,37 +29,35 @@ export function isMyTurn(state) {
 }
 
 /**
- * A call someone else made, in words ("Bob called Cabo!"): the one in this state's events,
- * else the one that stands over the round being played; null when there is none.
+ * A call someone else made, in the server's words ("Bob called cabo!"): the one in this state's
+ * events, else the one that stands over the round being played (its words kept in the move
+ * log); null when there is none.
  * @param {StateMessage | null | undefined} state
- * @param {(seat: number) => string} names
+ * @param {MoveLog} log
  * @returns {string | null}
  */
-export function callNotice(state, names) {
+export function callNotice(state, log) {
   const view = state?.view;
   if (!state || !view) return null;
   const seat = state.seat;
   for (const ev of state.events ?? []) {
-    if (ev.type === "qute" && ev.seat !== seat) return `${names(ev.seat)} called Qute!`;
-    if (ev.type === "call" && ev.seat !== seat) {
-      return `${names(ev.seat)} called ${callName(ev.word) ?? "the end"}!`;
-    }
+    if (isCall(ev) && ev.seat !== seat) return saidText(ev.said);
   }
   if (isShedding(view.game) || view.over || !("caller" in view)) return null;
   const caller = view.caller;
   if (caller === null || caller === undefined || caller === seat) return null;
-  return `${names(caller)} called ${callName(view.call) ?? "the end"}!`;
+  return log.lastCall(caller);
 }
 
 /**
  * The title of the table's tab: "▶ Your turn", a call, or both, before the game's name; the
  * room's plain title when neither holds.
  * @param {StateMessage | null} state
- * @param {(seat: number) => string} names
+ * @param {MoveLog} log the moves so far (a call's words)
  * @param {{game: string, room: string}} where the game's name as shown, and the room
  */
-export function tableTitle(state, names, { game, room }) {
-  const news = [isMyTurn(state) ? "▶ Your turn" : null, callNotice(state, names)].filter(Boolean);
+export function tableTitle(state, log, { game, room }) {
+  const news = [isMyTurn(state) ? "▶ Your turn" : null, callNotice(state, log)].filter(Boolean);
   if (!news.length) return `${game} · room ${room} — ${APP}`;
   return `${news.join(" · ")} · ${game} — ${APP}`;
 }
@@ -89,11 +90,11 @@ export async function askToNotify() {
 export class TurnNotice {
   /**
    * @param {string} room
-   * @param {() => (seat: number) => string} names the seat names of the newest state
+   * @param {MoveLog} log the moves so far, kept up to date by the table (a call's words)
    */
-  constructor(room, names) {
+  constructor(room, log) {
     this.room = room;
-    this.names = names;
+    this.log = log;
     /** @type {string} the game's name as shown ("Gabo"), once known */
     this.game = "";
     /** @type {Notification | null} the last one shown, closed when the tab comes back */
@@ -117,13 +118,10 @@ export class TurnNotice {
    * @param {StateMessage} state
    */
   update(prev, state) {
-    const names = this.names();
     if (state.view) this.setGame(state.view.game);
-    document.title = tableTitle(state, names, { game: this.game || this.room, room: this.room });
+    document.title = tableTitle(state, this.log, { game: this.game || this.room, room: this.room });
     const news = [];
-    const call = (state.events ?? []).some((e) => e.type === "call" || e.type === "qute")
-      ? callNotice(state, names)
-      : null;
+    const call = (state.events ?? []).some(isCall) ? callNotice(state, this.log) : null;
     if (call) news.push(call);
     if (isMyTurn(state) && !isMyTurn(prev)) news.push("Your turn");
     if (news.length) this.notify(news.join(" · "));

@@ -1,21 +1,22 @@
 // @ts-check
 // The move-by-move replay of one game, /r/{room}/replay/{n}, drawn with the table renderer: as a
 // spectator saw it, or as the seat this browser holds saw it (its own peeks), with the end of
-// every round, a speed and captions in words.
+// every round, a speed and captions in words (each event's, as the server phrased it for the
+// replay's viewer).
 
 import { ApiError, api, errorMessage, loadSeat } from "./net.js";
 import { getPref, REPLAY_SPEEDS, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
+import { saidNodes } from "./said.js";
 import { renderResults, renderTable, seatName } from "./table.js";
 import { byId, el, isModalOpen, toast } from "./ui.js";
 import { variantInfo } from "./variants.js";
-import { describeEvent } from "./words.js";
 
 /** @typedef {import("./types/protocol").Replay} Replay */
 /** @typedef {import("./types/protocol").ReplayStep} ReplayStep */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
-/** @typedef {import("./types/protocol").ViewEvent} ViewEvent */
-/** @typedef {import("./types/view").View} View */
+/** @typedef {import("./types/protocol").ToldEvent} ToldEvent */
+/** @typedef {import("./types/protocol").ToldView} View */
 
 const PAGE = 100;
 /** Steps either side of the one shown that the viewer fetches in the background. */
@@ -61,6 +62,13 @@ const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
  * }} Loaded
  */
 /** Whose view the replay shows. @typedef {"seat" | "spectator"} Mode */
+
+/**
+ * The events of a view of the replay, each with its words.
+ * @param {View} view
+ * @returns {ToldEvent[]}
+ */
+const told = (view) => view.events ?? [];
 
 /**
  * The slider's positions for a game whose rounds took `rounds` moves: the deal, then each
@@ -526,70 +534,36 @@ export class ReplayPage {
   }
 
   /**
-   * The events of one step, in words from the viewer's side, its round's end and the next
-   * deal left out.
+   * The words of one step's events (as the server phrased them for the viewer), its round's
+   * end and the next deal left out.
    * @param {Step} step
    * @param {View} view the view drawn for it
    * @returns {string[]}
    */
   moveWords(step, view) {
     const first = step.first_event ?? 0;
-    /** @type {ViewEvent[]} */
-    const events = view.events ?? [];
-    const lines = events
+    return told(view)
       .filter((e) => e.seq >= first && !NOT_THE_MOVE.has(e.type))
-      .map((e) => describeEvent(e, this.names, this.viewer, { by: step.by }))
-      .filter((t) => typeof t === "string" && t !== "");
-    return /** @type {string[]} */ (lines);
+      .map((e) => e.said.text)
+      .filter((t) => t !== "");
   }
 
   /**
-   * Who chose the move that caused event `seq` when not its seat's own player (the clock, a
-   * stand-in), from the steps loaded up to step `index`; null when its player did, or the step
-   * is not loaded.
-   * @param {number} index
-   * @param {number} seq
-   * @returns {import("./types/protocol").By | null}
-   */
-  byFor(index, seq) {
-    for (let i = index; i >= 0 && i > index - 60; i -= 1) {
-      const step = this.cur.steps.get(i);
-      if (!step) return null;
-      if ((step.first_event ?? Number.POSITIVE_INFINITY) <= seq) return step.by ?? null;
-    }
-    return null;
-  }
-
-  /**
-   * The words for the end of a round: who won it and the match's totals, or who won the game.
+   * The words for the end of a round (under its heading "Round 2 over"): who won it and the
+   * match's totals, or who won the game.
    * @param {View} view
    * @param {number} round
    * @param {boolean} last
    */
   endWords(view, round, last) {
-    /** @type {ViewEvent[]} */
-    const events = view.events ?? [];
-    const said = (/** @type {string} */ type) => {
-      const e = events.find(
-        (x) => x.type === type && (type !== "round_end" || ("round" in x && x.round === round)),
-      );
-      return e ? describeEvent(e, this.names, this.viewer) : null;
-    };
-    const lines = [];
-    if (last && view.result) {
-      lines.push(
-        said("game_over") ?? `Game over — won by ${view.result.winners.map(this.names).join(", ")}`,
-      );
-    } else {
-      const result = view.round_results.find((r) => r.round === round);
-      lines.push(
-        said("round_end") ??
-          `Round ${round} over — won by ${(result?.winners ?? []).map(this.names).join(", ")}`,
-      );
-      const totals = result?.totals ?? view.totals;
-      if (view.target !== null && totals.length) {
-        lines.push(`Totals: ${totals.map((t, s) => `${this.names(s)} ${t}`).join(", ")}`);
-      }
+    /** @param {number[]} winners */
+    const won = (winners) => `won by ${winners.map(this.names).join(", ")}`;
+    if (last && view.result) return [won(view.result.winners)];
+    const result = view.round_results.find((r) => r.round === round);
+    const lines = [won(result?.winners ?? [])];
+    const totals = result?.totals ?? view.totals;
+    if (view.target !== null && totals.length) {
+      lines.push(`Totals: ${totals.map((t, s) => `${this.names(s)} ${t}`).join(", ")}`);
     }
     return lines;
   }
@@ -623,17 +597,14 @@ export class ReplayPage {
     } else {
       const end = /** @type {{round: number, last: boolean}} */ (place);
       where = end.last ? "Game over" : `Round ${end.round} over`;
-      // "Round 2 over — Ann wins the round" under the heading "Round 2 over": said once
-      words = this.endWords(view, end.round, end.last).map((w) =>
-        w.startsWith(`${where} — `) ? w.slice(where.length + 3) : w,
-      );
+      words = this.endWords(view, end.round, end.last);
     }
     this.caption.replaceChildren(
       el("span", { class: "replay-where" }, where),
       el(
         "span",
         { class: "replay-words" },
-        words.map((w) => el("span", { class: "replay-line" }, w)),
+        words.map((w) => el("span", { class: "replay-line" }, saidNodes(w))),
       ),
       el("span", { class: "replay-count" }, `Step ${this.step} of ${this.total}`),
     );
@@ -667,18 +638,12 @@ export class ReplayPage {
           )
         : "",
     );
-    const lines = (view.events ?? [])
-      .map((e) =>
-        describeEvent(e, this.names, this.viewer, {
-          by: place.kind === "start" ? null : this.byFor(place.index, e.seq),
-        }),
-      )
-      .filter(Boolean);
+    const lines = told(view).filter((e) => e.type !== "turn" && e.said.text);
     this.logList.replaceChildren(
       ...lines
         .slice(-10)
         .reverse()
-        .map((t) => el("li", {}, t)),
+        .map((e) => el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said))),
     );
     if (this.step >= this.total) this.stop();
     this.prefetch();

@@ -8,7 +8,7 @@
 
 import { actionSelector, Picker } from "./actions.js";
 import { cancelCall, isConfirmedCall, renderBar } from "./actionbar.js";
-import { animateEvents, measure } from "./animate.js";
+import { animateEvents, eventPlaces, measure } from "./animate.js";
 import { ChatPanel } from "./chat.js";
 import { Countdown } from "./countdown.js";
 import { maybeShowRound, renderEnd } from "./endscreen.js";
@@ -33,8 +33,9 @@ import { beep, stateCue } from "./sound.js";
 import { matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
 import { atEnd, el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
+import { saidNodes } from "./said.js";
 import { isShedding } from "./variants.js";
-import { eventPlaces, statusLine } from "./words.js";
+import { statusLine } from "./words.js";
 
 /** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
@@ -59,8 +60,9 @@ export const STALE_TEXT = "The table changed before your move arrived — look a
 const FRESH_MS = 1600;
 
 /**
- * The last move of a seat, told in words by its panel (seat null: the middle of the table).
- * @typedef {{seat: number | null, text: string, seq: number}} Caption
+ * The last move of a seat, told in words by its panel (seat null: the middle of the table):
+ * the words of its last lines (at most two), as the server phrased them.
+ * @typedef {{seat: number | null, said: string[], seq: number}} Caption
  */
 
 /** How long a stale move waits for the newest state before the page gives up on it. */
@@ -131,7 +133,7 @@ export class TablePage {
     /** @type {ChatPanel | null} the chat, at a table with people */
     this.chat = null;
     /** the tab's title and the notifications of the person's turn (notice.js) */
-    this.notice = new TurnNotice(room, () => this.names());
+    this.notice = new TurnNotice(room, this.log);
     // Built by start(), before anything reads them:
     /** @type {TableShell} */
     this.ui;
@@ -187,7 +189,7 @@ export class TablePage {
     this.ui.formatEl.textContent = matchFormat(summary.options);
     this.variant = summary.game;
     this.notice.setGame(summary.game);
-    document.title = tableTitle(this.state, this.names(), {
+    document.title = tableTitle(this.state, this.log, {
       game: this.notice.game,
       room: this.room,
     });
@@ -309,7 +311,7 @@ export class TablePage {
       this.reveals.clear();
     }
     const events = state.events ?? [];
-    this.log.take(state, { joined: this.joined, memory: this.hasAid() === true });
+    this.log.take(state, { joined: this.joined });
     this.joined = false;
     this.reveals.note(events, seat);
     const actor = [...events]
@@ -348,17 +350,17 @@ export class TablePage {
       if (raw.type === "round_start") this.captions.clear();
       for (const a of eventPlaces(raw)) touched.add(a);
     }
-    for (const line of this.log.lines(this.names(), state.seat)) {
+    for (const line of this.log.lines()) {
       if (!seqs.has(line.seq)) continue;
       spoken.push(line.text);
-      bySeat.set(line.seat, [...(bySeat.get(line.seat) ?? []), line.text]);
-      this.captions.set(line.seat, { seat: line.seat, text: "", seq: line.seq });
+      bySeat.set(line.seat, [...(bySeat.get(line.seat) ?? []), line.said]);
+      this.captions.set(line.seat, { seat: line.seat, said: [], seq: line.seq });
     }
     // The middle's words (a round begins, a reshuffle) give way to the next move of a seat.
     if (bySeat.size && !bySeat.has(null)) this.captions.delete(null);
     for (const [seat, lines] of bySeat) {
       const caption = this.captions.get(seat);
-      if (caption) caption.text = lines.slice(-2).join(" · ");
+      if (caption) caption.said = lines.slice(-2);
     }
     this.touched = touched;
     this.freshUntil = performance.now() + FRESH_MS;
@@ -484,7 +486,7 @@ export class TablePage {
   showMoves(table) {
     const fresh = performance.now() < this.freshUntil;
     for (const caption of this.captions.values()) {
-      if (!caption.text) continue;
+      if (!caption.said.length) continue;
       const host =
         caption.seat === null
           ? table.querySelector(".area-center")
@@ -496,7 +498,7 @@ export class TablePage {
             class: `move-caption${fresh && this.freshSeqs.has(caption.seq) ? " fresh" : ""}`,
             dataset: { ui: "caption", seat: caption.seat === null ? "" : String(caption.seat) },
           },
-          caption.text,
+          caption.said.flatMap((said, i) => [i ? " · " : "", ...saidNodes(said)]),
         ),
       );
     }
@@ -514,16 +516,16 @@ export class TablePage {
     const list = this.ui.logList;
     const atBottom = list.childElementCount === 0 || atEnd(list);
     const items = this.log
-      .lines(this.names(), this.state?.seat ?? null)
+      .lines()
       .filter((line) => !line.quiet)
       .map((line) =>
         el(
           "li",
           {
-            class: `${this.freshSeqs.has(line.seq) ? "fresh" : ""}${line.round ? " log-round" : ""}`,
+            class: `tone-${line.tone}${this.freshSeqs.has(line.seq) ? " fresh" : ""}${line.round ? " log-round" : ""}`,
             dataset: { seq: String(line.seq) },
           },
-          line.text,
+          saidNodes(line.said),
         ),
       );
     const text = items.map((item) => item.textContent).join("\n");

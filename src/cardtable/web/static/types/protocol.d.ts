@@ -18,6 +18,29 @@ export type EventType = ViewEvent["type"];
 /** A finished round of either kind of game (an entry of `view.round_results`). */
 export type RoundResult = View["round_results"][number];
 
+/** How an event's words weigh (cardtable.text.phrase's Tone): `quiet` a turn begins, `strong`
+ * a round begins or ends, `call` the end is called, `alarm` a penalty, `note` the table changed
+ * by itself. */
+export type Tone = "plain" | "quiet" | "strong" | "call" | "alarm" | "note";
+
+/** An event in words, from this connection's side, phrased by the server (cardtable.text.phrase,
+ * the terminal's words too): seats as the page names them ("you", "Ann", "Casual AI"), cards as
+ * tokens ("[7H]", drawn by said.js); a move the clock or a stand-in chose says so in front. */
+export interface Said {
+  text: string;
+  tone: Tone;
+}
+
+/** An event as the server sends it: its fields as this connection may see them, and its words
+ * (phrased from what this connection may read again later: a card seen only for a moment is
+ * never named). */
+export type ToldEvent = ViewEvent & { said: Said };
+
+/** A view of either game whose events come with their words (a replay's views). */
+export type ToldView =
+  | (Omit<FamilyView, "events"> & { events: (FamilyEvent & { said: Said })[] })
+  | (Omit<QuteView, "events"> & { events: (QuteEvent & { said: Said })[] });
+
 // --- HTTP --------------------------------------------------------------------------------------
 
 /** A seat as anyone may know it (`seats` of a room summary and of every `state` frame). */
@@ -216,17 +239,18 @@ export interface GameList {
   games: GameEntry[];
 }
 
-/** One step of a replay: the action and the spectator view after it. */
+/** One step of a replay: the action and the view after it (its events told from the side of
+ * the replay's viewer). */
 export interface ReplayStep {
   seat: number;
   action: string;
   /** Who chose the action, when not the seat's own player (`null`: its player did). */
   by: By | null;
-  view: View;
+  view: ToldView;
   /** The `seq` of the first event the step caused. */
   first_event?: number;
   /** A step that ended a round of a match: the table at that round's end. */
-  end_view?: View;
+  end_view?: ToldView;
 }
 
 /**
@@ -248,8 +272,8 @@ export interface Replay {
   steps: ReplayStep[];
   /** `start` of the following page; `null` after the last step. */
   next: number | null;
-  /** The spectator view before the first step: on the page from `start` 0 only. */
-  initial?: View;
+  /** The view before the first step: on the page from `start` 0 only. */
+  initial?: ToldView;
 }
 
 // --- the WebSocket -----------------------------------------------------------------------------
@@ -287,7 +311,7 @@ export interface LogEntry {
   version: number;
   seat: number | null;
   by: By | null;
-  events: ViewEvent[];
+  events: ToldEvent[];
 }
 
 /** The `state` frame: the room and the game as this connection's seat sees them. */
@@ -302,8 +326,9 @@ export interface StateMessage {
   seats: SeatInfo[];
   /** The view of the current game; `null` before the first game. */
   view: View | null;
-  /** The events of the action that caused this state, as this seat sees them. */
-  events: ViewEvent[];
+  /** The events of the action that caused this state, as this seat sees them, with their
+   * words. */
+  events: ToldEvent[];
   window: TimedWindow | null;
   /** The turn clock, while people are to act outside a timed window. */
   clock: TurnClock | null;
