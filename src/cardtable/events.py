@@ -72,6 +72,7 @@ __all__ = [
     "SuitChosen",
     "Turn",
     "decode",
+    "turn_of",
 ]
 
 H = TypeVar("H", bound="Happening")
@@ -175,6 +176,18 @@ class Turn(Happening):
     KIND: ClassVar[str] = "turn"
     seat: int
     """The seat whose turn it is."""
+
+
+_TURNS: dict[int, Turn] = {}
+
+
+def turn_of(seat: int) -> Turn:
+    """The :class:`Turn` of ``seat``: one per seat, shared (events are frozen), so that an
+    engine need not build one each turn."""
+    turn = _TURNS.get(seat)
+    if turn is None:
+        turn = _TURNS[seat] = Turn(seat)
+    return turn
 
 
 @dataclass(frozen=True, slots=True)

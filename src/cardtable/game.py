@@ -49,7 +49,7 @@ class Event:
     a part of the table saw (a peek, a spy, a private draw); everyone else reads ``None``.
     """
 
-    __slots__ = ("_json", "_public", "audience", "full", "seq")
+    __slots__ = ("_json", "_public", "audience", "full", "seq", "type")
 
     def __init__(self, seq: int, full: Happening, audience: int = -1) -> None:
         self.seq = seq
@@ -59,6 +59,8 @@ class Event:
         self.audience = audience
         """Bit mask of seats (bit ``n`` = spectators) allowed to see the secret fields
         (``-1``: everyone)."""
+        self.type = full.KIND
+        """What happened: ``draw``, ``replace``, ``spy`` …"""
         self._public: Happening | None = full if audience == -1 or not full.SECRET else None
         self._json: tuple[dict[str, object] | None, dict[str, object] | None] = (None, None)
 
@@ -69,11 +71,6 @@ class Event:
         if public is None:
             public = self._public = self.full.hidden()
         return public
-
-    @property
-    def type(self) -> str:
-        """What happened: ``draw``, ``replace``, ``spy`` …"""
-        return self.full.KIND
 
     def seen(self, bit: int) -> Happening:
         """The event as the holder of ``bit`` (``1 << seat``) may see it."""

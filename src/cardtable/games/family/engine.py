@@ -29,7 +29,7 @@ from ...events import (
     Reshuffle,
     SnapOpen,
     Spy,
-    Turn,
+    turn_of,
 )
 from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
@@ -614,7 +614,7 @@ class FamilyGame(Game):
             self._end_round()
             return
         if self._events is not None:
-            self.emit(Turn(seat))
+            self.emit(turn_of(seat))
 
     def end_turn(self) -> None:
         """Close the turn: count it, end the round where the rules say so (the deck's end, the

@@ -31,7 +31,7 @@ from ...events import (
     Refill,
     Skip,
     SuitChosen,
-    Turn,
+    turn_of,
 )
 from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
@@ -198,7 +198,7 @@ class QuteGame(Game):
         events = self._events
         if events is not None:  # inlined emit: this runs once per turn
             self._seq += 1
-            events.append(Event(self._seq, Turn(seat)))
+            events.append(Event(self._seq, turn_of(seat)))
 
     # ------------------------------------------------------------------ queries
     @property
