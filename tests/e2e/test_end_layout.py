@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import BrowserContext, Page
 
+from cardtable.text.catalog import say
+
 from ..webserver import Server
 from .driver import choose_action, create_room, play_action, wait_actionable
 
@@ -69,7 +71,7 @@ def test_the_newest_move_stays_in_view_and_the_end_is_not_covered(
     page.wait_for_function("() => document.body.dataset.status === 'finished'")
     page.evaluate("() => window.scrollTo(0, 0)")
     in_view(page, DESKTOP["height"])
-    assert "Game over" in page.locator("[data-ui=log] li").last.inner_text()
+    assert say("game.over") in page.locator("[data-ui=log] li").last.inner_text()
     # the own seat lies under the field, over none of the hands shown
     field, me = box(page, ".table-field"), box(page, ".area-me")
     assert me["y"] >= field["y"] + field["height"], (field, me)

@@ -39,11 +39,21 @@ def open_page(browser: Browser, url: str, viewport: dict[str, int], held: list[o
     return page
 
 
+_PEEKING_OR_DONE = """() => {
+    const s = window.cardtable && window.cardtable.state();
+    if (!s || !s.view || document.body.dataset.busy === "1") return false;
+    return s.view.legal.length > 0 || !s.view.actors.includes(s.view.seat);
+}"""
+
+
 def finish_quickly(players: dict[int, Page]) -> None:
     """Both peek, then the first to play calls gabo: the round (and the game) ends at once."""
     for page in players.values():
         for n in (0, 1):
-            current = wait_actionable(page)
+            # this seat may peek, or is done peeking (a slow answer to a click may have been
+            # answered by the click made again): only then is there anything to decide
+            page.wait_for_function(_PEEKING_OR_DONE)
+            current = state(page)
             if f"peek {n}" in current["view"]["legal"]:
                 play_action(page, f"peek {n}")
     while True:
