@@ -522,11 +522,15 @@ class Game(ABC):
         ``memory=False``: the public parts only (every card shown to the whole table, none a
         peek, spy, look or private draw showed): the record a person without memory aid may
         read again, equal for every seat."""
+        bit = self._history_bit(seat, memory)
+        return [e.visible(bit) for e in self._history]
+
+    def _history_bit(self, seat: int, memory: bool) -> int:
+        """Whose parts of the events :meth:`history` gives ``seat``: its own bit, or none (the
+        public parts) without memory in a memory game."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
-        if not memory and self.memory_game:
-            return [e.visible(0) for e in self._history]
-        return [e.for_seat(seat) for e in self._history]
+        return 0 if not memory and self.memory_game else 1 << seat
 
     @property
     def recording(self) -> bool:
@@ -536,9 +540,7 @@ class Game(ABC):
 
     def happenings(self, seat: int, memory: bool = True) -> list[Happening]:
         """:meth:`history`, typed: the events of the current round as ``seat`` saw them."""
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise ValueError(f"there is no seat {seat!r} at this table")
-        bit = 0 if not memory and self.memory_game else 1 << seat
+        bit = self._history_bit(seat, memory)
         return [e.seen(bit) for e in self._history]
 
     def _not_your_turn(self, seat: int) -> str:

@@ -354,9 +354,7 @@ def _both(ev: Happening, r: Reader) -> Said | None:
     match ev:
         case Turn(seat=seat):
             return _who(seat, r, "turn", "quiet")
-        case FamilyRoundEnd(result=result):
-            return Said(say("round.over", round=result["round"]), "strong")
-        case QuteRoundEnd(result=result):
+        case FamilyRoundEnd(result=result) | QuteRoundEnd(result=result):
             return Said(say("round.over", round=result["round"]), "strong")
         case GameOver():
             return Said(say("game.over"), "strong")

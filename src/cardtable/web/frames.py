@@ -102,9 +102,7 @@ def state_frame(
         "seat": seat,
         "seats": seats,
         "view": view,
-        "events": [
-            told(e.visible(bit), e.visible(again), reader, room.row.game, by) for e in events
-        ],
+        "events": [told(e.visible(bit), e.seen(again), reader, room.row.game, by) for e in events],
         "window": window,
         "clock": clock,
         "by": by,

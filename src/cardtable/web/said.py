@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..text.phrase import Reader, chosen_for, phrase
+from ..events import Happening, Turn, decode
+from ..text.phrase import Reader, chosen_for, kinds_for, phrase
 from .protocol import By, Phrasing, SeatInfo, ai_seat_label
 
 __all__ = ["reader_for", "said_for", "seat_names", "told", "told_view"]
@@ -47,13 +48,20 @@ def reader_for(seat: int | None, seats: Sequence[SeatInfo]) -> Reader:
     return Reader(seat, tuple(seat_names(seats)))
 
 
-def said_for(event: Mapping[str, Any], reader: Reader, game: str, by: By | None = None) -> Phrasing:
+def said_for(
+    event: Happening | Mapping[str, Any], reader: Reader, game: str, by: By | None = None
+) -> Phrasing:
     """``event`` of variant ``game`` in words as ``reader`` reads it; ``event`` is the event as
-    that reader may read it (what the phrasing names comes from it only). ``by`` is who chose
-    the move that caused it when the seat's own player did not: the event of that seat (its
-    turn aside) says so in front."""
-    said = phrase(event, reader, game)
-    if by is not None and event.get("seat") == by["seat"] and event.get("type") != "turn":
+    that reader may read it (what the phrasing names comes from it only): typed, or as views
+    carry it. ``by`` is who chose the move that caused it when the seat's own player did not:
+    the event of that seat (its turn aside) says so in front."""
+    typed = event if isinstance(event, Happening) else decode(event, kinds_for(game))
+    said = phrase(typed, reader)
+    if (
+        by is not None
+        and getattr(typed, "seat", None) == by["seat"]
+        and not isinstance(typed, Turn)
+    ):
         chooser = by["name"] if by["kind"] == "stand_in" else ""
         said = chosen_for(said, by["seat"], reader, by["kind"], chooser)
     return {"text": said.text, "tone": said.tone}
@@ -61,7 +69,7 @@ def said_for(event: Mapping[str, Any], reader: Reader, game: str, by: By | None 
 
 def told(
     sent: Mapping[str, Any],
-    read: Mapping[str, Any],
+    read: Happening | Mapping[str, Any],
     reader: Reader,
     game: str,
     by: By | None = None,
