@@ -273,9 +273,15 @@ class TableFlow(App[None]):
         action = str(self.bots[bot].act(Seat(self.game, bot)))
         self.call_from_thread(self._bot_moved, bot, action, generation)
 
+    def _table_gone(self) -> bool:
+        """Whether the table is going away (the app closes): nothing is drawn on it then."""
+        return not self.query("#status")
+
     def _bot_moved(self, bot: int, action: str, generation: int) -> None:
         if generation != self._generation:
             return  # a new game was started meanwhile
+        if self._table_gone():  # an answer that came back while the app closes
+            return
         if self.covers:  # played once the person is back at the table
             self._held = (bot, action, generation)
             return
@@ -356,7 +362,7 @@ class TableFlow(App[None]):
         """Five times a second: the spinner, the clock, a card whose reveal time is up, and a
         timed window that ran out (the clock's move is played and labelled)."""
         self._spin += 1
-        if not self.query("#status"):  # the table is going away (the app closes)
+        if self._table_gone():
             return
         now = self.clock()
         if self.reveals.expire(now):
