@@ -27,7 +27,7 @@ from .notation import Action, parse
 from .rng import Rng
 
 if TYPE_CHECKING:
-    from .views import ViewTail
+    from .views import View, ViewTail
 
 __all__ = ["RANDOM_DRAWS", "TOP_DRAWS", "ChanceDrawn", "DrawSource", "Event", "Game"]
 
@@ -246,13 +246,13 @@ class Game(ABC):
         """Play a legal action without checking it (fast path for agents and rollouts)."""
 
     @abstractmethod
-    def _view(self, seat: int | None, memory: bool = True) -> Mapping[str, Any]:
+    def _view(self, seat: int | None, memory: bool = True) -> View:
         """The view of ``seat`` (``None``: a spectator); built field by field, deny by default.
 
         ``memory=False``: the table as a person without memory aid sees it (RULES.md, Memory).
         """
 
-    def view(self, seat: int, memory: bool = True) -> Mapping[str, Any]:
+    def view(self, seat: int, memory: bool = True) -> View:
         """JSON-ready dict of everything ``seat`` may know, nothing more (each engine narrows
         the type: :class:`~cardtable.views.FamilyView`, :class:`~cardtable.views.QuteView`).
 
@@ -267,7 +267,7 @@ class Game(ABC):
             raise ValueError(f"there is no seat {seat!r} at this table")
         return self._view(seat, memory or not self.memory_game)
 
-    def spectator_view(self, memory: bool = True) -> Mapping[str, Any]:
+    def spectator_view(self, memory: bool = True) -> View:
         """JSON-ready dict of public information only (``memory=False``: face-up cards only,
         as for :meth:`view`)."""
         return self._view(None, memory or not self.memory_game)

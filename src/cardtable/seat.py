@@ -118,7 +118,7 @@ class Seat:
     # -- what the seat may read ----------------------------------------------------------------
     def view(self) -> View:
         """Everything the seat may know now (see :attr:`memory`)."""
-        return self._game.view(self.number, memory=self.memory)  # type: ignore[return-value]
+        return self._game.view(self.number, memory=self.memory)
 
     def history(self) -> list[Happening]:
         """The events of the round as the seat saw them, oldest first, typed (see

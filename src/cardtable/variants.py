@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from .game import DrawSource, Game
@@ -21,6 +21,8 @@ __all__ = [
     "MAX_INT_OPTION",
     "MAX_TARGET",
     "OptionSpec",
+    "OptionValue",
+    "Options",
     "Variant",
     "get",
     "names",
@@ -37,6 +39,13 @@ __all__ = [
 MAX_TARGET = 1000
 """Highest match target any variant accepts (ten times the usual 100 or 125: sensible bounds
 for a match people play, and totals that stay small numbers)."""
+
+OptionValue: TypeAlias = bool | int | str | None
+"""The value of one rule option (``None`` where an option allows it, e.g. ``target``)."""
+
+Options: TypeAlias = dict[str, OptionValue]
+"""Rule options by name, as given to :func:`new_game` and kept, resolved, in ``Game.options``;
+each game reads its own into a typed record (``FamilyOptions``, ``QuteOptions``)."""
 
 MAX_INT_OPTION = 1000
 """The maximum of an ``int`` option that gives none of its own (:attr:`OptionSpec.upper`):

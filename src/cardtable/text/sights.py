@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import Game
 from ..events import ROUND_STARTS, At, Claim, Drop, Happening, Look, Peek, Spy
-from ..views import FamilySlot
+from ..views import is_family_view
 from .render import Front
 
 __all__ = ["note_sights", "sights_in", "table_view"]
@@ -62,13 +62,14 @@ def table_view(
     """
     if memory_aid:
         return {**game.view(me), "memory_aid": True}
-    view = {**game.view(me, memory=False), "memory_aid": False}
-    if not sights or shown.memory is None:
+    plain = game.view(me, memory=False)
+    view = {**plain, "memory_aid": False}
+    full = game.view(me)
+    if not sights or shown.memory is None or not is_family_view(plain) or not is_family_view(full):
         return view
     # Only a memory game gets here: a Cabo-family one, whose hands are rows of FamilySlot.
-    known: list[list[FamilySlot | None]] = game.view(me)["hands"]
-    view_hands: list[list[FamilySlot | None]] = view["hands"]
-    hands = [list(hand) for hand in view_hands]
+    known = full["hands"]
+    hands = [list(hand) for hand in plain["hands"]]
     seen_now: dict[str, str] = {}
     for at, code in sights.items():
         s, p = at.seat, at.pos

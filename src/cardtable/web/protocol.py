@@ -19,7 +19,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -65,6 +65,7 @@ __all__ = [
     "JoinMsg",
     "JoinRoom",
     "LogEntry",
+    "MsgId",
     "Phrasing",
     "PingMsg",
     "PlayedFor",
@@ -276,11 +277,13 @@ def excerpt(value: Any, limit: int = 80) -> str:
 
 RoomId = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-MsgId = (
+MsgId: TypeAlias = (
     Annotated[str, StringConstraints(max_length=MAX_ID_CHARS), AfterValidator(_check_id)]
     | Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)]
     | None
 )
+"""A message's ``id`` as a reply echoes it: a string or an integer (:func:`valid_id`);
+``None`` when the message carried none (or one that may not be echoed)."""
 Name = Annotated[str, AfterValidator(check_name)]
 
 

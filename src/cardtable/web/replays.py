@@ -272,21 +272,22 @@ def round_end_view(
     before.apply(seat, act)
     if not before.over:
         return None
-    end = dict(before.spectator_view() if viewer is None else before.view(viewer))
+    seen = before.spectator_view() if viewer is None else before.view(viewer)
     done = after["round_results"]
-    if not done or not end.get("round_results"):
+    if not done or not seen["round_results"]:
         return None
-    if end["round_results"][-1].get("hands") != done[-1].get("hands"):
+    if seen["round_results"][-1].get("hands") != done[-1].get("hands"):
         return None
     events = list(after.get("events") or ())
     deal = next(
         (
             i
             for i, e in enumerate(events)
-            if e.get("type") == "round_start" and e.get("round") == end["round"] + 1
+            if e.get("type") == "round_start" and e.get("round") == seen["round"] + 1
         ),
         0,
     )
+    end: dict[str, Any] = dict(seen)
     end.update(
         over=False,
         result=None,
