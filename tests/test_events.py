@@ -17,6 +17,7 @@ from cardtable.events import (
     Peek,
     QuteDraw,
     Spy,
+    at,
     decode,
 )
 from cardtable.rng import Rng
@@ -88,3 +89,21 @@ def test_an_unknown_or_incomplete_event_is_refused() -> None:
         decode({"type": "teleport"}, FAMILY_KINDS)
     with pytest.raises(ValueError, match="needs 'at'"):
         decode({"type": "peek", "seat": 0}, FAMILY_KINDS)
+
+
+def test_at_names_each_place_once_and_equals_a_new_one() -> None:
+    """``at`` hands out one shared instance per place (engines name places on every recorded
+    move); it equals ``At`` made anew, also past the table it keeps and for no real place."""
+    assert at(2, 3) is at(2, 3)
+    assert at(2, 3) == At(2, 3) and str(at(2, 3)) == "2.3"
+    for seat, pos in ((15, 63), (16, 0), (0, 64), (-1, 0), (0, -1)):
+        assert at(seat, pos) == At(seat, pos)
+        assert (at(seat, pos).seat, at(seat, pos).pos) == (seat, pos)
+
+
+def test_events_are_values() -> None:
+    """Two events with the same fields are equal and hash alike (sets and caches of them)."""
+    first = Peek(0, at(0, 1), "5")
+    again = Peek(0, At(0, 1), "5")
+    assert first == again and hash(first) == hash(again) and len({first, again}) == 1
+    assert first != Peek(0, at(0, 1), None) and first != Spy(0, at(0, 1), "5")

@@ -1,6 +1,6 @@
 """What happens at a table, typed: one frozen dataclass per kind of event, for both games.
 
-An engine builds these as things happen (``game.emit(Peek(seat, At(seat, pos), card))``) and
+An engine builds these as things happen (``game.emit(Peek(seat, at(seat, pos), card))``, :func:`at` naming a place) and
 keeps each with the seats allowed to see its secret fields (:class:`cardtable.game.Event`).
 Consumers — agents, the belief, the text package, the terminal tables — read them as the seat
 sees them (:meth:`cardtable.seat.Seat.history`, :meth:`~cardtable.seat.Seat.play`) and match on
@@ -26,7 +26,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias, TypeVar, cast
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass as _event
+
     from .views import FamilyRoundResult, GameResult, PowerName, QuteRoundResult, Suit
+else:
+
+    def _event(*, frozen: bool, slots: bool) -> Callable[[type], type]:
+        """An event class: immutable by contract, as the type checker reads ``frozen=True``
+        (any assignment to a field is refused there), and built at run time without the
+        frozen guard: that guard sets each field through ``object.__setattr__``, which made
+        recording a move's events a third dearer; equality and hashing stay by value."""
+        assert frozen and slots
+        return dataclass(slots=True, eq=True, unsafe_hash=True)
+
 
 __all__ = [
     "FAMILY_KINDS",
@@ -71,6 +83,7 @@ __all__ = [
     "Spy",
     "SuitChosen",
     "Turn",
+    "at",
     "decode",
     "turn_of",
 ]
@@ -99,6 +112,20 @@ class At:
         return cls(int(seat), int(pos))
 
 
+_PLACES: tuple[tuple[At, ...], ...] = tuple(
+    tuple(At(seat, pos) for pos in range(64)) for seat in range(16)
+)
+"""Every place of a table of up to 16 seats and hands of up to 64 cards, made once."""
+
+
+def at(seat: int, pos: int) -> At:
+    """The place ``At(seat, pos)``, shared rather than made anew (engines name places on every
+    recorded move; an ``At`` is immutable, so one instance serves every event)."""
+    if 0 <= seat < 16 and 0 <= pos < 64:
+        return _PLACES[seat][pos]
+    return At(seat, pos)
+
+
 def _wire(name: str, *, omit: bool = False) -> dict[str, object]:
     """Field metadata: the key on the wire, and whether ``None`` leaves the key out."""
     return {"wire": name, "omit": omit}
@@ -109,7 +136,7 @@ _OMIT: Mapping[str, object] = {"omit": True}
 that may not see it, and the optional fields)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Happening:
     """Base of every kind of event. ``KIND`` is its ``type`` on the wire."""
 
@@ -169,7 +196,7 @@ def _layout(cls: type[Happening]) -> tuple[tuple[str, str, bool, bool], ...]:
 
 
 # ------------------------------------------------------------------------------ both games
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Turn(Happening):
     """A seat's turn begins."""
 
@@ -190,7 +217,7 @@ def turn_of(seat: int) -> Turn:
     return turn
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class GameOver(Happening):
     """The game (the whole match) has ended: its result."""
 
@@ -200,7 +227,7 @@ class GameOver(Happening):
 
 
 # ------------------------------------------------------------------------------ Cabo family
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class FamilyRoundStart(Happening):
     """A round is dealt; ``discard`` is the starting discard pile (face up)."""
 
@@ -213,7 +240,7 @@ class FamilyRoundStart(Happening):
     """The starting discard pile's codes."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Peek(Happening):
     """A seat looked at one of its own cards (the first peeks or the peek power)."""
 
@@ -227,7 +254,7 @@ class Peek(Happening):
     """The card seen (for the peeking seat)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class FamilyDraw(Happening):
     """A seat drew a card from the deck or took the discard pile's top."""
 
@@ -241,7 +268,7 @@ class FamilyDraw(Happening):
     """The card, where the reader may know it (always from the discard pile)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Reshuffle(Happening):
     """The discard pile (all but its top) became the new deck."""
 
@@ -250,7 +277,7 @@ class Reshuffle(Happening):
     """Cards in the new deck."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Replace(Happening):
     """A seat put the drawn card in its hand; the card it replaced went to the pile."""
 
@@ -265,7 +292,7 @@ class Replace(Happening):
     """The card put on the pile."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Claim(Happening):
     """cabo: a seat claimed several of its cards have one value, to replace them all."""
 
@@ -286,7 +313,7 @@ class Claim(Happening):
     """The claim failed: the cards shown to everyone (now face up in the hand)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Discard(Happening):
     """A seat discarded the drawn card, maybe gaining its power."""
 
@@ -299,7 +326,7 @@ class Discard(Happening):
     """The card's code."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class SnapOpen(Happening):
     """gabo: a snap window opened on ``card``."""
 
@@ -308,7 +335,7 @@ class SnapOpen(Happening):
     """The card that opened it."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Spy(Happening):
     """A seat looked at another seat's card (the spy power)."""
 
@@ -322,7 +349,7 @@ class Spy(Happening):
     """The card seen (for the spying seat)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Exchange(Happening):
     """Two cards were swapped unseen (the exchange power, or the look power's swap)."""
 
@@ -333,7 +360,7 @@ class Exchange(Happening):
     """The two places swapped."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Look(Happening):
     """A seat looked at one own card and one other card (the look power)."""
 
@@ -347,7 +374,7 @@ class Look(Happening):
     """The two cards seen (for the looking seat)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Pass(Happening):
     """A seat passed (a power, a give, or a snap window)."""
 
@@ -356,7 +383,7 @@ class Pass(Happening):
     """The passing seat."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Call(Happening):
     """A seat called the end of the round with the rule set's ``word``."""
 
@@ -367,7 +394,7 @@ class Call(Happening):
     """The call word (``cabo``, ``gabo``, ``kaboo`` …)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class FamilyPenalty(Happening):
     """A seat took a penalty card, at ``at`` (``None``: the deck had none left)."""
 
@@ -378,7 +405,7 @@ class FamilyPenalty(Happening):
     """Where the card went."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Snap(Happening):
     """gabo: a seat snapped a card onto the pile in a snap window."""
 
@@ -393,7 +420,7 @@ class Snap(Happening):
     """The snapped card (public: it lands on the pile, right or wrong)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Drop(Happening):
     """cabo-german: a seat dropped a card on the pile's top, or tried to."""
 
@@ -408,7 +435,7 @@ class Drop(Happening):
     """The card (public: shown to everyone, right or wrong)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Give(Happening):
     """cabo-german: after dropping another seat's card, a seat gave one of its own cards
     (from ``source``) into the gap (``to``)."""
@@ -422,7 +449,7 @@ class Give(Happening):
     """The gap filled."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class FamilyRoundEnd(Happening):
     """A round ended: its result, every hand shown."""
 
@@ -457,7 +484,7 @@ FamilyEvent: TypeAlias = (
 
 
 # ------------------------------------------------------------------------------ Qute
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class QuteRoundStart(Happening):
     """A Qute round is dealt."""
 
@@ -468,7 +495,7 @@ class QuteRoundStart(Happening):
     """The seat that plays first."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Refill(Happening):
     """The stack (all but its top) was shuffled into a new blind."""
 
@@ -479,7 +506,7 @@ class Refill(Happening):
     """Refills this round."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Play(Happening):
     """A seat laid ``cards`` on the stack, in order; ``left`` stay in its hand."""
 
@@ -492,7 +519,7 @@ class Play(Happening):
     """Cards left in the seat's hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class QuteDraw(Happening):
     """A seat drew from the blind (``card``: whether one came; ``drawn``: its code, for the
     drawer)."""
@@ -507,7 +534,7 @@ class QuteDraw(Happening):
     """The card's code, for the drawing seat only."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class QutePenalty(Happening):
     """A seat drew ``count`` cards for a 7 or an 8 (``reason``, ``for`` on the wire)."""
 
@@ -523,7 +550,7 @@ class QutePenalty(Happening):
     """Their codes, for that seat only."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Skip(Happening):
     """Seats skipped for an 8 or an A, in order (a seat may repeat)."""
 
@@ -534,7 +561,7 @@ class Skip(Happening):
     """The rank that skipped them (``for`` on the wire)."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class QuteCall(Happening):
     """A seat said qute (ending the round with a run of four)."""
 
@@ -543,7 +570,7 @@ class QuteCall(Happening):
     """The seat."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Continue(Happening):
     """A seat chose to play on after a run of four."""
 
@@ -552,7 +579,7 @@ class Continue(Happening):
     """The seat."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class SuitChosen(Happening):
     """A seat chose the suit for its J."""
 
@@ -563,7 +590,7 @@ class SuitChosen(Happening):
     """The suit chosen."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class Eights(Happening):
     """A seat chose how its 8s' draws are spread (``all`` others, or the ``next`` seat)."""
 
@@ -574,7 +601,7 @@ class Eights(Happening):
     """The choice."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class JPoints(Happening):
     """A seat that finished on Js chose how they count (``minus`` its own, ``plus`` the
     others')."""
@@ -586,7 +613,7 @@ class JPoints(Happening):
     """The choice."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class DeadEnd(Happening):
     """A seat had to cover a 6 and could neither play nor draw: the round ends."""
 
@@ -595,7 +622,7 @@ class DeadEnd(Happening):
     """The seat."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class MaxTurns(Happening):
     """The round reached its safety net of turns and ended."""
 
@@ -604,7 +631,7 @@ class MaxTurns(Happening):
     """Turns played."""
 
 
-@dataclass(frozen=True, slots=True)
+@_event(frozen=True, slots=True)
 class QuteRoundEnd(Happening):
     """A Qute round ended: its result, every hand shown."""
 

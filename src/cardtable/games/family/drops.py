@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...events import At, Drop, FamilyPenalty, Give, Snap
+from ...events import Drop, FamilyPenalty, Give, Snap, at
 from .phases import PH_GIVE, PH_SNAP
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def penalty(g: Table, seat: int) -> None:
     pos = g.place(seat, cid, 0, g.epoch)
     touch_looked(g, seat, pos)
     if g.recording:
-        g.emit(FamilyPenalty(seat, At(seat, pos)))
+        g.emit(FamilyPenalty(seat, at(seat, pos)))
 
 
 def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
@@ -46,7 +46,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         g.discard.append(cid)
         ok = g.keys[cid] == g.snap_key
         if g.recording:
-            g.emit(Snap(seat, At(s, pos), ok, g.codes[cid]))
+            g.emit(Snap(seat, at(s, pos), ok, g.codes[cid]))
         if not ok:
             penalty(g, seat)
             penalty(g, seat)
@@ -62,7 +62,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         g.known[s][pos] = 0
         g.discard.append(cid)
         if g.recording:
-            g.emit(Drop(seat, At(s, pos), True, g.codes[cid]))
+            g.emit(Drop(seat, at(s, pos), True, g.codes[cid]))
         if s != seat and g.occupied(seat):
             g.give_to = (s, pos)
             g.resume = g.phase
@@ -71,7 +71,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
         g.known[s][pos] = everyone
         # shown to everyone, then back face down
         if g.recording:
-            g.emit(Drop(seat, At(s, pos), False, g.codes[cid]))
+            g.emit(Drop(seat, at(s, pos), False, g.codes[cid]))
         penalty(g, seat)
     g.tick()
 
@@ -91,4 +91,4 @@ def do_give(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     g.give_to = None
     g.phase = g.resume
     if g.recording:
-        g.emit(Give(seat, At(seat, pos), At(s, target)))
+        g.emit(Give(seat, at(seat, pos), at(s, target)))

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import IllegalAction
 from ...events import (
-    At,
     Call,
     Claim,
     Discard,
@@ -29,6 +28,7 @@ from ...events import (
     Reshuffle,
     SnapOpen,
     Spy,
+    at,
     turn_of,
 )
 from ...game import TOP_DRAWS, Game
@@ -234,7 +234,7 @@ class FamilyGame(Game):
             for s in range(n):
                 for pos in self.rs.auto_peek:
                     self.known[s][pos] |= 1 << s
-                    self.emit(Peek(s, At(s, pos), self.codes[hands[s][pos]]), 1 << s)
+                    self.emit(Peek(s, at(s, pos), self.codes[hands[s][pos]]), 1 << s)
             self._begin_turn(first)
         elif self.rs.initial_peeks:
             self.peeks_left = [self.rs.initial_peeks] * n
@@ -369,7 +369,7 @@ class FamilyGame(Game):
         if self.phase == PH_PEEK and self.rs.peek_shown_until_draw:
             self.first_look[seat] += (self.hands[seat][pos],)
         if self._events is not None:
-            self.emit(Peek(seat, At(seat, pos), self.codes[self.hands[seat][pos]]), 1 << seat)
+            self.emit(Peek(seat, at(seat, pos), self.codes[self.hands[seat][pos]]), 1 << seat)
         if self.phase == PH_PEEK:
             self.peeks_left[seat] -= 1
             if not any(self.peeks_left):
@@ -464,7 +464,7 @@ class FamilyGame(Game):
             self.discard.append(old)
             if self._events is not None:
                 self.emit(
-                    Replace(seat, (At(seat, pos),), self._public_in(cid, kn), (self.codes[old],))
+                    Replace(seat, (at(seat, pos),), self._public_in(cid, kn), (self.codes[old],))
                 )
             self._card_landed(old)
             return
@@ -474,7 +474,7 @@ class FamilyGame(Game):
         ok = all(values[hand[p]] == first_value for p in args)
         out = tuple(self.codes[hand[p]] for p in args)
         cid, kn, tag = self._take_drawn()
-        claimed = tuple(At(seat, p) for p in args)
+        claimed = tuple(at(seat, p) for p in args)
         incoming = self._public_in(cid, kn)
         if ok:
             for p in args:
@@ -493,7 +493,7 @@ class FamilyGame(Game):
                 self.known[seat][p] = everyone
             new = self.place(seat, cid, kn, tag)
             # the cards were shown for a moment and are face down again
-            self.emit(Claim(seat, claimed, False, At(seat, new), incoming, shown=out))
+            self.emit(Claim(seat, claimed, False, at(seat, new), incoming, shown=out))
             self.end_turn()
 
     def _do_discard(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -533,7 +533,7 @@ class FamilyGame(Game):
         s, pos = args[0]
         self.known[s][pos] |= 1 << seat
         if self._events is not None:
-            self.emit(Spy(seat, At(s, pos), self.codes[self.hands[s][pos]]), 1 << seat)
+            self.emit(Spy(seat, at(s, pos), self.codes[self.hands[s][pos]]), 1 << seat)
         self._power_done()
 
     def resolve(self, seat: int, addr: Address) -> tuple[int, int]:
@@ -555,7 +555,7 @@ class FamilyGame(Game):
             a, b = (self.looked[0], self.looked[1]), (self.looked[2], self.looked[3])
         self._swap(a, b)
         if self._events is not None:
-            self.emit(Exchange(seat, (At(*a), At(*b))))
+            self.emit(Exchange(seat, (at(*a), at(*b))))
         self._power_done()
 
     def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
@@ -568,7 +568,7 @@ class FamilyGame(Game):
         self.phase = PH_LOOKED
         if self._events is not None:
             seen = (self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]])
-            self.emit(Look(seat, (At(seat, pos), At(s, other)), seen), bit)
+            self.emit(Look(seat, (at(seat, pos), at(s, other)), seen), bit)
 
     def _do_pass(self, seat: int, args: tuple[Any, ...]) -> None:
         ph = self.phase
