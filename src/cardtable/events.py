@@ -1,10 +1,10 @@
 """What happens at a table, typed: one frozen dataclass per kind of event, for both games.
 
-An engine builds these as things happen (``game.emit(Peek(seat, at(seat, pos), card))``, :func:`at` naming a place) and
-keeps each with the seats allowed to see its secret fields (:class:`cardtable.game.Event`).
-Consumers — agents, the belief, the text package, the terminal tables — read them as the seat
-sees them (:meth:`cardtable.seat.Seat.history`, :meth:`~cardtable.seat.Seat.play`) and match on
-the class::
+An engine builds these as things happen (``game.emit(Peek(seat, at(seat, pos), card))``, where
+:func:`at` names a place) and keeps each with the seats allowed to see its secret fields
+(:class:`cardtable.game.Event`). Consumers — agents, the belief, the text package, the
+terminal tables — read them as the seat sees them (:meth:`cardtable.seat.Seat.history`,
+:meth:`~cardtable.seat.Seat.play`) and match on the class::
 
     match ev:
         case Peek(seat=s, at=At(seat=owner, pos=p), card=code): ...
