@@ -12,12 +12,12 @@ as its log does: the moment a card is seen shows the card, the words never name 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from ..events import FamilyRoundStart, Peek, QuteRoundStart
 from ..game import Event
-from .protocol import By, LogEntry, StateFrame, TimedWindow, TurnClock
+from ..views import View
+from .protocol import By, LogEntry, MsgId, StateFrame, TimedWindow, TurnClock
 from .room import Conn, Room, dumps
 from .said import reader_for, told
 
@@ -79,13 +79,13 @@ def state_frame(
     clock: TurnClock | None,
     fill_in: float | None,
     by: By | None = None,
-    msg_id: Any = None,
+    msg_id: MsgId = None,
 ) -> StateFrame:
     """The ``state`` frame of ``room`` for a connection of ``seat`` (``None``: a spectator),
     reporting ``events`` (chosen ``by`` someone else than the seat's player, if so)."""
     game = room.game
     bit = 1 << (seat if seat is not None else room.row.players)
-    view: Mapping[str, Any] | None = None
+    view: View | None = None
     if game is not None:
         if seat is None:
             view = game.spectator_view(memory=False)
@@ -128,9 +128,9 @@ def join_log(room: Room, seat: int | None) -> list[LogEntry]:
 
 def push_all(
     room: Room,
-    build: Callable[[int | None, Any], StateFrame],
+    build: Callable[[int | None, MsgId], StateFrame],
     sender: Conn | None = None,
-    msg_id: Any = None,
+    msg_id: MsgId = None,
     skip: Conn | None = None,
 ) -> None:
     """Push every connection of the room (but ``skip``) the frame ``build(seat, id)`` makes

@@ -15,12 +15,12 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Coroutine
-from typing import Any
 
 from .. import variants
 from ..errors import IllegalAction
 from ..game import Game
 from ..store import GameRow, RoomRow, SeatRow, StoreError
+from ..variants import Options
 from .fill import QUICKPLAY_PREFIX, restore_ai_fill
 from .movelog import Chosen, MoveLog, by_label
 from .protocol import AI_LEVELS, RoomSummary, ai_seat_label
@@ -49,10 +49,10 @@ class Lobby:
         self.closing = False
         """Set once the server closes: nothing new starts."""
         self._loading: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
 
     # -- life cycle ---------------------------------------------------------------------------
-    def start(self) -> list[asyncio.Task[Any]]:
+    def start(self) -> list[asyncio.Task[object]]:
         """Start a running server's background work: the sweep pausing idle rooms, the repair
         of games whose end was never marked, and loading the lobby's rooms. Rooms themselves
         load lazily, when first asked for: start-up does not depend on how many there are.
@@ -60,7 +60,7 @@ class Lobby:
         self._spawn(self._sweep_loop())
         return [self._spawn(self.repair()), self._spawn(self._load_lobby())]
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def _spawn(self, work: Coroutine[object, object, object]) -> asyncio.Task[object]:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -240,7 +240,7 @@ class Lobby:
         seats: list[tuple[str, str | None, bool]],
         *,
         players: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         name: str | None = None,
         public: bool = True,
         autostart: bool = True,

@@ -18,8 +18,7 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal, NotRequired, TypeAlias
+from typing import Annotated, Any, Literal, NotRequired, TypeAlias, TypeGuard
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -38,6 +37,8 @@ from pydantic import (
 
 from ..agents.registry import LEVELS
 from ..text.phrase import Tone
+from ..variants import Options
+from ..views import View
 
 __all__ = [
     "AI_LEVELS",
@@ -251,9 +252,10 @@ def _check_id(value: str) -> str:
     return value
 
 
-def valid_id(value: Any) -> bool:
+def valid_id(value: object) -> TypeGuard[str | int]:
     """Whether ``value`` may be echoed as a message ``id``: a string of at most
-    :data:`MAX_ID_CHARS` characters of valid Unicode, or an integer within ±:data:`MAX_ID`."""
+    :data:`MAX_ID_CHARS` characters of valid Unicode, or an integer within ±:data:`MAX_ID`
+    (a :data:`MsgId`, then)."""
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
@@ -263,7 +265,7 @@ def valid_id(value: Any) -> bool:
     return False
 
 
-def excerpt(value: Any, limit: int = 80) -> str:
+def excerpt(value: object, limit: int = 80) -> str:
     """At most ``limit`` characters of ``value`` (its ``repr`` unless a string), lone
     surrogates replaced, for quoting input back in an error."""
     try:
@@ -290,13 +292,13 @@ Name = Annotated[str, AfterValidator(check_name)]
 class ProtocolError(Exception):
     """A message refused before it reached a room: an error ``code`` and a plain ``message``."""
 
-    def __init__(self, code: str, message: str, msg_id: Any = None) -> None:
+    def __init__(self, code: str, message: str, msg_id: MsgId = None) -> None:
         super().__init__(message)
         self.code = code
         """Error code (docs/protocol.md)."""
         self.message = message
         """Plain words for the person."""
-        self.msg_id = msg_id
+        self.msg_id: MsgId = msg_id
         """The ``id`` of the message, if it could be read."""
 
 
@@ -375,7 +377,7 @@ class PingMsg(_Msg):
 ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | PingMsg
 """Any message a client may send."""
 
-_MODELS: dict[str, type[_Msg]] = {
+_MODELS: dict[str, type[ClientMessage]] = {
     "join": JoinMsg,
     "act": ActMsg,
     "start": StartMsg,
@@ -422,9 +424,9 @@ def _depth(raw: str) -> int:
     return deepest
 
 
-def _valid_text(data: Any) -> bool:
+def _valid_text(data: object) -> bool:
     """Whether every string of ``data`` (keys too) is valid Unicode (no lone surrogate)."""
-    stack = [data]
+    stack: list[object] = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
@@ -463,8 +465,11 @@ def parse_message(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "the message must be a JSON object")
-    msg_id = data.get("id")
-    if not valid_id(msg_id) and msg_id is not None:
+    raw_id: object = data.get("id")
+    msg_id: MsgId = None
+    if valid_id(raw_id):
+        msg_id = raw_id
+    elif raw_id is not None:
         raise ProtocolError(
             "bad_id",
             f"the message's 'id' is not valid (a string of at most {MAX_ID_CHARS} characters, "
@@ -482,10 +487,9 @@ def parse_message(raw: str | bytes) -> ClientMessage:
         known = ", ".join(_MODELS)
         raise ProtocolError("unknown_type", f"unknown message type; known types: {known}", msg_id)
     try:
-        msg: Any = model.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise ProtocolError("malformed", _field_problem(exc), msg_id) from None
-    return msg  # type: ignore[no-any-return]
 
 
 # -- what the server sends (static/types/protocol.d.ts states the same for the client) --------
@@ -530,7 +534,7 @@ class LogEntry(TypedDict):
     """The room's version right after it."""
     seat: int | None
     by: By | None
-    events: list[Mapping[str, Any]]
+    events: list[dict[str, object]]
     """The events, each with its words (``said``: a :class:`Phrasing`)."""
 
 
@@ -574,7 +578,7 @@ class RoomSummary(TypedDict):
     game: str
     title: str
     players: int
-    options: dict[str, Any]
+    options: Options
     """The resolved rule options."""
     status: str
     """``waiting``, ``playing`` or ``finished``."""
@@ -635,7 +639,7 @@ class ChatFrame(TypedDict):
     """The line, as plain text (``None`` for a reaction)."""
     reaction: str | None
     """One of :data:`CHAT_REACTIONS` (``None`` for a line)."""
-    id: NotRequired[Any]
+    id: NotRequired[MsgId]
     """The ``id`` of the message, on the sender's copy only."""
 
 
@@ -658,10 +662,10 @@ class StateFrame(TypedDict):
     status: str
     seat: int | None
     seats: list[SeatInfo]
-    view: Mapping[str, Any] | None
+    view: View | None
     """The seat's view (a spectator's without a seat) of either game; ``None`` before the
     first game starts."""
-    events: list[Mapping[str, Any]]
+    events: list[dict[str, object]]
     """The events of the change, as the seat may see them, each with its words (``said``: a
     :class:`Phrasing`, of what the seat may read again later: :mod:`.said`)."""
     window: TimedWindow | None
@@ -682,7 +686,7 @@ class StateFrame(TypedDict):
     held: NotRequired[bool]
     """On the frame answering a ``hold`` only: whether the room's clocks and AI players are
     held now."""
-    id: NotRequired[Any]
+    id: NotRequired[MsgId]
     """The ``id`` of the message this frame answers."""
 
 
@@ -690,7 +694,7 @@ class PongFrame(TypedDict):
     """The answer to ``ping``."""
 
     type: Literal["pong"]
-    id: NotRequired[Any]
+    id: NotRequired[MsgId]
 
 
 class ErrorFrame(TypedDict):
@@ -699,14 +703,14 @@ class ErrorFrame(TypedDict):
     type: Literal["error"]
     code: str
     message: str
-    id: NotRequired[Any]
+    id: NotRequired[MsgId]
 
 
 Frame = StateFrame | ChatFrame | PongFrame | ErrorFrame
 """Any frame the server sends on the WebSocket."""
 
 
-def error(code: str, message: str, msg_id: Any = None) -> ErrorFrame:
+def error(code: str, message: str, msg_id: MsgId = None) -> ErrorFrame:
     """An ``error`` frame; ``msg_id`` is echoed only if :func:`valid_id`."""
     out: ErrorFrame = {"type": "error", "code": code, "message": excerpt(message, 300)}
     if msg_id is not None and valid_id(msg_id):
@@ -733,7 +737,7 @@ MAX_OPTIONS = 16
 """Most entries an ``options`` object may have."""
 
 
-def _check_options(options: dict[str, Any]) -> dict[str, object]:
+def _check_options(options: dict[str, object]) -> dict[str, object]:
     """Refuse option values no game could take (the variant's own check comes later, with its
     bounds): a number beyond ±2^53, a long string, an array or object. Never quotes a value."""
     if len(options) > MAX_OPTIONS:
@@ -758,6 +762,8 @@ class CreateRoom(BaseModel):
 
     game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     players: Annotated[int, Field(ge=1, le=10)] | None = None
+    # JSON values as they came: _check_options refuses what no game could take, and the
+    # variant checks the rest (a wrong type is answered in its words)
     options: Annotated[
         dict[Annotated[str, StringConstraints(max_length=32)], Any],
         AfterValidator(_check_options),

@@ -12,11 +12,11 @@ memory only (like the chat): a restarted server, or a room paused and rebuilt, h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..game import Game
 from ..store import RoomRow
-from .protocol import ProtocolError, RematchOffer
+from .protocol import MsgId, ProtocolError, RematchOffer
 
 __all__ = ["Offer", "RematchRoom", "answer"]
 
@@ -61,7 +61,7 @@ class RematchRoom(Protocol):
     """The rematch offered, if any."""
 
 
-def answer(room: RematchRoom, seat: int, accept: bool | None, msg_id: Any = None) -> bool:
+def answer(room: RematchRoom, seat: int, accept: bool | None, msg_id: MsgId = None) -> bool:
     """Apply the ``rematch`` message of ``seat`` (a person's seat) to ``room``, whose lock is
     held: without ``accept`` an offer (or the accept of the offer open), else an answer to the
     offer open. Returns whether every person's seat has now accepted: the next game is to be

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from typing import Any
 
 from ..store import Store
+from ..variants import Options
 from .chat import say
 from .clock import Clock, LoopClock
 from .fill import fill_in
@@ -31,6 +31,7 @@ from .protocol import (
     ClientMessage,
     HoldMsg,
     JoinMsg,
+    MsgId,
     PingMsg,
     PongFrame,
     ProtocolError,
@@ -68,7 +69,7 @@ class RoomManager:
         """The lobby: the live rooms' tables by id (:mod:`.lobby`)."""
         self.quick = QuickPlay(self.live)
         """Quick play (:mod:`.quickplay`)."""
-        self._startup: list[asyncio.Task[Any]] = []
+        self._startup: list[asyncio.Task[object]] = []
 
     # -- life cycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -116,7 +117,7 @@ class RoomManager:
         seats: list[tuple[str, str | None, bool]],
         *,
         players: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: Options | None = None,
         name: str | None = None,
         public: bool = True,
         autostart: bool = True,
@@ -183,7 +184,7 @@ class RoomManager:
         else:
             await self._seat_message(conn, msg)
 
-    async def _open(self, room_id: str, msg_id: Any) -> Table:
+    async def _open(self, room_id: str, msg_id: MsgId) -> Table:
         """The live table of a room a message names; ``unknown_room`` or ``rules_changed``."""
         table = await self.live.get(room_id)
         if table is None:
@@ -279,7 +280,7 @@ class RoomManager:
         self.leave(conn, later=True)
 
     @staticmethod
-    def _seat_of(room: Room, token: str, msg_id: Any) -> int:
+    def _seat_of(room: Room, token: str, msg_id: MsgId) -> int:
         digest = hash_token(token)
         for known, seat in room.tokens.items():
             if hmac.compare_digest(known, digest):

@@ -40,7 +40,6 @@ import logging
 import secrets
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
 
 from .. import variants
 from ..agents import Agent
@@ -58,6 +57,7 @@ from .frames import first_sight, join_log, push_all, state_frame
 from .movelog import CLOCK, Chosen, by_label, stand_in
 from .protocol import (
     By,
+    MsgId,
     ProtocolError,
     RoomSummary,
     StateFrame,
@@ -85,6 +85,11 @@ _REFUSALS: dict[type[IllegalAction], str] = {GameOver: "game_over", NotYourTurn:
 def new_game(row: RoomRow, seed: int) -> Game:
     """A new game of the room ``row`` dealt from ``seed``."""
     return variants.new_game(row.game, players=row.players, seed=seed, options=row.options)
+
+
+WindowKey = tuple[int, int, int, str]
+"""A timed window: the game's number, the round, the turn count and the phase (``peek``,
+``snap`` …) it opened in."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class Table:
         self.ai_version: int | None = None
         """The room's version the pending AI move is being searched for (``None`` while it
         waits its delay, or for a level that decides at once)."""
-        self.window_key: tuple[Any, ...] | None = None
+        self.window_key: WindowKey | None = None
         """Which timed window the timer runs for."""
         self.window_deadline = 0.0
         """When that window closes (the clock's monotonic time)."""
@@ -165,7 +170,7 @@ class Table:
         self.ai_version = self.window_key = self.turn_key = None
         self.holds.clear()
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -186,7 +191,7 @@ class Table:
         text: str,
         version: int | None,
         sender: Conn | None,
-        msg_id: Any,
+        msg_id: MsgId,
         *,
         person: bool = False,
         chosen: Chosen | None = None,
@@ -232,7 +237,7 @@ class Table:
         self.broadcast(events, sender=sender, msg_id=msg_id, by=by)
 
     async def _play_and_store(
-        self, game: Game, seat: int, action: Action, chosen: Chosen | None, msg_id: Any
+        self, game: Game, seat: int, action: Action, chosen: Chosen | None, msg_id: MsgId
     ) -> tuple[list[Event], GameResult | None]:
         """Play a checked ``action`` on the live game and store it (with the game's result if it
         ended it); the events and that result. If anything fails the game is rebuilt as it was
@@ -274,7 +279,7 @@ class Table:
             game.play(seat, action)
         room.game = game
 
-    async def start_game(self, sender: Conn | None = None, msg_id: Any = None) -> None:
+    async def start_game(self, sender: Conn | None = None, msg_id: MsgId = None) -> None:
         """Deal a new game (the lock is held)."""
         room = self.room
         seed = secrets.randbits(62)
@@ -303,7 +308,7 @@ class Table:
         online = room.online()
         room.unopened = {s.seat for s in room.row.seats if s.type == "human"} - online
 
-    async def start_asked(self, conn: Conn, msg_id: Any) -> None:
+    async def start_asked(self, conn: Conn, msg_id: MsgId) -> None:
         """Start the first game of a room made without autostart, once every person's seat
         is taken (the lock is held)."""
         if self.room.game is not None:
@@ -314,7 +319,7 @@ class Table:
             )
         await self.start_game(sender=conn, msg_id=msg_id)
 
-    async def rematch(self, conn: Conn, seat: int, accept: bool | None, msg_id: Any) -> None:
+    async def rematch(self, conn: Conn, seat: int, accept: bool | None, msg_id: MsgId) -> None:
         """A rematch offered, accepted or declined by ``seat`` (the lock is held): the next game
         starts once everyone accepted (:mod:`.rematch`)."""
         if answer_rematch(self.room, seat, accept, msg_id):
@@ -335,7 +340,7 @@ class Table:
         return agents
 
     # -- connections --------------------------------------------------------------------------
-    def join(self, conn: Conn, seat: int | None, msg_id: Any) -> None:
+    def join(self, conn: Conn, seat: int | None, msg_id: MsgId) -> None:
         """``conn`` listens to the room now, as ``seat`` (``None``: a spectator); it is sent the
         room's state with the move log and the chat so far (the lock is held)."""
         room = self.room
@@ -375,7 +380,7 @@ class Table:
 
     # -- frames -------------------------------------------------------------------------------
     def state(
-        self, seat: int | None, events: list[Event], msg_id: Any = None, by: By | None = None
+        self, seat: int | None, events: list[Event], msg_id: MsgId = None, by: By | None = None
     ) -> StateFrame:
         """The ``state`` frame of the room for a connection of ``seat`` (:func:`.state_frame`)."""
         return state_frame(
@@ -393,14 +398,14 @@ class Table:
         self,
         events: list[Event],
         sender: Conn | None = None,
-        msg_id: Any = None,
+        msg_id: MsgId = None,
         skip: Conn | None = None,
         by: By | None = None,
     ) -> None:
         """Push every connection of the room (but ``skip``) its own state reporting ``events``,
         chosen ``by`` someone else than their seat's player if so (:func:`.push_all`)."""
 
-        def build(seat: int | None, frame_id: Any) -> StateFrame:
+        def build(seat: int | None, frame_id: MsgId) -> StateFrame:
             return self.state(seat, events, frame_id, by)
 
         push_all(self.room, build, sender, msg_id, skip)
@@ -510,7 +515,7 @@ class Table:
         """Whether ``seat`` is the only person's seat of the room (every other is an AI's)."""
         return all(s.type != "human" or s.seat == seat for s in self.room.row.seats)
 
-    def hold(self, conn: Conn, seat: int, on: bool, msg_id: Any) -> None:
+    def hold(self, conn: Conn, seat: int, on: bool, msg_id: MsgId) -> None:
         """A ``hold`` from ``conn``, listening as ``seat`` (the lock is held): record or end its
         hold, hold or release the clocks, tell everyone when that changed and answer the sender
         (``held``: whether the room is held now). With another person at the table the hold is
@@ -667,7 +672,7 @@ class Table:
     def _update_window(self) -> None:
         room = self.room
         game = room.game
-        key: tuple[Any, ...] | None = None
+        key: WindowKey | None = None
         # a window opens with several seats to act; only then is the phase worth reading
         if (
             game is not None
@@ -695,7 +700,7 @@ class Table:
         length = settings.peek_window if key[-1] == "peek" else settings.snap_window
         self._arm_window(key, length)
 
-    def _arm_window(self, key: tuple[Any, ...], length: float) -> None:
+    def _arm_window(self, key: WindowKey, length: float) -> None:
         """Close the window of ``key`` in ``length`` seconds (held: keep them for later)."""
         if self.held:
             self.window_left = length
@@ -703,7 +708,7 @@ class Table:
         self.window_deadline = self.clock.monotonic() + length
         self.window_task = asyncio.create_task(self._close_window(key, self.window_deadline))
 
-    async def _close_window(self, key: tuple[Any, ...], deadline: float) -> None:
+    async def _close_window(self, key: WindowKey, deadline: float) -> None:
         """At ``deadline`` the window of ``key`` closes: each seat still to act gets the
         engine's timeout move, one at a time."""
         room = self.room
