@@ -70,7 +70,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import NotRequired, TypedDict, TypeVar
 
 import orjson
 from fastapi import HTTPException
@@ -79,6 +79,8 @@ from starlette.responses import Response
 from .. import variants
 from ..game import Game
 from ..text.phrase import Reader
+from ..variants import Options
+from ..views import Event, FamilyView, QuteView, View, is_family_view, is_qute_view
 from .protocol import By, Phrasing, PlayedFor
 from .room import hash_token
 from .said import said_for, told_view
@@ -99,6 +101,7 @@ __all__ = [
     "ReplayBuilder",
     "ReplayCache",
     "ReplaySource",
+    "Step",
     "build_replay",
     "check_page",
     "check_seat",
@@ -153,7 +156,7 @@ class ReplaySource:
     """Variant name."""
     players: int
     """Number of seats."""
-    options: Mapping[str, Any]
+    options: Options
     """Resolved rule options."""
     seed: int
     """The seed the game was dealt from (never sent to clients)."""
@@ -168,6 +171,26 @@ class ReplaySource:
     names: Sequence[str] = ()
     """Each seat's name as the browser shows it (:func:`.said.seat_names`), for the words of
     the events (none: ``seat N``)."""
+
+
+class Step(TypedDict):
+    """One step of a replay, as a page carries it (encoded once, when the replay is built)."""
+
+    seat: int
+    """The seat that played the action."""
+    action: str
+    """The action, in canonical notation."""
+    by: By | None
+    """Who chose it when its seat's own player did not (:mod:`.movelog`)."""
+    view: dict[str, object]
+    """The table after it, as the replay's viewer sees it, each event with its words
+    (``said``)."""
+    first_event: int
+    """The running number of the first event the action caused: the view's events from it on
+    are the step's."""
+    end_view: NotRequired[dict[str, object]]
+    """For an action that ends a round of a match: the table at that round's end, every hand
+    shown (:func:`round_end_view`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -231,7 +254,7 @@ class BuiltReplay:
         return bisect.bisect_right([b.first for b in self.blocks], step) - 1
 
 
-def _dumps(value: Any) -> bytes:
+def _dumps(value: object) -> bytes:
     """Compact JSON, as the server encodes its other messages."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
@@ -246,15 +269,15 @@ _YIELD_EVERY = 0.002
 """Seconds of building between two :func:`_yield_interpreter` calls."""
 
 
-def _last_seq(view: Mapping[str, Any], default: int = 0) -> int:
+def _last_seq(view: View, default: int = 0) -> int:
     """The running number of the last event a view carries (``default`` if it carries none)."""
     events = view.get("events") or ()
     return int(events[-1]["seq"]) if events else default
 
 
 def round_end_view(
-    before: Game, seat: int, action: str, after: Mapping[str, Any], viewer: int | None
-) -> dict[str, Any] | None:
+    before: Game, seat: int, action: str, after: View, viewer: int | None
+) -> View | None:
     """The table at the end of the round that ``action`` ends, as ``viewer`` (``None``: a
     spectator) sees it: every hand shown, the piles as the last move left them.
 
@@ -267,8 +290,7 @@ def round_end_view(
     target), and the events (the real ones, up to the new round's deal). ``None`` if the copy
     does not end there with the same hands (it always should)."""
     act = before.check(seat, action)
-    copy: Any = before  # every engine keeps ``target`` and reads it only at a round's end
-    copy.target = None
+    before.target = None  # every engine keeps ``target`` and reads it only at a round's end
     before.apply(seat, act)
     if not before.over:
         return None
@@ -278,26 +300,37 @@ def round_end_view(
         return None
     if seen["round_results"][-1].get("hands") != done[-1].get("hands"):
         return None
-    events = list(after.get("events") or ())
     deal = next(
         (
             i
-            for i, e in enumerate(events)
+            for i, e in enumerate(after["events"])
             if e.get("type") == "round_start" and e.get("round") == seen["round"] + 1
         ),
         0,
     )
-    end: dict[str, Any] = dict(seen)
-    end.update(
-        over=False,
-        result=None,
-        target=after["target"],
-        totals=after["totals"],
-        round_results=done,
-        events=events[:deal],
-        actors=[],
-        legal=[],
-    )
+    if is_family_view(seen) and is_family_view(after):
+        return _at_round_end(seen, after, deal)
+    if is_qute_view(seen) and is_qute_view(after):
+        return _at_round_end(seen, after, deal)
+    return None  # never: both views are of the one game
+
+
+_V = TypeVar("_V", FamilyView, QuteView)
+
+
+def _at_round_end(seen: _V, after: _V, deal: int) -> _V:
+    """The finished round ``seen`` with what the copy of :func:`round_end_view` got wrong on
+    purpose taken from ``after`` (the same game's view after the action), and the events of
+    ``after`` before its ``deal``-th (the new round's deal)."""
+    end = seen.copy()
+    end["over"] = False
+    end["result"] = None
+    end["target"] = after["target"]
+    end["totals"] = after["totals"]
+    end["round_results"] = after["round_results"]
+    end["events"] = after["events"][:deal]
+    end["actors"] = []
+    end["legal"] = []
     return end
 
 
@@ -335,11 +368,11 @@ class ReplayBuilder:
         self.initial = _dumps(self._told(first))
         """JSON of the view before the first step."""
 
-    def _view(self, game: Game) -> Mapping[str, Any]:
+    def _view(self, game: Game) -> View:
         """The view the steps show: the spectator's, or the seat's."""
         return game.spectator_view() if self._seat is None else game.view(self._seat)
 
-    def _words(self, event: Mapping[str, Any]) -> Phrasing:
+    def _words(self, event: Event) -> Phrasing:
         """An event of the views in words, from the viewer's side (once per event)."""
         seq = int(event["seq"])
         said = self._said.get(seq)
@@ -348,7 +381,7 @@ class ReplayBuilder:
             said = self._said[seq] = said_for(event, self._reader, self._variant, by)
         return said
 
-    def _told(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def _told(self, view: View) -> dict[str, object]:
         """``view`` with the words of its events; the words of older events are forgotten."""
         out = told_view(view, self._words)
         oldest = min((int(e["seq"]) for e in view.get("events") or ()), default=self._seq + 1)
@@ -361,7 +394,7 @@ class ReplayBuilder:
         """Every action has been played and encoded."""
         return self._pos >= len(self._actions)
 
-    def _step(self, seat: int, action: str, by: By | None) -> dict[str, object]:
+    def _step(self, seat: int, action: str, by: By | None) -> Step:
         """Play one action; its step: who, what, who chose it, the view after it, its first
         event's number, and the table at the round's end if it ended a round of a match."""
         game = self._game
@@ -372,7 +405,7 @@ class ReplayBuilder:
         if by is not None:
             self._played_for[seat][by["kind"]] += 1
             self._chosen.update(dict.fromkeys(range(first, self._seq + 1), by))
-        step: dict[str, Any] = {
+        step: Step = {
             "seat": seat,
             "action": action,
             "by": by,
@@ -445,7 +478,7 @@ def build_replay(source: ReplaySource) -> BuiltReplay:
     return builder.result()
 
 
-def page_body(replay: BuiltReplay, meta: Mapping[str, Any], start: int, count: int) -> bytes:
+def page_body(replay: BuiltReplay, meta: Mapping[str, object], start: int, count: int) -> bytes:
     """The JSON answer for one page: ``meta`` (the room, the game, the seats: a non-empty
     mapping) with ``result``, ``rounds``, ``total``, ``start``, ``next`` and ``steps``, and
     ``initial`` when ``start`` is 0. ``steps`` holds steps ``start`` onwards: at most
@@ -611,7 +644,7 @@ class ReplayCache:
         return await asyncio.shield(task)
 
     async def page(
-        self, replay: BuiltReplay, meta: Mapping[str, Any], start: int, count: int
+        self, replay: BuiltReplay, meta: Mapping[str, object], start: int, count: int
     ) -> bytes:
         """:func:`page_body` of ``replay``; in a thread when it inflates more than a little."""
         if _inflated_bytes(replay, start, count) <= _INLINE_INFLATE:

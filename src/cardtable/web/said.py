@@ -17,10 +17,10 @@ phraser.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from ..events import Happening, Turn, decode
 from ..text.phrase import Reader, chosen_for, kinds_for, phrase
+from ..views import Event, View
 from .protocol import By, Phrasing, SeatInfo, ai_seat_label
 
 __all__ = ["reader_for", "said_for", "seat_names", "told", "told_view"]
@@ -49,7 +49,7 @@ def reader_for(seat: int | None, seats: Sequence[SeatInfo]) -> Reader:
 
 
 def said_for(
-    event: Happening | Mapping[str, Any], reader: Reader, game: str, by: By | None = None
+    event: Happening | Mapping[str, object], reader: Reader, game: str, by: By | None = None
 ) -> Phrasing:
     """``event`` of variant ``game`` in words as ``reader`` reads it; ``event`` is the event as
     that reader may read it (what the phrasing names comes from it only): typed, or as views
@@ -68,12 +68,12 @@ def said_for(
 
 
 def told(
-    sent: Mapping[str, Any],
-    read: Happening | Mapping[str, Any],
+    sent: Mapping[str, object],
+    read: Happening | Mapping[str, object],
     reader: Reader,
     game: str,
     by: By | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The event ``sent`` as a connection is sent it, with ``said``: the words of ``read``, the
     same event as the reader may read it again later (``sent`` itself, or less of it: a seat
     without memory aid keeps only the public part in its log and captions, so that its words
@@ -83,12 +83,10 @@ def told(
     return out
 
 
-def told_view(
-    view: Mapping[str, Any], words: Callable[[Mapping[str, Any]], Phrasing]
-) -> dict[str, Any]:
+def told_view(view: View, words: Callable[[Event], Phrasing]) -> dict[str, object]:
     """A copy of ``view`` whose events carry ``said``: ``words(event)`` (:func:`said_for` of
     the event, from the side of the view's reader)."""
-    out = dict(view)
+    out: dict[str, object] = dict(view)
     events = view.get("events")
     if events:
         out["events"] = [{**e, "said": words(e)} for e in events]
