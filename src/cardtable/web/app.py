@@ -10,9 +10,8 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exception_handlers import http_exception_handler
@@ -20,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import variants
 from ..agents.registry import LEVELS, describe
@@ -60,12 +60,6 @@ MAX_BODY_BYTES = 16 * 1024
 
 _MAX_ERRORS = 10
 """Validation problems a ``422`` lists at most."""
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimit:
@@ -132,12 +126,12 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def _short_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+def _short_errors(exc: RequestValidationError) -> list[dict[str, object]]:
     """A validation failure as ``detail`` items that quote at most a short excerpt of the
     input: ``{"loc", "msg", "type", "input"?}``, ``input`` only for a scalar."""
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     for err in list(exc.errors())[:_MAX_ERRORS]:
-        item: dict[str, Any] = {
+        item: dict[str, object] = {
             "loc": [p if isinstance(p, int) else excerpt(str(p), 40) for p in err.get("loc", ())][
                 :8
             ],
@@ -252,10 +246,10 @@ def _add_reference(app: FastAPI) -> None:
     """What the server plays: its games, AI levels and rules."""
 
     @app.get("/api/variants")
-    async def list_variants() -> list[dict[str, Any]]:
+    async def list_variants() -> list[dict[str, object]]:
         """Every game with its seat range, options, family (the kind of game, which decides the
         client's layout) and details (call word and label, card values, powers by card …)."""
-        out = []
+        out: list[dict[str, object]] = []
         for name in variants.names():
             var = variants.get(name)
             out.append(
@@ -410,7 +404,7 @@ def _add_replays(app: FastAPI, manager: RoomManager, store: Store, replays: Repl
         except ValueError:  # a stored move the engine refuses: recorded under other rules
             log.warning("the moves of game %s/%d do not replay", room_id, game_no)
             raise HTTPException(409, "this game's moves do not replay under these rules") from None
-        seats: list[dict[str, Any]] = [dict(s) for s in room.seats_public()]
+        seats: list[dict[str, object]] = [dict(s) for s in room.seats_public()]
         for info, counts in zip(seats, built.played_for, strict=False):
             info["played_for"] = counts  # this game's, not the current one's
         meta = {

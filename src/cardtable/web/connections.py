@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .guard import MAX_HEAD_BYTES, json_body
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGIReceiveEvent
 
 __all__ = ["WS_PARSE_AHEAD", "guarded_http_protocol", "paced_websocket_protocol"]
 
@@ -68,10 +71,15 @@ def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.
     class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
         """uvicorn's sans-I/O WebSocket protocol, parsing only what the application reads."""
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
+        _unparsed: bytearray
+        _after_close: int
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            # the first call uvicorn makes on a protocol it built: the connection's own state
+            # starts here, and uvicorn's constructor (its parameters are uvicorn's) stays as is
             self._unparsed = bytearray()
             self._after_close = 0
+            super().connection_made(transport)
 
         def data_received(self, data: bytes) -> None:
             if self.close_sent:  # past the close: only the peer's close reply matters
@@ -92,7 +100,7 @@ def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.
                 self.read_paused = True
                 self.transport.pause_reading()
 
-        async def receive(self) -> Any:
+        async def receive(self) -> ASGIReceiveEvent:
             message = await self.queue.get()
             if self.queue.empty() and self._unparsed:
                 self._parse()
@@ -170,12 +178,14 @@ def guarded_http_protocol(
     class GuardedHttpToolsProtocol(HttpToolsProtocol):
         """httptools' protocol with a request read deadline and a head size limit."""
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._clock = _ReadClock(read_timeout, self._read_too_slow)
-            self._request = _RequestRead()
+        _clock: _ReadClock
+        _request: _RequestRead
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            # the first call uvicorn makes on a protocol it built: the connection's own state
+            # starts here, and uvicorn's constructor (its parameters are uvicorn's) stays as is
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+            self._request = _RequestRead()
             super().connection_made(transport)  # type: ignore[arg-type]
             self._clock.arm()
 
@@ -231,11 +241,12 @@ def _h11_protocol(read_timeout: float) -> type[asyncio.Protocol]:  # pragma: no 
     class GuardedH11Protocol(H11Protocol):
         """h11's protocol with a request read deadline."""
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._clock = _ReadClock(read_timeout, self._read_too_slow)
+        _clock: _ReadClock
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            # the first call uvicorn makes on a protocol it built: the connection's own state
+            # starts here, and uvicorn's constructor (its parameters are uvicorn's) stays as is
+            self._clock = _ReadClock(read_timeout, self._read_too_slow)
             super().connection_made(transport)  # type: ignore[arg-type]
             self._clock.arm()
 
