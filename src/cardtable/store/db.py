@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from sqlalchemy import (
     JSON,
@@ -31,10 +31,12 @@ from sqlalchemy import (
     Float,
     ForeignKeyConstraint,
     Index,
+    Insert,
     Integer,
     MetaData,
     String,
     Table,
+    Update,
     create_engine,
     event,
     false,
@@ -45,10 +47,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
+from ..variants import Options
 from ..views import GameResult
 from . import migrations
 
@@ -190,7 +194,7 @@ class RoomRow:
     """Variant name."""
     players: int
     """Number of seats."""
-    options: dict[str, Any]
+    options: Options
     """Resolved rule options."""
     public: bool
     """Listed in the lobby."""
@@ -257,7 +261,7 @@ class ActionRow:
     """The AI level that chose it, for ``chosen_by == "stand_in"``."""
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")
@@ -266,7 +270,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _sqlite_migration_pragmas(dbapi_conn: Any, record: Any) -> None:
+def _sqlite_migration_pragmas(dbapi_conn: DBAPIConnection, record: ConnectionPoolEntry) -> None:
     """The store's pragmas but with foreign keys off, as SQLite's procedure for schema changes
     asks (a table is altered by copying it; the references are checked after the migration,
     see :func:`cardtable.store.migrations.upgrade`), and the driver's own transaction handling
@@ -320,8 +324,28 @@ async def _migrate(engine: AsyncEngine) -> None:
             await own.dispose()
 
 
-_Write = tuple[str, Any, "asyncio.Future[None]"]
-_Step = tuple[Any, Any, int | None]
+_Append = tuple[str, int, int, int, str, GameResult | None, str | None, str | None]
+"""An accepted action: room, game number, seq, seat, action, the game's result if the action
+ends it, who chose it (``chosen_by``) and the stand-in's level."""
+
+_Write = (
+    tuple[Literal["room"], RoomRow]
+    | tuple[Literal["seat"], tuple[str, int, str, str]]
+    | tuple[Literal["game"], GameRow]
+    | tuple[Literal["action"], _Append]
+    | tuple[Literal["finish"], tuple[str, int, GameResult]]
+)
+"""One write for the writer task: its kind and what it writes (a new room, a seat taken by
+``(room, seat, name, token_hash)``, a new game, an action, a game's end by
+``(room, game_no, result)``)."""
+
+_Queued = tuple[_Write, "asyncio.Future[None]"]
+"""A write waiting for the writer, with the future its caller awaits."""
+
+_Params = dict[str, object] | list[dict[str, object]]
+"""A statement's parameters: one row, or several (one statement, many rows)."""
+
+_Step = tuple[Insert | Update, _Params | None, int | None]
 """One statement of a batch: statement, parameters, expected row count (or ``None``)."""
 
 
@@ -342,21 +366,21 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
     now = time.time()
     i = 0
     while i < len(batch):
-        kind, params, _ = batch[i]
-        if kind == "action":
+        write = batch[i]
+        if write[0] == "action":
             i = _plan_actions(batch, i, now, steps)
             continue
-        if kind == "room":
-            steps.extend(_room_steps(params))
-        elif kind == "seat":
-            steps.append(_seat_step(*params))
-        elif kind == "game":
-            steps.append(_game_step(params))
-        elif kind == "finish":
-            room, game_no, result = params
+        if write[0] == "room":
+            steps.extend(_room_steps(write[1]))
+        elif write[0] == "seat":
+            steps.append(_seat_step(*write[1]))
+        elif write[0] == "game":
+            steps.append(_game_step(write[1]))
+        elif write[0] == "finish":
+            room, game_no, result = write[1]
             steps.append(_finish(room, game_no, result, now))
         else:  # pragma: no cover - programming error
-            raise StoreError(f"unknown write {kind!r}")
+            raise StoreError(f"unknown write {write[0]!r}")
         i += 1
     return steps
 
@@ -364,10 +388,13 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
 def _plan_actions(batch: Sequence[_Write], i: int, now: float, steps: list[_Step]) -> int:
     """Add to ``steps`` the appends from ``batch[i]`` on, as one multi-row insert, and the
     updates of the games they finish; returns the index of the first write after them."""
-    rows = []
+    rows: list[dict[str, object]] = []
     ends: list[_Step] = []
-    while i < len(batch) and batch[i][0] == "action":
-        room, game_no, seq, seat, action, result, chosen_by, stand_in = batch[i][1]
+    while i < len(batch):
+        write = batch[i]
+        if write[0] != "action":
+            break
+        room, game_no, seq, seat, action, result, chosen_by, stand_in = write[1]
         rows.append(
             {
                 "room_id": room,
@@ -390,7 +417,7 @@ def _plan_actions(batch: Sequence[_Write], i: int, now: float, steps: list[_Step
 
 def _room_steps(r: RoomRow) -> list[_Step]:
     """The inserts of a new room and its seats."""
-    room_row = {
+    room_row: dict[str, object] = {
         "id": r.id,
         "game": r.game,
         "players": r.players,
@@ -402,7 +429,7 @@ def _room_steps(r: RoomRow) -> list[_Step]:
         "spectator_chat": r.spectator_chat,
     }
     steps: list[_Step] = [(insert(rooms), room_row, None)]
-    seat_rows = [
+    seat_rows: list[dict[str, object]] = [
         {
             "room_id": r.id,
             "seat": s.seat,
@@ -435,7 +462,7 @@ def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
 
 def _game_step(g: GameRow) -> _Step:
     """The insert of a new game of a room."""
-    row = {
+    row: dict[str, object] = {
         "room_id": g.room,
         "game_no": g.game_no,
         "seed": g.seed,
@@ -472,7 +499,7 @@ class Store:
         self.url = url
         """The SQLAlchemy URL (for an in-memory URL, that of its throwaway file)."""
         self._engine: AsyncEngine | None = None
-        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Queued | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
         self.commits = 0
@@ -493,10 +520,10 @@ class Store:
 
         Opening a store that is up to date changes nothing; servers opening the same store at
         the same time upgrade it once (the others wait, then find nothing to do)."""
-        kwargs: dict[str, Any] = {}
-        if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
-        engine = create_async_engine(self.url, **kwargs)
+        # SQLite: the writer's thread and the event loop's share connections
+        sqlite = self.url.startswith("sqlite")
+        connect_args = {"check_same_thread": False} if sqlite else {}
+        engine = create_async_engine(self.url, connect_args=connect_args)
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         try:
@@ -522,24 +549,24 @@ class Store:
             shutil.rmtree(self._scratch, ignore_errors=True)
 
     # -- writes ----------------------------------------------------------------------------
-    async def _submit(self, kind: str, params: Any) -> None:
+    async def _submit(self, write: _Write) -> None:
         if self._closed or self._writer is None:
             raise StoreError("the store is closed")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._queue.put((kind, params, fut))
+        await self._queue.put((write, fut))
         await fut
 
     async def create_room(self, room: RoomRow) -> None:
         """Store a new room and its seats."""
-        await self._submit("room", room)
+        await self._submit(("room", room))
 
     async def take_seat(self, room: str, seat: int, name: str, token_hash: str) -> None:
         """Record that a person took ``seat`` under ``name``."""
-        await self._submit("seat", (room, seat, name, token_hash))
+        await self._submit(("seat", (room, seat, name, token_hash)))
 
     async def start_game(self, game: GameRow) -> None:
         """Store the start of a game (its seed, base version and rules version)."""
-        await self._submit("game", game)
+        await self._submit(("game", game))
 
     async def append(
         self,
@@ -567,13 +594,13 @@ class Store:
         if (chosen_by == "stand_in") != (stand_in is not None):
             raise ValueError("stand_in gives the level of a stand-in's move, and only then")
         await self._submit(
-            "action", (room, game_no, seq, seat, action, result, chosen_by, stand_in)
+            ("action", (room, game_no, seq, seat, action, result, chosen_by, stand_in))
         )
 
     async def finish_game(self, room: str, game_no: int, result: GameResult) -> None:
         """Mark a game as over with its result (for repairs: a game's last action marks it
         over by itself when appended with its ``result``)."""
-        await self._submit("finish", (room, game_no, result))
+        await self._submit(("finish", (room, game_no, result)))
 
     async def _write_loop(self) -> None:
         engine = self.engine
@@ -627,15 +654,15 @@ class Store:
                 return
 
     async def _commit_batch(
-        self, run: Callable[[list[_Step]], Awaitable[None]], batch: list[_Write]
+        self, run: Callable[[list[_Step]], Awaitable[None]], batch: list[_Queued]
     ) -> None:
         """Commit a batch in one transaction; if that fails, each write in a transaction of its
         own (a write is one item, e.g. an action with the end of its game: it stays whole)."""
         try:
-            await run(_plan(batch))
+            await run(_plan([write for write, _ in batch]))
         except Exception:
             if len(batch) == 1:
-                _, _, fut = batch[0]
+                _, fut = batch[0]
                 if not fut.done():
                     fut.set_exception(StoreError("the store refused a write"))
                 return
@@ -645,7 +672,7 @@ class Store:
             return
         self.commits += 1
         self.writes += len(batch)
-        for _, _, fut in batch:
+        for _, fut in batch:
             if not fut.done():
                 fut.set_result(None)
 
