@@ -15,7 +15,8 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Literal
+from multiprocessing.queues import SimpleQueue
+from typing import Literal
 
 from .errors import ArenaError
 from .play import Chunk, GameRecord, iter_chunk
@@ -123,11 +124,11 @@ def run_serial(
     return records
 
 
-_reports: Any = None
+_reports: SimpleQueue[GameRecord] | None = None
 """In a pool worker: the queue its finished games go to (set by :func:`_init_worker`)."""
 
 
-def _init_worker(reports: Any) -> None:
+def _init_worker(reports: SimpleQueue[GameRecord]) -> None:
     """Set up a pool worker: Ctrl-C is the parent's to handle, and games go to ``reports``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _reports
@@ -138,8 +139,10 @@ def _play_and_report(chunk: Chunk) -> int:
     """In a pool worker: play ``chunk``, sending each record to the parent as its game ends;
     the number of games played."""
     played = 0
+    reports = _reports
+    assert reports is not None, "a pool worker is set up by _init_worker"
     for record in iter_chunk(chunk):
-        _reports.put(record)
+        reports.put(record)
         played += 1
     return played
 
@@ -197,7 +200,7 @@ def run_process(
     on between two waits for the workers, never inside the pool's own code.
     """
     context = multiprocessing.get_context("spawn")  # safe beside threads (Ray, test runners)
-    reports = context.SimpleQueue()
+    reports: SimpleQueue[GameRecord] = context.SimpleQueue()
     records: list[GameRecord] = []
 
     def drain() -> None:
@@ -249,7 +252,7 @@ def run_ray(
     as its games end (a Ray generator task), so ``progress(done, total)`` is called per game;
     Ctrl-C cancels the tasks and raises :class:`Interrupted`."""
     try:
-        ray: Any = importlib.import_module("ray")
+        ray = importlib.import_module("ray")
     except ImportError as err:
         raise ArenaError(RAY_HINT) from err
     started = False

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import agents as registry
 from ..agents import Agent
 from ..agents.oracle import OpenSeat
 from ..notation import Action
 from ..seat import Seat
-from ..variants import new_game
+from ..variants import Options, new_game
 from .schedule import Schedule, derive_seed
 
 __all__ = [
@@ -105,7 +104,7 @@ class GameRecord:
 def play_game(
     variant: str,
     players: int,
-    options: Mapping[str, Any] | None,
+    options: Options | None,
     names: Sequence[str],
     lineup: Sequence[int],
     game_seed: int,
@@ -172,7 +171,7 @@ class Chunk:
     """The game's registry name."""
     players: int
     """Seats per game."""
-    options: dict[str, Any]
+    options: Options
     """Rule options for every game."""
     names: tuple[str, ...]
     """Agent name of each entrant."""

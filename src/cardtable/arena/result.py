@@ -8,11 +8,11 @@ import importlib.util
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from ..variants import Options
 from .chart import chart_format, win_rate_chart
 from .errors import ArenaError
 from .play import Failure, GameRecord
@@ -91,7 +91,7 @@ class ArenaResult:
     """Seats per game."""
     seed: int
     """The arena seed every game and agent seed was derived from."""
-    options: dict[str, Any]
+    options: Options
     """Rule options given to every game."""
     duplicate: bool
     """Whether the rotations of one lineup replay the same deal."""
@@ -197,7 +197,7 @@ def aggregate(
     variant: str,
     players: int,
     seed: int,
-    options: Mapping[str, Any],
+    options: Options,
     names: Sequence[str],
     records: Sequence[GameRecord],
     *,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from ..variants import Options
 from ..variants import get as get_variant
 from .backends import (
     BACKENDS,
@@ -47,9 +47,9 @@ def check_settings(
     seed: int,
     backend: str,
     workers: int | None,
-    options: Mapping[str, Any] | None,
+    options: Options | None,
     measure: bool = False,
-) -> tuple[str, int, dict[str, Any]]:
+) -> tuple[str, int, Options]:
     """Validate a run's settings before any game is played.
 
     Returns the variant's registry name, the number of seats (see :func:`run_arena` for the
@@ -85,11 +85,10 @@ def check_settings(
         players = n if spec.min_players <= n <= spec.max_players else spec.default_players
     try:
         spec.check_players(players)
-        resolved = spec.resolve_options(options)
+        spec.resolve_options(options)  # checks each option given (and fills in the others)
     except ValueError as err:
         raise ArenaError(str(err)) from None
-    given = {k: resolved[k] for k in (options or {})}
-    return spec.name, players, given
+    return spec.name, players, dict(options or {})
 
 
 def _chunks(games: int, workers: int, chunk_size: int | None) -> list[tuple[int, int]]:
@@ -108,7 +107,7 @@ def run_arena(
     backend: Backend | str = "process",
     workers: int | None = None,
     address: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Options | None = None,
     progress: ProgressFn | None = None,
     *,
     duplicate: bool = True,
