@@ -11,7 +11,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from random import Random
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, TypeVar
 
 from .errors import (
     GameOver,
@@ -29,13 +30,34 @@ from .rng import Rng
 if TYPE_CHECKING:
     from .views import View, ViewTail
 
-__all__ = ["RANDOM_DRAWS", "TOP_DRAWS", "ChanceDrawn", "DrawSource", "Event", "Game"]
+__all__ = [
+    "RANDOM_DRAWS",
+    "TOP_DRAWS",
+    "ChanceDrawn",
+    "DrawSource",
+    "Event",
+    "Game",
+    "OptionValue",
+    "Options",
+]
 
 G = TypeVar("G", bound="Game")
 T = TypeVar("T")
 
 RECENT_EVENTS = 24
 """How many recent events a view carries."""
+
+OptionValue: TypeAlias = bool | int | str | None
+"""The value of one rule option (``None`` where an option allows it, e.g. ``target``)."""
+
+Options: TypeAlias = dict[str, OptionValue]
+"""Rule options by name, as given to :func:`~cardtable.variants.new_game` and kept, resolved,
+in :attr:`Game.options`; each game reads its own into a typed record (``FamilyOptions``,
+``QuteOptions``). :mod:`cardtable.variants` re-exports both names."""
+
+_RngState: TypeAlias = tuple[object, ...] | int
+"""A generator's state as a copy keeps it: what ``random.Random.getstate`` gives, or the seed
+of a generator not yet built (a determinized copy's)."""
 
 
 class Event:
@@ -157,7 +179,7 @@ class Game(ABC):
     """Number of seats."""
     seed: int
     """The seed all randomness comes from."""
-    options: dict[str, Any]
+    options: Options
     """Resolved rule options."""
     stacked: list[str] | None
     """The stacked deck prefix given at creation, if any."""
@@ -170,8 +192,8 @@ class Game(ABC):
     rounds: list[list[int]]
     """Each finished round's scores by seat."""
     _rng: Rng | None
-    _rng_state: Any
-    _actions: list[list[Any]] | None
+    _rng_state: _RngState | None
+    _actions: list[list[int | str]] | None
     _events: list[Event] | None
     _recent: deque[Event]
     _seq: int
@@ -181,7 +203,7 @@ class Game(ABC):
     _redacted_history: tuple[tuple[int, int, int], tuple[Event, ...]]
 
     def _init_base(
-        self, variant: str, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+        self, variant: str, players: int, seed: int, options: Options, deck: list[str] | None
     ) -> None:
         self.variant = variant
         self.players = players
@@ -211,11 +233,12 @@ class Game(ABC):
         rng = self._rng
         if rng is None:
             state = self._rng_state
-            if type(state) is int:  # a determinized copy's generator, not yet built
-                rng = self._rng = Rng(state)
-            else:
+            if isinstance(state, tuple):  # a clone's: the original's state
                 rng = self._rng = Rng(0)
                 rng.setstate(state)
+            else:  # a determinized copy's generator, not yet built: its seed
+                assert state is not None  # a copy without a generator keeps a state or seed
+                rng = self._rng = Rng(state)
         self._rng_state = None  # the generator is about to move: drop the snapshot
         return rng
 
@@ -224,7 +247,7 @@ class Game(ABC):
         self._rng = rng
         self._rng_state = None
 
-    def _rng_snapshot(self) -> Any:
+    def _rng_snapshot(self) -> _RngState:
         """The generator's state, cached until it is used again (cheap repeated clones)."""
         if self._rng_state is None:
             assert self._rng is not None
@@ -367,7 +390,10 @@ class Game(ABC):
 
     @abstractmethod
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> Game:
         """A copy consistent with all ``seat`` knows, every card it does not know re-dealt.
 
@@ -393,7 +419,7 @@ class Game(ABC):
 
     # -- copies ----------------------------------------------------------------------------------
     @abstractmethod
-    def _copy_state(self, d: dict[str, Any]) -> None:
+    def _copy_state(self, d: dict[str, object]) -> None:
         """Engine hook for :meth:`clone`: replace the engine's mutable state in ``d`` by
         copies (``d`` starts as a shallow copy of the instance's attributes)."""
 
@@ -435,7 +461,7 @@ class Game(ABC):
             past = self._redacted_history = (hkey, tuple(e.redacted(bit) for e in self._history))
         return cached[1], past[1]
 
-    def world_for(self: G, seat: int, rng: Any) -> tuple[G, Rng]:
+    def world_for(self: G, seat: int, rng: Random | int) -> tuple[G, Rng]:
         """Start of a determinization: a clone that keeps only the events ``seat`` may see,
         and ``rng`` as an :class:`Rng` (an int seed or any ``random.Random`` is accepted)."""
         if not isinstance(rng, Rng):
@@ -514,7 +540,7 @@ class Game(ABC):
                 history = self._history = []
             history.append(e)
 
-    def history(self, seat: int, memory: bool = True) -> list[dict[str, Any]]:
+    def history(self, seat: int, memory: bool = True) -> list[dict[str, object]]:
         """The events of the current round as ``seat`` saw them, oldest first: everything a
         belief about the cards ``seat`` does not know may read (RULES.md; what a seat sees
         and nothing more). Actions applied with :meth:`apply` record no events.
@@ -579,8 +605,11 @@ class Game(ABC):
             "actions": [list(a) for a in self._actions],
         }
 
-    def view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
-        """The fields every game's view ends with: scores, rounds, events, result, legal.
+    def view_tail(
+        self, seat: int | None, bit: int, memory: bool = True
+    ) -> ViewTail[Mapping[str, object], dict[str, object]]:
+        """The fields every game's view ends with: scores, rounds, events, result, legal (the
+        round results and events as JSON, which each game's view reads as its own types).
 
         Without ``memory`` the events carry only their public part: the cards shown to the
         whole table at that moment, no card a peek, spy, look or private draw showed.
@@ -597,7 +626,7 @@ class Game(ABC):
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
         }
 
-    def recent_events(self, bit: int) -> list[dict[str, Any]]:
+    def recent_events(self, bit: int) -> list[dict[str, object]]:
         """The last events as the holder of ``bit`` may see them."""
         return [e.visible(bit) for e in self._recent]
 
@@ -669,7 +698,10 @@ class ChanceDrawn(Game):
 
     @abstractmethod
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> ChanceDrawn:
         """The engine's re-deal (:meth:`Game.determinize`); the copy stays chance-drawn, with
         no source of its own."""

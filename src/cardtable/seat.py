@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .events import Happening
 from .game import Event, Game
@@ -24,6 +24,7 @@ from .notation import Action
 from .rng import Rng
 
 if TYPE_CHECKING:
+    from .variants import OptionValue
     from .views import View
 
 __all__ = ["MatchState", "Seat"]
@@ -83,7 +84,7 @@ class Seat:
         return self._game.memory_game
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> Mapping[str, OptionValue]:
         """The game's resolved rule options (public: every seat plays by them)."""
         return self._game.options
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+from .game import Options, OptionValue
 
 if TYPE_CHECKING:
     from .game import DrawSource, Game
@@ -20,13 +22,18 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_INT_OPTION",
     "MAX_TARGET",
+    "ChanceFactory",
+    "Factory",
     "OptionSpec",
     "OptionValue",
     "Options",
     "Variant",
+    "bool_option",
     "get",
+    "int_option",
     "names",
     "new_game",
+    "optional_int_option",
     "register",
     "replay",
     "rules_text",
@@ -40,12 +47,13 @@ MAX_TARGET = 1000
 """Highest match target any variant accepts (ten times the usual 100 or 125: sensible bounds
 for a match people play, and totals that stay small numbers)."""
 
-OptionValue: TypeAlias = bool | int | str | None
-"""The value of one rule option (``None`` where an option allows it, e.g. ``target``)."""
+Factory: TypeAlias = "Callable[[int, int, Options, list[str] | None], Game]"
+"""Builds a game of a variant: ``factory(players, seed, options, deck)`` (``options``
+resolved, ``deck`` a stacked prefix or ``None``)."""
 
-Options: TypeAlias = dict[str, OptionValue]
-"""Rule options by name, as given to :func:`new_game` and kept, resolved, in ``Game.options``;
-each game reads its own into a typed record (``FamilyOptions``, ``QuteOptions``)."""
+ChanceFactory: TypeAlias = "Callable[[int, Options, DrawSource], Game]"
+"""Builds a game whose draws are a source's choice: ``chance_factory(players, options,
+draws)`` (see :attr:`Variant.chance_factory`)."""
 
 MAX_INT_OPTION = 1000
 """The maximum of an ``int`` option that gives none of its own (:attr:`OptionSpec.upper`):
@@ -53,7 +61,31 @@ every integer option is bounded, so no value a front end accepts is too large to
 (e.g. ``caller_penalty``)."""
 
 
-def _show(value: Any, limit: int = 40) -> str:
+def int_option(options: Mapping[str, OptionValue], name: str) -> int:
+    """The ``int`` option ``name`` of resolved ``options`` (how a game reads it into its options
+    record). ``KeyError`` if it is missing, ``TypeError`` if it is not an ``int``: options that
+    :meth:`Variant.resolve_options` checked hold neither."""
+    value = options[name]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"option {name!r} must be an int, got {_show(value)}")
+
+
+def optional_int_option(options: Mapping[str, OptionValue], name: str) -> int | None:
+    """The ``int`` or ``None`` option ``name`` of resolved ``options`` (see
+    :func:`int_option`)."""
+    return None if options[name] is None else int_option(options, name)
+
+
+def bool_option(options: Mapping[str, OptionValue], name: str) -> bool:
+    """The ``bool`` option ``name`` of resolved ``options`` (see :func:`int_option`)."""
+    value = options[name]
+    if isinstance(value, bool):
+        return value
+    raise TypeError(f"option {name!r} must be a bool, got {_show(value)}")
+
+
+def _show(value: object, limit: int = 40) -> str:
     """``repr(value)``, cut to ``limit`` characters: errors quote input, never all of it."""
     try:
         text = repr(value)
@@ -70,7 +102,7 @@ class OptionSpec:
     """The option's key in ``options={...}``."""
     types: tuple[type, ...]
     """Accepted Python types (``type(None)`` allows ``None``)."""
-    default: Any
+    default: OptionValue
     """Value used when the option is not given."""
     doc: str
     """What the option changes, in one line."""
@@ -78,7 +110,7 @@ class OptionSpec:
     """Smallest allowed value for an ``int`` option."""
     maximum: int | None = None
     """Largest allowed value for an ``int`` option (``None``: :data:`MAX_INT_OPTION`)."""
-    choices: tuple[Any, ...] | None = None
+    choices: tuple[OptionValue, ...] | None = None
     """Allowed values, if the option is an enumeration."""
 
     @property
@@ -89,7 +121,7 @@ class OptionSpec:
             return None
         return self.maximum if self.maximum is not None else MAX_INT_OPTION
 
-    def check(self, value: Any, variant: str) -> None:
+    def check(self, value: object, variant: str) -> None:
         """Raise ``ValueError`` if ``value`` is not acceptable for this option."""
         ok = any(
             isinstance(value, t) and not (t is int and isinstance(value, bool)) for t in self.types
@@ -136,7 +168,7 @@ class Variant:
     """Seats used when ``players`` is not given."""
     options: tuple[OptionSpec, ...]
     """Every rule option the variant accepts."""
-    factory: Callable[..., Game]
+    factory: Factory
     """Builds a game: ``factory(players, seed, options, deck)``."""
     summary: str = ""
     """One line describing the game."""
@@ -145,13 +177,11 @@ class Variant:
     family: str = ""
     """The kind of game, i.e. the engine that plays it: ``"cabo"`` for every variant of the
     Cabo family, ``"qute"`` for Qute. Front ends choose their layout by it, never by name."""
-    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    details: Mapping[str, object] = field(default_factory=dict, compare=False)
     """JSON-ready facts of the rules a front end shows (the call word, card values, hand size
     …), served by the web app's ``/api/variants`` with the words and layout shown beside them
     (the call's label, the power word on each card: :mod:`cardtable.text.presentation`)."""
-    chance_factory: Callable[[int, dict[str, Any], DrawSource], Game] | None = field(
-        default=None, compare=False
-    )
+    chance_factory: ChanceFactory | None = field(default=None, compare=False)
     """Builds a game whose every face-down card is the choice of a draw source from outside
     (a :class:`~cardtable.game.ChanceDrawn`): ``chance_factory(players, options, draws)``;
     ``None`` where the game offers none. :func:`new_game` calls it when given ``draws``."""
@@ -159,7 +189,7 @@ class Variant:
     """Bumped whenever a change to the rules would replay recorded actions differently (a
     stored game is resumed only under the rules version it was recorded with)."""
 
-    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, object]:
+    def resolve_options(self, options: Mapping[str, object] | None) -> Options:
         """Validate ``options`` and fill in defaults; ``ValueError`` on anything wrong."""
         try:
             # the type is part of the key: True == 1, but True is not a valid int option
@@ -174,7 +204,7 @@ class Variant:
             _RESOLVED[(self.name, key)] = dict(resolved)
         return resolved
 
-    def _resolve(self, options: Mapping[str, Any] | None) -> dict[str, object]:
+    def _resolve(self, options: Mapping[str, object] | None) -> Options:
         given = dict(options or {})
         known = {o.name: o for o in self.options}
         for key in given:
@@ -183,10 +213,15 @@ class Variant:
                     f"unknown option {_show(key)} for {self.name}; known options: "
                     + ", ".join(sorted(known))
                 )
-        resolved = {}
+        resolved: Options = {}
         for spec in self.options:
             value = given.get(spec.name, spec.default)
             spec.check(value, self.name)
+            if not isinstance(value, bool | int | str | None):  # a spec of another type
+                raise ValueError(
+                    f"option {spec.name!r} of {self.name} holds {_show(value)}: an option's "
+                    "value is a bool, an int, a str or None"
+                )
             resolved[spec.name] = value
         return resolved
 
@@ -202,7 +237,7 @@ class Variant:
 
 
 _REGISTRY: dict[str, Variant] = {}
-_RESOLVED: dict[tuple[str, Any], dict[str, Any]] = {}
+_RESOLVED: dict[tuple[str, tuple[tuple[str, str, object], ...]], Options] = {}
 """Validated option sets already seen (validation is pure, so its result can be reused)."""
 _ALIASES: dict[str, str] = {}
 
@@ -299,7 +334,7 @@ def new_game(
     name: str,
     players: int | None = None,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     deck: Sequence[str] | None = None,
     *,
     draws: DrawSource | None = None,
@@ -334,7 +369,7 @@ def _chance_game(
     variant: Variant,
     players: int,
     seed: int,
-    options: dict[str, Any],
+    options: Options,
     deck: Sequence[str] | None,
     draws: DrawSource,
 ) -> Game:
@@ -349,15 +384,27 @@ def _chance_game(
     return variant.chance_factory(players, options, draws)
 
 
-def replay(log: Mapping[str, Any]) -> Game:
-    """Rebuild a game from its ``log``: same seed, options, deck and actions."""
-    game = new_game(
-        log["game"],
-        players=log["players"],
-        seed=log["seed"],
-        options=log["options"],
-        deck=log.get("deck"),
-    )
-    for seat, text in log["actions"]:
+def replay(log: Mapping[str, object]) -> Game:
+    """Rebuild a game from its ``log``: same seed, options, deck and actions.
+
+    The log may come from outside (a save, a store): ``ValueError`` where a field is not of
+    its kind, and each action is checked as :meth:`Game.play` checks it.
+    """
+    name, players, seed = log["game"], log["players"], log["seed"]
+    options, deck, actions = log["options"], log.get("deck"), log["actions"]
+    if not isinstance(name, str):
+        raise ValueError(f"a log names its game by a string, got {_show(name)}")
+    if players is not None and not isinstance(players, int):
+        raise ValueError(f"players must be an integer, got {_show(players)}")
+    if not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {_show(seed)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"a log's options are a mapping, got {_show(options)}")
+    if deck is not None and not isinstance(deck, list):
+        raise ValueError(f"a log's deck is a list of card codes, got {_show(deck)}")
+    if not isinstance(actions, list):
+        raise ValueError(f"a log's actions are a list, got {_show(actions)}")
+    game = new_game(name, players=players, seed=seed, options=options, deck=deck)
+    for seat, text in actions:
         game.play(seat, text)
     return game

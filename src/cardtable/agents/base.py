@@ -12,7 +12,7 @@ from __future__ import annotations
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..notation import Action
 from ..rng import Rng
@@ -21,12 +21,12 @@ from ..seat import Seat
 __all__ = ["Agent", "decision_rng", "rng_for_view", "view_digest"]
 
 
-def view_digest(view: Mapping[str, Any]) -> int:
+def view_digest(view: Mapping[str, object]) -> int:
     """A 32-bit digest of a view, stable across processes and Python versions."""
     return zlib.crc32(repr(view).encode())
 
 
-def rng_for_view(seed: int, view: Mapping[str, Any]) -> Rng:
+def rng_for_view(seed: int, view: Mapping[str, object]) -> Rng:
     """The generator for one decision: a function of the agent's seed and the seat's view."""
     return Rng(seed * 4_294_967_296 + view_digest(view))
 

@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from ..events import (
     At,
@@ -50,6 +50,10 @@ from ..events import (
 )
 from ..games.family.rulesets import RULESETS, RuleSet
 from ..seat import Seat
+from ..views import is_family_view
+
+if TYPE_CHECKING:
+    from ..views import FamilyView
 
 __all__ = [
     "BeliefModel",
@@ -65,10 +69,6 @@ pile, or given as a penalty."""
 
 Context = tuple[bool, str, int | None, bool]
 """(its owner knows it, how it came, lowest value let go while known (or None), owner called)."""
-
-
-_Record: TypeAlias = Mapping[str, Any]
-"""A seat's view, ``seat.view()``, as the engine gives it (JSON)."""
 
 
 class _Place:
@@ -95,6 +95,7 @@ class FamilyTracker:
         self.rs: RuleSet = RULESETS[watcher.variant]
         """The variant's rule set (card values)."""
         view = watcher.view()
+        assert is_family_view(view)  # a Cabo-family variant: its rule set was found
         story = _RoundStory(self.rs, seat, view["players"])
         for ev in watcher.history():
             story.read(ev)
@@ -234,7 +235,7 @@ class _RoundStory:
 
 
 def _hidden_contexts(
-    view: _Record,
+    view: FamilyView,
     seat: int,
     places: Mapping[At, _Place],
     called: Collection[int],

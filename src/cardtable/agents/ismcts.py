@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Mapping
-from typing import Any
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..notation import Action
@@ -28,6 +28,9 @@ from ..seat import Seat
 from .base import Agent, rng_for_view
 from .belief import weights_for
 from .heuristic import policy_move
+
+if TYPE_CHECKING:
+    from ..views import View
 
 __all__ = ["EXPERT_ITERATIONS", "ISMCTSAgent", "SearchStats", "evaluate"]
 
@@ -195,7 +198,7 @@ class ISMCTSAgent(Agent):
     def _choice(
         self,
         seat: Seat,
-        view: Mapping[str, Any],
+        view: View,
         legal: list[Action],
         edges: dict[Action, _Edge],
     ) -> Action:

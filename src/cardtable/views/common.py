@@ -5,7 +5,7 @@ every view ends with (:class:`ViewTail`), and the pydantic configuration every T
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -28,7 +28,7 @@ class _ByType:
     """
 
     def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
+        self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         from pydantic import Discriminator
 
@@ -39,13 +39,17 @@ BY_TYPE = _ByType()
 """The marker of an event union told apart by ``type`` (``Annotated[A | B, BY_TYPE]``)."""
 
 
-def forbid_extra(*typed_dicts: Any) -> None:
+_PYDANTIC_CONFIG = "__pydantic_config__"
+"""The class attribute pydantic reads a TypedDict's configuration from."""
+
+
+def forbid_extra(*typed_dicts: type) -> None:
     """Set pydantic's configuration on each TypedDict, read when a schema or validator is
     built: no key beyond those declared, and each field's docstring becomes its description.
     (A plain dict is what pydantic's ConfigDict is at run time; setting it here keeps pydantic
     unimported.)"""
     for td in typed_dicts:
-        td.__pydantic_config__ = {"extra": "forbid", "use_attribute_docstrings": True}
+        setattr(td, _PYDANTIC_CONFIG, {"extra": "forbid", "use_attribute_docstrings": True})
 
 
 class GameResult(TypedDict):
@@ -89,9 +93,14 @@ class GameOverEvent(TypedDict):
     """Winners of each round."""
 
 
-class ViewTail(TypedDict):
-    """The fields every game's view ends with (``Game.view_tail``); each game's view narrows
-    ``round_results`` and ``events`` to its own types."""
+_Round = TypeVar("_Round")
+_Event = TypeVar("_Event")
+
+
+class ViewTail(TypedDict, Generic[_Round, _Event]):
+    """The fields every game's view ends with (``Game.view_tail``), by the types of its round
+    results and its events: each game's view reads them as its own types
+    (``ViewTail[FamilyRoundResult, FamilyEvent]``)."""
 
     totals: list[int]
     """Match totals per seat."""
@@ -99,9 +108,9 @@ class ViewTail(TypedDict):
     """The round's number, from 1."""
     target: int | None
     """The match target; ``null`` for a single round."""
-    round_results: list[Any]
+    round_results: list[_Round]
     """Every finished round."""
-    events: list[Any]
+    events: list[_Event]
     """The most recent events, oldest first, as the viewer may see them."""
     over: bool
     """True once the game has ended."""
@@ -111,6 +120,6 @@ class ViewTail(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-TYPED_DICTS: tuple[Any, ...] = (GameResult, TurnEvent, GameOverEvent, ViewTail)
+TYPED_DICTS: tuple[type, ...] = (GameResult, TurnEvent, GameOverEvent, ViewTail)
 """Every TypedDict of this module (each passed to :func:`forbid_extra`)."""
 forbid_extra(*TYPED_DICTS)

@@ -5,7 +5,7 @@ and every event it carries."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Literal, NotRequired, TypeAlias, final
+from typing import Annotated, Literal, NotRequired, TypeAlias, final
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -522,7 +522,7 @@ class FamilyView(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-TYPED_DICTS: tuple[Any, ...] = (
+TYPED_DICTS: tuple[type, ...] = (
     FamilySlot,
     PowerPending,
     LookPending,

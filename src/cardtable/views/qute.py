@@ -4,7 +4,7 @@ round results and every event it carries."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Literal, NotRequired, TypeAlias
+from typing import Annotated, Literal, NotRequired, TypeAlias
 
 if sys.version_info >= (3, 12):
     from typing import TypedDict
@@ -376,7 +376,7 @@ class QuteView(TypedDict):
     """The viewer's legal actions in canonical text (empty for spectators)."""
 
 
-TYPED_DICTS: tuple[Any, ...] = (
+TYPED_DICTS: tuple[type, ...] = (
     QuteSlot,
     QuteRun,
     QuteRoundResult,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, Annotated, TypeAlias, TypeGuard
 
 from .family import FamilyEvent, FamilyView
 from .qute import QuteEvent, QuteView
@@ -34,11 +34,11 @@ class _ByGame:
     """Marks the union of views as told apart by ``game`` (``qute`` or a family variant)."""
 
     def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
+        self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         from pydantic import Discriminator, Tag
 
-        def game(view: Any) -> str | None:
+        def game(view: object) -> str | None:
             if not isinstance(view, dict):
                 return None
             return "qute" if view.get("game") == "qute" else "family"
@@ -55,13 +55,13 @@ Event: TypeAlias = FamilyEvent | QuteEvent
 """Any event as a seat sees it (``Event.for_seat``, ``Game.history``, a view's ``events``)."""
 
 
-def is_qute_view(view: Mapping[str, Any]) -> TypeGuard[QuteView]:
+def is_qute_view(view: Mapping[str, object]) -> TypeGuard[QuteView]:
     """Whether ``view`` (either game's) is a Qute view: told apart by ``game``, as :data:`View`
     is. Narrows a view typed only as a mapping (``Game.view``) to :class:`QuteView`."""
     return view.get("game") == "qute"
 
 
-def is_family_view(view: Mapping[str, Any]) -> TypeGuard[FamilyView]:
+def is_family_view(view: Mapping[str, object]) -> TypeGuard[FamilyView]:
     """Whether ``view`` (either game's) is a Cabo-family view (``game`` is any name but
     ``qute``). Narrows a view typed only as a mapping to :class:`FamilyView`."""
     return view.get("game") != "qute"
@@ -85,7 +85,7 @@ def view_schema() -> dict[str, object]:
     }
 
 
-def validate_view(view: Any) -> None:
+def validate_view(view: object) -> None:
     """Check that ``view`` has exactly the shape of :data:`View`.
 
     Strict: no key beyond those declared, none missing, no value of another type (no ``True``
@@ -101,7 +101,7 @@ def _event_adapter() -> TypeAdapter[Event]:
     return TypeAdapter(Event)
 
 
-def validate_event(event: Any) -> None:
+def validate_event(event: object) -> None:
     """Check that ``event`` (as a seat sees it: ``Event.for_seat``, ``Game.history``) has
     exactly the shape of one of the :data:`Event` types, strictly as :func:`validate_view`.
     Raises :class:`pydantic.ValidationError` on a mismatch."""

@@ -16,16 +16,24 @@ The four built-in rule sets are registered the same way when this package is imp
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ... import notation
-from ...game import DrawSource, Game
-from ...variants import MAX_TARGET, OptionSpec, Variant, get, names, register, unregister
+from ...game import DrawSource
+from ...variants import (
+    MAX_TARGET,
+    ChanceFactory,
+    Factory,
+    Options,
+    OptionSpec,
+    Variant,
+    get,
+    names,
+    register,
+    unregister,
+)
 from .chance import ChanceFamily
 from .engine import PHASES, FamilyGame, add_call_word, forget_rule_set
 from .hooks import DeckEnd, Drops
-from .rulesets import BUILT_IN, RULESETS, RuleSet
+from .rulesets import BUILT_IN, RULESETS, FamilyOptions, RuleSet, family_options
 from .scoring import MatchEnd, Scoring
 
 __all__ = [
@@ -33,8 +41,10 @@ __all__ = [
     "PHASES",
     "RULESETS",
     "FamilyGame",
+    "FamilyOptions",
     "RuleSet",
     "add_variant",
+    "family_options",
     "remove_variant",
     "variant_of",
 ]
@@ -78,17 +88,15 @@ def _common_options(rs: RuleSet) -> tuple[OptionSpec, ...]:
     )
 
 
-def _factory(rs: RuleSet) -> Any:
-    def build(
-        players: int, seed: int, options: dict[str, Any], deck: list[str] | None
-    ) -> FamilyGame:
+def _factory(rs: RuleSet) -> Factory:
+    def build(players: int, seed: int, options: Options, deck: list[str] | None) -> FamilyGame:
         return FamilyGame(rs, players, seed, options, deck)
 
     return build
 
 
-def _chance_factory(rs: RuleSet) -> Callable[[int, dict[str, Any], DrawSource], Game]:
-    def build(players: int, options: dict[str, Any], draws: DrawSource) -> ChanceFamily:
+def _chance_factory(rs: RuleSet) -> ChanceFactory:
+    def build(players: int, options: Options, draws: DrawSource) -> ChanceFamily:
         return ChanceFamily(rs, players, options, draws)
 
     return build

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from random import Random
+from typing import TYPE_CHECKING, cast
 
 from ...game import ChanceDrawn, DrawSource, Game
 from .engine import FamilyGame
 from .rulesets import RuleSet
+
+if TYPE_CHECKING:
+    from ...variants import Options
 
 __all__ = ["ChanceFamily"]
 
@@ -16,14 +20,15 @@ __all__ = ["ChanceFamily"]
 class ChanceFamily(ChanceDrawn, FamilyGame):
     """The Cabo-family engine with every card from the deck chosen by its draw source."""
 
-    def __init__(
-        self, rs: RuleSet, players: int, options: dict[str, Any], draws: DrawSource
-    ) -> None:
+    def __init__(self, rs: RuleSet, players: int, options: Options, draws: DrawSource) -> None:
         self.draws = draws  # the deal takes its cards from the source too
         FamilyGame.__init__(self, rs, players, self.SEED, options)
 
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> ChanceFamily:
         """The engine's re-deal; the copy keeps no source of its own (not the copy's own
         random draws)."""

@@ -4,12 +4,13 @@ Cabo, any time in one's turn, then giving a card for another seat's) or the card
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...events import Drop, FamilyPenalty, Give, Snap, at
 from .phases import PH_GIVE, PH_SNAP
 
 if TYPE_CHECKING:
+    from ...notation import Address
     from .table import Table
 
 __all__ = ["do_drop", "do_give", "penalty", "touch_looked"]
@@ -34,7 +35,7 @@ def penalty(g: Table, seat: int) -> None:
         g.emit(FamilyPenalty(seat, at(seat, pos)))
 
 
-def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
+def do_drop(g: Table, seat: int, args: tuple[Address]) -> None:
     """``drop A``: snap in Gabo's window, or drop against the pile's top in German Cabo."""
     s, pos = g.resolve(seat, args[0])
     hand = g.hands[s]
@@ -76,7 +77,7 @@ def do_drop(g: Table, seat: int, args: tuple[Any, ...]) -> None:
     g.tick()
 
 
-def do_give(g: Table, seat: int, args: tuple[Any, ...]) -> None:
+def do_give(g: Table, seat: int, args: tuple[int]) -> None:
     """``give N``: after dropping another seat's card, put one of yours in its place."""
     pos = args[0]
     assert g.give_to is not None

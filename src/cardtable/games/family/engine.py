@@ -8,8 +8,9 @@ know it too). Knowledge masks and origin tags move with the cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from random import Random
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias, TypeVar, cast
 
 from ...errors import IllegalAction
 from ...events import (
@@ -33,7 +34,7 @@ from ...events import (
 )
 from ...game import TOP_DRAWS, Game
 from ...match import Result, lowest
-from ...notation import Action, Address, sort_addresses
+from ...notation import Action, Address, Arg, sort_addresses
 from ...rng import Rng
 from ...views.schema import is_family_view
 from . import drops, phases, policy
@@ -53,13 +54,14 @@ from .phases import (
     PHASE_TABLE,
     PHASES,
 )
-from .rulesets import POWER_NAMES, RuleSet
+from .rulesets import POWER_NAMES, RuleSet, family_options
 from .scoring import RoundEnd, explain
 from .table import EMPTY, UNKNOWN
-from .view import family_view, round_info
+from .view import RoundRecord, family_view, round_info
 from .worlds import debug_lines, redeal
 
 if TYPE_CHECKING:
+    from ...variants import Options
     from ...views import FamilyRoundResult, FamilyView
 
 __all__ = [
@@ -89,7 +91,7 @@ _NORMAL: dict[tuple[int, Action], Action] = {}
 """Canonical form of each (seat, action) met (actions are few and immutable)."""
 
 
-_Tables = tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]
+_Tables = tuple[tuple[int, ...], tuple[Hashable, ...], tuple[int, ...]]
 _TABLES: dict[str, tuple[RuleSet, _Tables]] = {}
 
 
@@ -123,6 +125,21 @@ def forget_rule_set(rs: RuleSet) -> None:
         del _TABLES[rs.name]
 
 
+_Handler: TypeAlias = "Callable[[FamilyGame, int, tuple[Arg, ...]], None]"
+"""What the engine's dispatch table holds: the handler of an action word, given the game, the
+acting seat and the action's arguments."""
+
+_Args = TypeVar("_Args", bound="tuple[Arg, ...]")
+
+
+def _handler(handle: Callable[[FamilyGame, int, _Args], None]) -> _Handler:
+    """``handle`` as the dispatch table holds it. Each handler declares the arguments of its
+    word's actions (``peek N``: ``tuple[int]``; ``spy P.N``: ``tuple[tuple[int, int]]``), and
+    :meth:`FamilyGame.apply` is given legal actions only, whose arguments have exactly that
+    shape: the notation parses each word's arguments so and the phase table offers them so."""
+    return cast("_Handler", handle)
+
+
 class FamilyGame(Game):
     """A game (one round or a whole match) of a Cabo-family variant."""
 
@@ -134,7 +151,7 @@ class FamilyGame(Game):
         rs: RuleSet,
         players: int,
         seed: int,
-        options: dict[str, Any],
+        options: Options,
         deck: list[str] | None = None,
     ) -> None:
         self._init_base(rs.name, players, seed, options, deck)
@@ -146,20 +163,21 @@ class FamilyGame(Game):
         self.values, self.keys, self.powers_of = _tables(rs)
         self._moves = phases.moves_of(rs)
         self._by_word = phases.moves_by_word(rs)
-        self.target = options["target"]
-        self.max_turns = options["max_turns"]
-        self.caller_penalty = options.get("caller_penalty", rs.caller_penalty)
-        self.reset_at_target = bool(options.get("reset_at_exact_target", False))
+        rules = family_options(options, rs)
+        self.target = rules.target
+        self.max_turns = rules.max_turns
+        self.caller_penalty = rules.caller_penalty
+        self.reset_at_target = rules.reset_at_exact_target
         self._stacked_ids = self._stack(deck) if deck is not None else None
         self.totals = [0] * n
         self.rounds: list[list[int]] = []
         self.round_winners: list[list[int]] = []
-        self._round_log: list[tuple[Any, ...]] = []
+        self._round_log: list[RoundRecord] = []
         self.resets_used = 0
         self._result: Result | None = None
         self.round_no = 0
         self._events = []
-        first = options["first"]
+        first = rules.first
         if first is not None and not 0 <= first < n:
             raise ValueError(f"option 'first' must be a seat from 0 to {n - 1}, got {first}")
         if first is None:
@@ -222,7 +240,7 @@ class FamilyGame(Game):
         self.look_valid = False
         self.give_to: tuple[int, int] | None = None
         self.resume = PH_TURN
-        self.snap_key: Any = None
+        self.snap_key: Hashable | None = None
         self.snap_card = -1
         self.snap_passed = 0
         self.first_look: list[tuple[int, ...]] = [()] * n
@@ -363,7 +381,7 @@ class FamilyGame(Game):
         """Play a legal action without validation (fast path for agents and rollouts)."""
         self._handlers[action[0]](self, seat, action[1])
 
-    def _do_peek(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_peek(self, seat: int, args: tuple[int]) -> None:
         pos = args[0]
         self.known[seat][pos] |= 1 << seat
         if self.phase == PH_PEEK and self.rs.peek_shown_until_draw:
@@ -377,7 +395,7 @@ class FamilyGame(Game):
         else:
             self._power_done()
 
-    def _do_draw(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_draw(self, seat: int, args: tuple[Literal["deck", "discard"]]) -> None:
         if args[0] == "deck":
             cid = self.draw_from_deck()
             self.drawn_from = FROM_DECK
@@ -452,7 +470,7 @@ class FamilyGame(Game):
         everyone = self.allmask | self.pub
         return self.codes[cid] if known & everyone == everyone else None
 
-    def _do_replace(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_replace(self, seat: int, args: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         if len(args) == 1:
             pos = args[0]
@@ -496,7 +514,7 @@ class FamilyGame(Game):
             self.emit(Claim(seat, claimed, False, at(seat, new), incoming, shown=out))
             self.end_turn()
 
-    def _do_discard(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_discard(self, seat: int, args: tuple[()]) -> None:
         came_from = self.drawn_from
         cid, _, _ = self._take_drawn()
         self.discard.append(cid)
@@ -529,7 +547,7 @@ class FamilyGame(Game):
         if self._events is not None:
             self.emit(SnapOpen(self.codes[card]))
 
-    def _do_spy(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_spy(self, seat: int, args: tuple[tuple[int, int]]) -> None:
         s, pos = args[0]
         self.known[s][pos] |= 1 << seat
         if self._events is not None:
@@ -547,7 +565,7 @@ class FamilyGame(Game):
         k[sa][pa], k[sb][pb] = k[sb][pb], k[sa][pa]
         t[sa][pa], t[sb][pb] = t[sb][pb], t[sa][pa]
 
-    def _do_exchange(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_exchange(self, seat: int, args: tuple[Address, ...]) -> None:
         if args:
             a, b = self.resolve(seat, args[0]), self.resolve(seat, args[1])
         else:
@@ -558,7 +576,7 @@ class FamilyGame(Game):
             self.emit(Exchange(seat, (at(*a), at(*b))))
         self._power_done()
 
-    def _do_look(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_look(self, seat: int, args: tuple[int, tuple[int, int]]) -> None:
         pos, (s, other) = args
         bit = 1 << seat
         self.known[seat][pos] |= bit
@@ -570,7 +588,7 @@ class FamilyGame(Game):
             seen = (self.codes[self.hands[seat][pos]], self.codes[self.hands[s][other]])
             self.emit(Look(seat, (at(seat, pos), at(s, other)), seen), bit)
 
-    def _do_pass(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_pass(self, seat: int, args: tuple[()]) -> None:
         ph = self.phase
         if ph == PH_SNAP:
             self.snap_passed |= 1 << seat
@@ -588,7 +606,7 @@ class FamilyGame(Game):
                 self.emit(Pass(seat))
             self._power_done()
 
-    def _do_call(self, seat: int, args: tuple[Any, ...]) -> None:
+    def _do_call(self, seat: int, args: tuple[()]) -> None:
         self.caller = seat
         self.emit(Call(seat, self.rs.call))
         if self.rs.call_ends_round:
@@ -741,7 +759,7 @@ class FamilyGame(Game):
         return family_view(self, seat, memory)
 
     # ------------------------------------------------------------------ copies
-    def _copy_state(self, d: dict[str, Any]) -> None:
+    def _copy_state(self, d: dict[str, object]) -> None:
         d["hands"] = [list(h) for h in self.hands]
         d["known"] = [list(k) for k in self.known]
         d["tags"] = [list(t) for t in self.tags]
@@ -751,7 +769,10 @@ class FamilyGame(Game):
         d["first_look"] = list(self.first_look)
 
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> FamilyGame:
         """A copy where every card ``seat`` does not know is re-dealt at random, consistent
         with everything it knows or can infer (see :func:`.worlds.redeal`)."""
@@ -787,17 +808,17 @@ class FamilyGame(Game):
             )
         } | {"rng": self.random.getstate(), "variant": self.variant}
 
-    _handlers: ClassVar[dict[str, Callable[[Any, int, tuple[Any, ...]], None]]] = {
-        "peek": _do_peek,
-        "draw": _do_draw,
-        "replace": _do_replace,
-        "discard": _do_discard,
-        "spy": _do_spy,
-        "exchange": _do_exchange,
-        "look": _do_look,
-        "pass": _do_pass,
-        "drop": drops.do_drop,
-        "give": drops.do_give,
+    _handlers: ClassVar[dict[str, _Handler]] = {
+        "peek": _handler(_do_peek),
+        "draw": _handler(_do_draw),
+        "replace": _handler(_do_replace),
+        "discard": _handler(_do_discard),
+        "spy": _handler(_do_spy),
+        "exchange": _handler(_do_exchange),
+        "look": _handler(_do_look),
+        "pass": _handler(_do_pass),
+        "drop": _handler(drops.do_drop),
+        "give": _handler(drops.do_give),
     }
     """Handler of each action word (call words join through :meth:`add_call_word`)."""
 
@@ -807,5 +828,5 @@ class FamilyGame(Game):
         handler = cls._handlers.get(word)
         if handler is not None and handler is not cls._do_call:
             raise ValueError(f"{word!r} is already an action of the Cabo-family engine")
-        cls._handlers[word] = cls._do_call
+        cls._handlers[word] = _handler(cls._do_call)
         phases.call_action(word)

@@ -21,9 +21,9 @@ Reasons mention only public facts: positions, phases, counts, the rules.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ...errors import IllegalAction, NoSuchCard, NotInThisGame, RuleForbids, WrongPhase
 from ...notation import Action, Address, sort_addresses
@@ -125,7 +125,7 @@ _A_EXCHANGE = Action("exchange")
 _CALLS: dict[str, Action] = {}
 """The call action of every call word the engine has met."""
 _POS_CACHE: dict[tuple[str, int], Action] = {}
-_LIST_CACHE: dict[tuple[Any, ...], list[Action]] = {}
+_LIST_CACHE: dict[tuple[Hashable, ...], list[Action]] = {}
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -150,7 +150,7 @@ def _pos_action(name: str, pos: int) -> Action:
     return act
 
 
-def _cached(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> list[Action]:
+def _cached(key: tuple[Hashable, ...], build: Callable[[], list[Action]]) -> list[Action]:
     acts = _LIST_CACHE.get(key)
     if acts is None:
         if len(_LIST_CACHE) > 50_000:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ...cards import cabo_deck, card, standard_deck
-from ...variants import OptionSpec
+from ...variants import Options, OptionSpec, bool_option, int_option, optional_int_option
 from . import scoring
 from .hooks import DROP, END_ROUND, MULTI_REPLACE, NO_DROPS, RESHUFFLE, SNAP, DeckEnd, Drops
 from .scoring import EXCEEDS, REACHES, MatchEnd, Scoring
@@ -26,8 +26,10 @@ __all__ = [
     "SPY",
     "SWAP",
     "SWAP_ANY",
+    "FamilyOptions",
     "Power",
     "RuleSet",
+    "family_options",
 ]
 
 
@@ -146,6 +148,45 @@ class RuleSet:
         if code in self.powers:
             return self.powers[code]
         return self.powers.get(card(code).rank, 0)
+
+
+class FamilyOptions(NamedTuple):
+    """The rule options of one Cabo-family game, read once from its resolved options
+    (``Game.options``: every option a family variant takes, :func:`family_options`)."""
+
+    target: int | None
+    """The total that ends the match; ``None`` for a single round."""
+    first: int | None
+    """The seat that starts round 1; ``None``: drawn from the seed or seat 0, as the rule set
+    says (:attr:`RuleSet.random_first`)."""
+    max_turns: int
+    """Turns per seat after which a round with no call ends."""
+    caller_penalty: int
+    """Points added to a caller who loses the call (the rule set's default where the variant
+    takes no such option)."""
+    reset_at_exact_target: bool
+    """Whether a total of exactly the target drops to half of it, once per seat (cabo)."""
+
+
+def family_options(options: Options, rs: RuleSet) -> FamilyOptions:
+    """The typed record of a Cabo-family game's resolved ``options`` under ``rs`` (an option
+    the variant does not take has its rule set's value). ``KeyError`` or ``TypeError`` for
+    options that :meth:`~cardtable.variants.Variant.resolve_options` did not give."""
+    return FamilyOptions(
+        target=optional_int_option(options, "target"),
+        first=optional_int_option(options, "first"),
+        max_turns=int_option(options, "max_turns"),
+        caller_penalty=(
+            int_option(options, "caller_penalty")
+            if "caller_penalty" in options
+            else rs.caller_penalty
+        ),
+        reset_at_exact_target=(
+            bool_option(options, "reset_at_exact_target")
+            if "reset_at_exact_target" in options
+            else False
+        ),
+    )
 
 
 def _rank(code: str) -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "REACHES",
     "SUM",
     "Adjustment",
+    "AdjustmentReason",
     "MatchEnd",
     "RoundEnd",
     "Scoring",
@@ -42,10 +43,14 @@ class RoundEnd(NamedTuple):
     """Points the variant adds to a caller who loses the call (the game's option)."""
 
 
+AdjustmentReason = Literal["caller_lowest", "caller_penalty", "kamikaze", "kamikaze_victim", "rule"]
+"""Why a hand's round score differs from its sum (the reasons views name)."""
+
+
 class Adjustment(NamedTuple):
     """One step from a hand's sum to its round score, and why."""
 
-    reason: str
+    reason: AdjustmentReason
     """``caller_lowest`` (the caller had the lowest sum and scores 0), ``caller_penalty`` (a
     lost call), ``kamikaze`` (cabo's 12, 12, 13, 13 scores 0), ``kamikaze_victim`` (everyone
     else scores 50), or ``rule`` (a scoring rule that gives no reason of its own)."""

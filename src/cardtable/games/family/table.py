@@ -7,8 +7,9 @@ satisfies this protocol; the parts name only the protocol, so they import nothin
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from collections.abc import Hashable, Mapping
+from random import Random
+from typing import TYPE_CHECKING, Protocol, Self
 
 from ...notation import Action, Address
 
@@ -101,7 +102,7 @@ class Table(Protocol):
     """Whether those places still hold the looked-at cards."""
     give_to: tuple[int, int] | None
     """After a drop on another's card: who gives a card, and to whom."""
-    snap_key: Any
+    snap_key: Hashable | None
     """What a snap must match (a card's key), ``None`` without a window."""
     snap_card: int
     """The card a snap window opened on."""
@@ -167,11 +168,13 @@ class Table(Protocol):
     def end_turn(self) -> None:
         """Close the turn."""
 
-    def world_for(self, seat: int, rng: Any) -> tuple[Self, Rng]:
+    def world_for(self, seat: int, rng: Random | int) -> tuple[Self, Rng]:
         """A clone keeping only what ``seat`` may see, and ``rng`` as an ``Rng``."""
 
     def seed_from(self, rng: Rng) -> None:
         """Give this copy its own generator."""
 
-    def view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
-        """The fields every game's view ends with."""
+    def view_tail(
+        self, seat: int | None, bit: int, memory: bool = True
+    ) -> ViewTail[Mapping[str, object], dict[str, object]]:
+        """The fields every game's view ends with (round results and events as JSON)."""

@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias, cast
 
 from .phases import PH_GIVE, PH_LOOKED, PH_OVER, PH_PEEK, PH_POWER, PH_SNAP, PHASES
 from .rulesets import POWER_NAMES, SWAP_ANY
 
 if TYPE_CHECKING:
     from ...views import (
+        FamilyEvent,
         FamilyRoundResult,
         FamilySlot,
         FamilyView,
         Pending,
         PowerPending,
         SnapWindow,
+        ViewTail,
     )
+    from .scoring import Adjustment
     from .table import Table
 
-__all__ = ["family_view", "round_info"]
+__all__ = ["RoundRecord", "family_view", "round_info"]
+
+RoundRecord: TypeAlias = (
+    "tuple[int, list[int], list[int], list[int], int, list[list[int]], list[int], "
+    "list[list[Adjustment]], list[int]]"
+)
+"""A finished round as the engine keeps it: its number, the scores, the hand sums, the
+winners, the caller (``-1``: none), every hand (card ids, ``-1``: an empty position), the
+totals after it, each seat's steps from sum to score, and the seats whose total was reset."""
 
 _FROM_NAMES: tuple[Literal["deck", "discard"] | None, ...] = (None, "deck", "discard")
 
 
-def round_info(g: Table, record: tuple[Any, ...]) -> FamilyRoundResult:
+def round_info(g: Table, record: RoundRecord) -> FamilyRoundResult:
     """One finished round as views and the ``round_end`` event show it."""
     round_no, scores, sums, winners, caller, hands, totals, steps, reset = record
     codes = g.codes
@@ -133,5 +144,7 @@ def family_view(g: Table, seat: int | None, memory: bool = True) -> FamilyView:
         "turns": g.turns,
         "max_turns": g.max_turns * g.n,
         "target_rule": g.rs.target_reached.name,
-        **g.view_tail(seat, bit, memory),
+        # the game's own round results and events, as the family's view declares them (every
+        # view is checked against FamilyView by the conformance tests: validate_view)
+        **cast("ViewTail[FamilyRoundResult, FamilyEvent]", g.view_tail(seat, bit, memory)),
     }

@@ -4,7 +4,8 @@ the full debug dump of a state."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from random import Random
+from typing import TYPE_CHECKING, TypeVar
 
 from ...cards import codes_text
 from ...game import RANDOM_DRAWS
@@ -36,7 +37,7 @@ def _weighted_index(cards: list[int], start: int, weights: Sequence[float], u: f
 def redeal(
     game: _World,
     seat: int,
-    rng: Any,
+    rng: Random | int,
     weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
 ) -> _World:
     """A copy where every card ``seat`` does not know is re-dealt at random.

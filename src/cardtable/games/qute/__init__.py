@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...game import DrawSource
-from ...variants import MAX_TARGET, OptionSpec, Variant, register
+from ...variants import MAX_TARGET, Options, OptionSpec, Variant, register
 from .chance import ChanceQute
-from .engine import POINTS, QuteGame
+from .engine import POINTS, QuteGame, QuteOptions, qute_options
 
-__all__ = ["FAMILY", "POINTS", "QuteGame"]
+__all__ = ["FAMILY", "POINTS", "QuteGame", "QuteOptions", "qute_options"]
 
 MAX_TURNS = 10_000
 """Largest ``max_turns`` (turns of all seats together) a Qute round accepts."""
@@ -18,11 +16,11 @@ FAMILY = "qute"
 """The ``family`` of the variant this package registers (:attr:`Variant.family`)."""
 
 
-def _build(players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> QuteGame:
+def _build(players: int, seed: int, options: Options, deck: list[str] | None) -> QuteGame:
     return QuteGame(players, seed, options, deck)
 
 
-def _build_chance(players: int, options: dict[str, Any], draws: DrawSource) -> ChanceQute:
+def _build_chance(players: int, options: Options, draws: DrawSource) -> ChanceQute:
     return ChanceQute(players, options, draws)
 
 

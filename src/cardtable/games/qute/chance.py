@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from random import Random
+from typing import TYPE_CHECKING, cast
 
 from ...game import ChanceDrawn, DrawSource, Game
 from .engine import QuteGame
+
+if TYPE_CHECKING:
+    from ...variants import Options
 
 __all__ = ["ChanceQute"]
 
@@ -15,12 +19,15 @@ __all__ = ["ChanceQute"]
 class ChanceQute(ChanceDrawn, QuteGame):
     """The Qute engine with every card from the blind chosen by its draw source."""
 
-    def __init__(self, players: int, options: dict[str, Any], draws: DrawSource) -> None:
+    def __init__(self, players: int, options: Options, draws: DrawSource) -> None:
         self.draws = draws  # the deal takes its cards from the source too
         QuteGame.__init__(self, players, self.SEED, options)
 
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> ChanceQute:
         """The engine's re-deal; the copy keeps no source of its own (not the copy's own
         random draws)."""

@@ -10,8 +10,9 @@ cards consistently with everything a seat can infer.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal, cast
+from collections.abc import Callable, Mapping, Sequence
+from random import Random
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, cast
 
 from ...cards import codes_text
 from ...errors import IllegalAction
@@ -35,8 +36,9 @@ from ...events import (
 )
 from ...game import TOP_DRAWS, Event, Game
 from ...match import Result, lowest
-from ...notation import Action
+from ...notation import Action, Arg
 from ...rng import Rng
+from ...variants import int_option, optional_int_option
 from ...views import QuteRoundResult, QuteView, Suit, is_qute_view
 from . import policy
 from .deal import Constraint, constrained_deal
@@ -66,7 +68,41 @@ from .tables import (
 )
 from .view import qute_view
 
-__all__ = ["CARD_POINTS", "J_POINTS", "PH_OVER", "POINTS", "QuteGame"]
+if TYPE_CHECKING:
+    from ...variants import Options
+
+__all__ = [
+    "CARD_POINTS",
+    "J_POINTS",
+    "PH_OVER",
+    "POINTS",
+    "QuteGame",
+    "QuteOptions",
+    "qute_options",
+]
+
+
+class QuteOptions(NamedTuple):
+    """The rule options of one Qute game, read once from its resolved options
+    (``Game.options``: :func:`qute_options`)."""
+
+    target: int | None
+    """The total that ends the match (a total exceeding it); ``None`` for a single round."""
+    first: int | None
+    """The seat that starts round 1; ``None``: seat 0."""
+    max_turns: int
+    """Turns (of all seats together) after which a round with no end is stopped."""
+
+
+def qute_options(options: Options) -> QuteOptions:
+    """The typed record of a Qute game's resolved ``options``. ``KeyError`` or ``TypeError``
+    for options that :meth:`~cardtable.variants.Variant.resolve_options` did not give."""
+    return QuteOptions(
+        target=optional_int_option(options, "target"),
+        first=optional_int_option(options, "first"),
+        max_turns=int_option(options, "max_turns"),
+    )
+
 
 _PLAYS_CACHE: dict[tuple[int, tuple[int, ...]], list[Action]] = {}
 _SINGLE = [Action("play", (code,)) for code in CODES]
@@ -95,13 +131,14 @@ class QuteGame(Game):
     memory_game = False  # each hand is held face up by its owner
 
     def __init__(
-        self, players: int, seed: int, options: dict[str, Any], deck: list[str] | None = None
+        self, players: int, seed: int, options: Options, deck: list[str] | None = None
     ) -> None:
         self._init_base("qute", players, seed, options, deck)
         self.n = players
         self.codes = CODES
-        self.target: int | None = options["target"]
-        self.max_turns: int = options["max_turns"]
+        rules = qute_options(options)
+        self.target: int | None = rules.target
+        self.max_turns: int = rules.max_turns
         self._stacked_ids = self._stack(deck) if deck is not None else None
         self.totals = [0] * players
         self.rounds: list[list[int]] = []
@@ -110,7 +147,7 @@ class QuteGame(Game):
         self._result: Result | None = None
         self.round_no = 0
         self._events = []
-        first = options["first"]
+        first = rules.first
         if first is not None and not 0 <= first < players:
             raise ValueError(f"option 'first' must be a seat from 0 to {players - 1}, got {first}")
         self._start_round(0 if first is None else first)
@@ -360,7 +397,7 @@ class QuteGame(Game):
         """Play a legal action without validation (fast path for agents and rollouts)."""
         name = action[0]
         if name == "play":
-            self._do_play(seat, action[1])
+            self._play(seat, action[1])
         elif name == "draw":
             self._do_draw(seat)
         elif name == "qute":
@@ -393,7 +430,7 @@ class QuteGame(Game):
         else:  # pragma: no cover - only legal actions reach apply
             raise ValueError(f"unknown action {action}")
 
-    def _do_play(self, seat: int, codes: tuple[Any, ...]) -> None:
+    def _do_play(self, seat: int, codes: tuple[str, ...]) -> None:
         hand = self.hands[seat]
         for code in codes:
             cid = ID_OF[code]
@@ -421,6 +458,13 @@ class QuteGame(Game):
                 self.decision = "qute"
                 return
         self._after_qute()
+
+    _play: ClassVar[Callable[[QuteGame, int, tuple[Arg, ...]], None]] = cast(
+        "Callable[[QuteGame, int, tuple[Arg, ...]], None]", _do_play
+    )
+    """:meth:`_do_play` as :meth:`apply` calls it, with a play's arguments as an action holds
+    them: a legal play's arguments are card codes (the notation parses them so), which is all
+    ``apply`` is given."""
 
     def _after_qute(self) -> None:
         self.phase = PH_PLAY
@@ -659,7 +703,7 @@ class QuteGame(Game):
         return view
 
     # ------------------------------------------------------------------ copies
-    def _copy_state(self, d: dict[str, Any]) -> None:
+    def _copy_state(self, d: dict[str, object]) -> None:
         d["hands"] = [list(h) for h in self.hands]
         d["tags"] = [list(t) for t in self.tags]
         d["cons"] = [list(c) for c in self.cons]
@@ -675,7 +719,10 @@ class QuteGame(Game):
         return CODES[hand[pos]] if 0 <= pos < len(hand) else None
 
     def determinize(
-        self, seat: int, rng: Any, weights: Mapping[tuple[int, int], Sequence[float]] | None = None
+        self,
+        seat: int,
+        rng: Random | int,
+        weights: Mapping[tuple[int, int], Sequence[float]] | None = None,
     ) -> QuteGame:
         """A copy where every card ``seat`` cannot see is re-dealt, consistent with inferences.
 

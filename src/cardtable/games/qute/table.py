@@ -4,6 +4,7 @@ protocol; the parts name only the protocol, so they import nothing above them.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from ...notation import Action
@@ -66,5 +67,7 @@ class Table(Protocol):
     def plays(self, seat: int) -> list[Action]:
         """Every card or set of cards ``seat`` may lay now."""
 
-    def view_tail(self, seat: int | None, bit: int, memory: bool = True) -> ViewTail:
-        """The fields every game's view ends with."""
+    def view_tail(
+        self, seat: int | None, bit: int, memory: bool = True
+    ) -> ViewTail[Mapping[str, object], dict[str, object]]:
+        """The fields every game's view ends with (round results and events as JSON)."""
