@@ -26,7 +26,8 @@ import io
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -51,11 +52,15 @@ from ..text.render import (
     step_choices,
 )
 from ..text.rules import rules_markdown
-from ..text.sights import note_sights, table_view
+from ..text.sights import TableView, note_sights, table_view, with_keys
 from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
+from ..variants import Options
 from .checks import number_in
 from .errors import fail
 from .rules import RuleOptions, complete_variant, parse_option, resolve_variant
+
+if TYPE_CHECKING:
+    from ..tui.saves import SaveRecord
 
 __all__ = ["PROMPT", "InputFn", "play_command", "play_loop"]
 
@@ -409,11 +414,11 @@ class _LineTable:
         self.last_table = ""
         self.bots_moved = False
 
-    def view_now(self, sights_now: Mapping[At, str]) -> Mapping[str, Any]:
+    def view_now(self, sights_now: Mapping[At, str]) -> TableView:
         """The seat's table view, showing ``sights_now``, with the hand order."""
         game, seat = self.game, self.seat
         view = table_view(game, seat, self.memory_aid, sights_now, self.shown)
-        return {**view, "hand_order": self.order}
+        return with_keys(view, hand_order=self.order)
 
     def tell(self, events: list[Event]) -> None:
         """Print ``events`` as the seat sees them and note the face-down cards they show it."""
@@ -519,7 +524,18 @@ def _drop_typeahead() -> None:
 
 
 # ---------------------------------------------------------------------------- the command
-def _settings() -> Any:
+class _Store(Protocol):
+    """What the line mode uses of :mod:`cardtable.tui.saves`: the save and the settings."""
+
+    def save_path(self) -> Path: ...
+    def load_save(self) -> SaveRecord | None: ...
+    def write_save(self, record: SaveRecord) -> Path: ...
+    def clear_save(self) -> None: ...
+    def load_settings(self) -> dict[str, object]: ...
+    def write_settings(self, changes: Mapping[str, object]) -> None: ...
+
+
+def _settings() -> _Store | None:
     """The module keeping the terminal's save and settings (``None`` without the ``tui``
     extra, whose ``platformdirs`` finds the user's data directory)."""
     try:
@@ -606,13 +622,12 @@ def _resume(plain: bool, windows: Mapping[str, float]) -> None:
         game = replay(record["log"])
     except (ValueError, KeyError, TypeError, IllegalAction) as err:
         fail(f"the saved game cannot be read again ({err}); it is in {saves.save_path()}")
-    settings = {**record, "log": None}
 
     def save(g: Game) -> None:
         if g.over:
             saves.clear_save()
         else:
-            saves.write_save({**settings, "log": g.log})
+            saves.write_save({**record, "log": g.log})
 
     _line_mode(
         game,
@@ -802,7 +817,7 @@ def _new_game(
         fail(str(err))
     if name not in FRONTS:
         fail(f"the terminal cannot draw {name} yet; playable here: {', '.join(PLAYABLE)}")
-    options: dict[str, Any] = {}
+    options: Options = {}
     try:
         for text in option or []:
             key, value = parse_option(text, name)

@@ -13,8 +13,8 @@ seat has just seen (the ``seen_now`` key), which the ``Seen now`` row explains.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard
+from collections.abc import Sequence
+from typing import TypeGuard
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -25,16 +25,19 @@ from rich.text import Text
 from ..events import FamilyRoundEnd, Happening
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..games.family.scoring import SUM
-from ..views import FamilySlot, FamilyView, is_family_view
+from ..views import FamilyRoundResult, FamilySlot, FamilyView, ScoreAdjustment, View, is_family_view
 from .phrase import family_legend, family_score_step, phrase, round_results_title
 from .presentation import hand_layout
 from .render import (
     FACE_DOWN,
     Front,
+    RoundResult,
+    TableKeys,
     addr_text,
     card_text,
     cards_text,
     discard_pile_text,
+    is_family_result,
     number_word,
     plural_s,
     said_text,
@@ -47,17 +50,13 @@ from .render import (
 __all__ = ["FamilyTable", "family_front", "notation"]
 
 
-class FamilyTable(FamilyView, total=False):
+class FamilyTable(FamilyView, TableKeys):
     """A Cabo-family view as the play loop hands it to the table: the game's view plus the
-    loop's own keys (both absent from a view that comes straight from the game)."""
-
-    memory_aid: bool
-    """Whether the seat plays with the memory aid (the Game row says so)."""
-    seen_now: dict[str, str]
-    """Without the memory aid: the face-down cards the seat has just seen, address → code."""
+    loop's own keys (:class:`~cardtable.text.render.TableKeys`: ``memory_aid``, ``seen_now``;
+    absent from a view that comes straight from the game)."""
 
 
-def _is_family_table(view: Mapping[str, Any]) -> TypeGuard[FamilyTable]:
+def _is_family_table(view: View) -> TypeGuard[FamilyTable]:
     """Whether ``view`` is a Cabo-family view (told apart by ``game``, as every view is)."""
     return is_family_view(view)
 
@@ -182,7 +181,7 @@ def family_front(rs: RuleSet) -> Front:
     return Front(
         _family_table,
         event,
-        lambda info, me: _family_round_end(info, me, rs),
+        lambda info, me: _family_round_end(_family_result(info), me, rs),
         notation(rs),
         note,
         memory=lambda memory_aid: _memory_note(rs, memory_aid),
@@ -422,30 +421,35 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     return table_layout(status, view, me, _seat_panel)
 
 
-def _family_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
+def _family_table(view: View, me: int, title: str = "") -> RenderableType:
     """The front's table: :func:`_family_view` once ``view`` is known to be a Cabo-family one."""
     if not _is_family_table(view):
         raise ValueError(f"not a Cabo-family view: game {view.get('game')!r}")
     return _family_view(view, me, title)
 
 
-def _adjustment_words(steps: Sequence[Mapping[str, Any]]) -> str:
+def _adjustment_words(steps: Sequence[ScoreAdjustment]) -> str:
     """A seat's steps from its hand's sum to its score, in words (empty: the score is the
     sum)."""
-    return "; ".join(
-        family_score_step(str(step.get("reason")), int(step.get("points", 0))) for step in steps
-    )
+    return "; ".join(family_score_step(step["reason"], step["points"]) for step in steps)
 
 
-def _legend(rs: RuleSet | None, info: Mapping[str, Any]) -> str:
+def _legend(rs: RuleSet | None, info: FamilyRoundResult) -> str:
     """What the results table needs explained, for this game only: ★, the scoring rule of the
     game (its caller rule, Kamikaze) and the exact-target reset when it happened."""
     scoring = rs.scoring if rs is not None else SUM
     return family_legend(scoring.name, info.get("caller") is not None, bool(info.get("reset")))
 
 
+def _family_result(info: RoundResult) -> FamilyRoundResult:
+    """``info`` once it is known to be a Cabo-family round's results."""
+    if not is_family_result(info):
+        raise ValueError("not a Cabo-family round's results")
+    return info
+
+
 def _family_round_end(
-    info: Mapping[str, Any], me: int, rs: RuleSet | None = None
+    info: FamilyRoundResult, me: int, rs: RuleSet | None = None
 ) -> RenderableType:
     """The results of a finished Cabo-family round: every hand, its sum, each step from the
     sum to the score with its reason (``adjustments``), the score and the total (a total
@@ -464,7 +468,7 @@ def _family_round_end(
     table.add_column("Total", justify="right")
     winners = info.get("winners", [])
     caller = info.get("caller")
-    steps: list[list[Mapping[str, Any]]] = info.get("adjustments") or []
+    steps: list[list[ScoreAdjustment]] = info.get("adjustments") or []
     reset = [int(r) for r in info.get("reset") or []]
     for s, hand in enumerate(info["hands"]):
         name = seat_name(s, me)

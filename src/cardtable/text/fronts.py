@@ -10,7 +10,7 @@ by the Cabo family's front (:mod:`cardtable.text.family`), every variant of kind
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import overload
 
 from rich.console import RenderableType
 
@@ -18,10 +18,11 @@ from .. import variants
 from ..events import Happening, decode
 from ..games.family.rulesets import RULESETS
 from ..games.qute import FAMILY as QUTE_KIND
+from ..views import View
 from .family import family_front
 from .phrase import kinds_for
 from .qute import QUTE_FRONT
-from .render import Front
+from .render import Front, RoundResult
 
 __all__ = [
     "FAMILY",
@@ -119,9 +120,9 @@ def front(game: str | None) -> Front:
     return FRONTS[game]
 
 
-def render_view(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
+def render_view(view: View, me: int, title: str = "") -> RenderableType:
     """Draw the table from seat ``me``'s view alone (the game is read from ``view["game"]``)."""
-    return front(str(view["game"])).table(view, me, title)
+    return front(view["game"]).table(view, me, title)
 
 
 def describe_event(
@@ -133,6 +134,6 @@ def describe_event(
     return front(game).event(typed, me)
 
 
-def render_round_end(info: Mapping[str, Any], me: int, game: str | None = None) -> RenderableType:
+def render_round_end(info: RoundResult, me: int, game: str | None = None) -> RenderableType:
     """The results of a finished round of variant ``game`` (default: the Cabo family)."""
     return front(game).round_end(info, me)

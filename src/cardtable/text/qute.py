@@ -7,8 +7,8 @@ with marked :data:`PLAYABLE_MARK`, and the other hands face down.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeGuard
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -18,14 +18,17 @@ from rich.text import Text
 
 from ..events import Happening, QuteRoundEnd
 from ..games.qute.tables import EIGHT_DRAWS, J_POINTS, RUN
-from ..views import QuteView, is_qute_view
+from ..views import QuteRoundResult, QuteView, View, is_qute_view
 from .phrase import phrase, qute_legend, round_results_title
 from .render import (
     FACE_DOWN,
     Front,
+    RoundResult,
+    TableKeys,
     card_text,
     cards_text,
     discard_pile_text,
+    is_qute_result,
     number_word,
     plural_s,
     said_text,
@@ -42,9 +45,22 @@ __all__ = [
     "QUTE_FRONT",
     "QUTE_RANKS",
     "QUTE_SUITS",
+    "QuteTable",
     "playable_cards",
     "sort_hand",
 ]
+
+
+class QuteTable(QuteView, TableKeys):
+    """A Qute view as a play loop hands it to the table: the game's view plus the loop's own
+    keys (:class:`~cardtable.text.render.TableKeys`: ``memory_aid``, ``hand_order``; absent
+    from a view that comes straight from the game)."""
+
+
+def _is_qute_table(view: View) -> TypeGuard[QuteTable]:
+    """Whether ``view`` is a Qute view (told apart by ``game``, as every view is)."""
+    return is_qute_view(view)
+
 
 QUTE_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Qute's ranks from lowest to highest (the order a hand is sorted in)."""
@@ -107,7 +123,7 @@ def playable_cards(legal: Sequence[str]) -> list[str]:
     return first
 
 
-def _qute_hand(view: QuteView) -> RenderableType:
+def _qute_hand(view: QuteTable) -> RenderableType:
     """Your Qute hand, sorted by suit or by rank (the play loop's ``hand_order`` key), the
     playable cards marked underneath."""
     order = str(view.get("hand_order", "suit"))
@@ -137,7 +153,7 @@ def _qute_hand(view: QuteView) -> RenderableType:
     return Group(*lines)
 
 
-def _qute_seat_panel(view: QuteView, seat: int, me: int) -> Panel:
+def _qute_seat_panel(view: QuteTable, seat: int, me: int) -> Panel:
     count = int(view["counts"][seat])
     tags = [f"{count} card{plural_s(count)}", f"total {view['totals'][seat]}"]
     if seat == me:
@@ -223,7 +239,7 @@ def _qute_now(view: QuteView, me: int) -> Text:
     return Text("lay cards that fit the top (marked ▲); you must play when you can")
 
 
-def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
+def _qute_view(view: QuteTable, me: int, title: str = "") -> RenderableType:
     """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
     target = view.get("target")
     match = "single round" if target is None else f"match: ends when a total goes over {target}"
@@ -291,14 +307,21 @@ def _qute_view(view: QuteView, me: int, title: str = "") -> RenderableType:
     return table_layout(status, view, me, _qute_seat_panel)
 
 
-def _qute_table(view: Mapping[str, Any], me: int, title: str = "") -> RenderableType:
+def _qute_table(view: View, me: int, title: str = "") -> RenderableType:
     """The front's table: :func:`_qute_view` once ``view`` is known to be a Qute one."""
-    if not is_qute_view(view):
+    if not _is_qute_table(view):
         raise ValueError(f"not a Qute view: game {view.get('game')!r}")
     return _qute_view(view, me, title)
 
 
-def _qute_round_end(info: Mapping[str, Any], me: int) -> RenderableType:
+def _qute_result(info: RoundResult) -> QuteRoundResult:
+    """``info`` once it is known to be a Qute round's results."""
+    if not is_qute_result(info):
+        raise ValueError("not a Qute round's results")
+    return info
+
+
+def _qute_round_end(info: QuteRoundResult, me: int) -> RenderableType:
     """The results of a finished Qute round: the cards left and their points, J points, the
     multiplier, each seat's score with how it was reached, the totals (a total that hit the
     target exactly and went back to 0 says so), and what each rule means, only where it
@@ -390,5 +413,11 @@ _NOTE = (
     f"the other hands are shown face down as {FACE_DOWN}."
 )
 
-QUTE_FRONT = Front(_qute_table, _qute_event, _qute_round_end, _NOTATION, _NOTE)
+QUTE_FRONT = Front(
+    _qute_table,
+    _qute_event,
+    lambda info, me: _qute_round_end(_qute_result(info), me),
+    _NOTATION,
+    _NOTE,
+)
 """How the terminal draws Qute (no memory aid: hands are held face up)."""

@@ -10,9 +10,15 @@ and notation); :mod:`cardtable.text.fronts` finds the one for a variant.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeAlias, TypeGuard, TypeVar
+
+if sys.version_info >= (3, 12):
+    from typing import TypedDict
+else:  # the views' TypedDicts are typing_extensions' before Python 3.12: extended alike
+    from typing_extensions import TypedDict
 
 from rich import box
 from rich.columns import Columns
@@ -22,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import At, Happening
-from ..views import GameResult
+from ..views import FamilyRoundResult, GameResult, QuteRoundResult, View
 from .phrase import Reader, Said, Tone, join_and, number_word, result_head
 
 __all__ = [
@@ -33,12 +39,16 @@ __all__ = [
     "MENU_MAX",
     "Choice",
     "Front",
+    "RoundResult",
+    "TableKeys",
     "addr_text",
     "card_text",
     "cards_text",
     "continuations",
     "discard_pile_text",
+    "is_family_result",
     "is_position",
+    "is_qute_result",
     "join_and",
     "number_word",
     "plural_s",
@@ -58,6 +68,36 @@ FACE_DOWN = "[▒▒▒]"
 
 DISCARD_SHOWN = 6
 """How many cards of the discard pile the table shows (the top one highlighted)."""
+
+
+class TableKeys(TypedDict, total=False):
+    """The keys a terminal play loop adds to a view before a table is drawn from it (each
+    game's table type, :class:`~cardtable.text.family.FamilyTable` and
+    :class:`~cardtable.text.qute.QuteTable`, is its view plus these; all are absent from a view
+    that comes straight from the game)."""
+
+    memory_aid: bool
+    """Whether the seat plays with the memory aid (a Cabo-family table's Game row says so)."""
+    seen_now: dict[str, str]
+    """Without the memory aid: the face-down cards the seat has just seen, address → code
+    (a Cabo-family table only: a Qute hand has nothing to remember)."""
+    hand_order: str
+    """How the seat's Qute hand is sorted, ``suit`` or ``rank`` (the line-mode loop's)."""
+
+
+RoundResult: TypeAlias = FamilyRoundResult | QuteRoundResult
+"""One finished round's results, of either game (an entry of ``view["round_results"]``, or a
+round-end event's ``result``)."""
+
+
+def is_family_result(info: RoundResult) -> TypeGuard[FamilyRoundResult]:
+    """Whether ``info`` is a Cabo-family round's results (the family's alone carry ``sums``)."""
+    return "sums" in info
+
+
+def is_qute_result(info: RoundResult) -> TypeGuard[QuteRoundResult]:
+    """Whether ``info`` is a Qute round's results (Qute's alone carry ``jpoints``)."""
+    return "jpoints" in info
 
 
 def plural_s(n: object) -> str:
@@ -162,7 +202,7 @@ def discard_pile_text(pile: Sequence[str]) -> Text:
     return out
 
 
-def status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = "") -> Table:
+def status_grid(view: View, title: str, match: str, extra: str = "") -> Table:
     """The two-column status grid every table starts with, opened by its "Game" row."""
     status = Table.grid(padding=(0, 2))
     status.add_column(style="bold", no_wrap=True)
@@ -175,7 +215,7 @@ def status_grid(view: Mapping[str, Any], title: str, match: str, extra: str = ""
     return status
 
 
-_View = TypeVar("_View", bound=Mapping[str, Any])
+_View = TypeVar("_View", bound=View)
 
 
 def table_layout(
@@ -189,7 +229,7 @@ def table_layout(
     status.add_row(
         "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
     )
-    players = int(view["players"])
+    players = view["players"]
     others = [seat_panel(view, (me + k) % players, me) for k in range(1, players)]
     return Group(
         Panel(status, title="Table", title_align="left"),
@@ -327,12 +367,12 @@ def render_choices(prefix: Sequence[str], choices: Sequence[Choice]) -> Text:
     return out
 
 
-def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
+def render_result(view: View, me: int) -> RenderableType:
     """The final result of the game (``view["result"]``) in words and a small table."""
     result: GameResult | None = view.get("result")
     if not result:
         return Text("The game is not over.")
-    winners = [int(w) for w in result["winners"]]
+    winners = result["winners"]
     head = result_head(winners, me)
     table = Table(
         title="Final totals",
@@ -361,14 +401,15 @@ def render_result(view: Mapping[str, Any], me: int) -> RenderableType:
 class Front:
     """How the terminal draws one game: its table, its events, its round results, its notation."""
 
-    table: Callable[[Mapping[str, Any], int, str], RenderableType]
+    table: Callable[[View, int, str], RenderableType]
     """Draws the table from a seat's view: ``table(view, me, title)`` (the view of this front's
-    game, which the front narrows to its type, with the play loop's keys ``memory_aid`` and
-    ``seen_now``)."""
+    game, which the front narrows to its type, with the play loop's :class:`TableKeys` where it
+    added them)."""
     event: Callable[[Happening, int], list[RenderableType]]
     """Puts one event into words: ``event(ev, me)``, ``ev`` as seat ``me`` saw it."""
-    round_end: Callable[[Mapping[str, Any], int], RenderableType]
-    """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event)."""
+    round_end: Callable[[RoundResult, int], RenderableType]
+    """Draws one entry of ``view["round_results"]`` (or a ``round_end`` event's result) of this
+    front's game, which the front narrows to its type."""
     notation: tuple[tuple[str, str], ...]
     """What to type, as ``(text, meaning)`` rows for ``help``."""
     note: str

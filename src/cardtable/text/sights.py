@@ -8,14 +8,20 @@ back (:func:`table_view`) until that move, so a peek can be read before it must 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TypeAlias, Unpack
 
 from .. import Game
 from ..events import ROUND_STARTS, At, Claim, Drop, Happening, Look, Peek, Spy
-from ..views import is_family_view
-from .render import Front
+from ..views import FamilySlot, FamilyView, View, is_family_view, is_qute_view
+from .family import FamilyTable
+from .qute import QuteTable
+from .render import Front, TableKeys
 
-__all__ = ["note_sights", "sights_in", "table_view"]
+__all__ = ["TableView", "note_sights", "sights_in", "table_view", "with_keys"]
+
+TableView: TypeAlias = FamilyTable | QuteTable
+"""The view a terminal table is drawn from: the game's view plus the play loop's own keys
+(:class:`~cardtable.text.render.TableKeys`)."""
 
 
 def sights_in(ev: Happening) -> list[tuple[At, str]]:
@@ -46,11 +52,22 @@ def note_sights(events: Iterable[Happening], sights: dict[At, str]) -> None:
         sights.update(sights_in(ev))
 
 
+def with_keys(view: View, **keys: Unpack[TableKeys]) -> TableView:
+    """``view`` (a new dict) with the play loop's ``keys`` added: a table view of its game."""
+    if is_qute_view(view):
+        qute: QuteTable = {**view, **keys}
+        return qute
+    if not is_family_view(view):  # pragma: no cover - every view is of one game or the other
+        raise ValueError(f"not a view of a known game: {view.get('game')!r}")
+    family: FamilyTable = {**view, **keys}
+    return family
+
+
 def table_view(
     game: Game, me: int, memory_aid: bool, sights: Mapping[At, str], shown: Front
-) -> Mapping[str, Any]:
+) -> TableView:
     """The view a table is drawn from, with the terminal's own keys ``memory_aid`` and
-    ``seen_now``.
+    ``seen_now`` (:class:`~cardtable.text.render.TableKeys`).
 
     With the memory aid it is ``view(me)``: every card the seat has ever known. Without it, it
     is ``view(me, memory=False)`` plus the face-down cards in ``sights`` — those the seat has
@@ -61,15 +78,14 @@ def table_view(
     front, has no ``memory``) gets its view as it is.
     """
     if memory_aid:
-        return {**game.view(me), "memory_aid": True}
+        return with_keys(game.view(me), memory_aid=True)
     plain = game.view(me, memory=False)
-    view = {**plain, "memory_aid": False}
     full = game.view(me)
     if not sights or shown.memory is None or not is_family_view(plain) or not is_family_view(full):
-        return view
+        return with_keys(plain, memory_aid=False)
     # Only a memory game gets here: a Cabo-family one, whose hands are rows of FamilySlot.
     known = full["hands"]
-    hands = [list(hand) for hand in plain["hands"]]
+    hands: list[list[FamilySlot | None]] = [list(hand) for hand in plain["hands"]]
     seen_now: dict[str, str] = {}
     for at, code in sights.items():
         s, p = at.seat, at.pos
@@ -80,4 +96,5 @@ def table_view(
             continue  # gone, moved, or already shown (gabo's initial peek)
         hands[s][p] = {**cell, "card": code}
         seen_now[str(at)] = code
-    return {**view, "hands": hands, "seen_now": seen_now}
+    now: FamilyView = {**plain, "hands": hands}
+    return with_keys(now, memory_aid=False, seen_now=seen_now)

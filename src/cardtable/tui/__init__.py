@@ -13,12 +13,22 @@ helpers), :mod:`~cardtable.tui.widgets` and :mod:`~cardtable.tui.saves`.
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Literal, Unpack
 
 from .. import Game
 from .timing import REVEAL_RANGE, REVEAL_SECONDS
 
+if TYPE_CHECKING:
+    from .flow import TableSettings
+
 __all__ = ["REVEAL_RANGE", "REVEAL_SECONDS", "farewell", "run_table", "table_available"]
+
+_CLOCKS: tuple[Literal["peek_window", "snap_window", "reveal"], ...] = (
+    "peek_window",
+    "snap_window",
+    "reveal",
+)
+"""The table's clocks, in seconds: given as ``clocks``, or kept in the save."""
 
 
 def table_available() -> bool:
@@ -35,7 +45,7 @@ def run_table(
     memory_aid: bool = False,
     resume: bool = False,
     clocks: dict[str, float | None] | None = None,
-    **kwargs: Any,
+    **kwargs: Unpack[TableSettings],
 ) -> str:
     """Run the full-screen table on ``game`` (``None`` with ``resume``: the saved game); returns
     what to print once the screen is given back: the seed of the last deal and, for a game left
@@ -48,15 +58,20 @@ def run_table(
     from . import saves
     from .app import CardtableApp
 
-    kwargs.update({k: v for k, v in (clocks or {}).items() if v is not None})
+    for key in _CLOCKS:
+        value = (clocks or {}).get(key)
+        if value is not None:
+            kwargs[key] = value
     if resume:
         record = saves.load_save()
         if record is None:
             raise ValueError(f"no saved game to resume (looked in {saves.save_path()})")
-        settings: dict[str, Any] = {
-            k: record[k] for k in ("peek_window", "snap_window", "reveal") if k in record
-        }
-        app = CardtableApp.from_save(record, **{**settings, **kwargs})
+        settings: TableSettings = {}
+        for key in _CLOCKS:
+            if key in record:
+                settings[key] = record[key]
+        settings.update(kwargs)  # what is given outranks what was saved
+        app = CardtableApp.from_save(record, **settings)
     else:
         if game is None:
             raise ValueError("a game is needed unless resuming")

@@ -20,8 +20,8 @@ next and the keys of the game. A short screen gets the compact layout (no border
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import events
@@ -36,9 +36,10 @@ from ..games.family.rulesets import RULESETS
 from ..seat import Seat
 from ..text.keys import QUTE_SORT_KEY, key_words
 from ..text.render import is_position
+from ..views import is_family_view
 from . import saves
 from .board import SPINNER, Board, hand_cells
-from .flow import PEEK_WINDOW, SNAP_WINDOW, TableFlow
+from .flow import PEEK_WINDOW, SNAP_WINDOW, TableFlow, TableSettings
 from .help import help_markdown, keys_line
 from .steps import PHASE_NAMES, choice_keys, next_words, seat_word
 from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, RoundScreen, SeatPanel
@@ -119,7 +120,7 @@ class CardtableApp(TableFlow):
     ]
 
     @classmethod
-    def from_save(cls, record: Mapping[str, Any], **kwargs: Any) -> CardtableApp:
+    def from_save(cls, record: saves.SaveRecord, **kwargs: Unpack[TableSettings]) -> CardtableApp:
         """The app continuing a saved game (a record of :func:`cardtable.tui.saves.load_save`):
         its actions are replayed."""
         game = replay(record["log"])
@@ -319,10 +320,10 @@ class CardtableApp(TableFlow):
                 parts.append("to act: " + ", ".join(seat_word(s, me) for s in view["actors"]))
             else:
                 parts.append(f"turn: {seat_word(int(view['turn']), me)}")
-        left = view.get("final_turns_left")
-        if view.get("caller") is not None:
-            who = seat_word(int(view["caller"]), me)
-            parts.append(f"{who} called {view.get('call')}; final turns left: {left or 0}")
+        if is_family_view(view) and view["caller"] is not None:
+            who = seat_word(view["caller"], me)
+            left = view["final_turns_left"]
+            parts.append(f"{who} called {view['call']}; final turns left: {left or 0}")
         if not self.qute:
             parts.append("memory aid" if self.memory_aid else "no memory aid")
         return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
@@ -538,13 +539,16 @@ class CardtableApp(TableFlow):
 
     def _scroll(self, key: str) -> None:
         """PageUp/PageDown/Home/End on the other seats or (after Tab) the event panel."""
-        target: Any = self.query_one("#log" if self.scroll_events else "#table")
-        {
-            "pageup": target.scroll_page_up,
-            "pagedown": target.scroll_page_down,
-            "home": target.scroll_home,
-            "end": target.scroll_end,
-        }[key](animate=False)
+        target = self.query_one("#log" if self.scroll_events else "#table")
+        match key:
+            case "pageup":
+                target.scroll_page_up(animate=False)
+            case "pagedown":
+                target.scroll_page_down(animate=False)
+            case "home":
+                target.scroll_home(animate=False)
+            case "end":
+                target.scroll_end(animate=False)
 
     def on_key(self, event: events.Key) -> None:
         """Every key of the table: scrolling, sorting, then (on the person's turn) cards by

@@ -8,9 +8,8 @@ the moves alike (a Qute hand is sorted as the person chose, and numbered as it i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 from textual.containers import Container, Horizontal
@@ -19,6 +18,7 @@ from textual.widgets import Static
 from ..games.family.rulesets import RULESETS
 from ..text.presentation import hand_layout
 from ..text.qute import sort_hand
+from ..views import FamilySlot, QuteSlot, View, is_family_view, is_qute_view
 from .steps import seat_word
 from .widgets import CardBox, SeatPanel
 
@@ -45,19 +45,19 @@ class Cell:
     wrong claim)."""
 
 
-def hand_cells(view: Mapping[str, Any], seat: int, me: int, order: str = "suit") -> list[Cell]:
+def hand_cells(view: View, seat: int, me: int, order: str = "suit") -> list[Cell]:
     """The cards of ``seat``'s hand in the order the table shows them: positions in order,
     except the person's own Qute hand, sorted by ``order`` (``suit`` or ``rank``) and numbered
     as shown. Empty positions are left out."""
-    qute = "blind" in view
-    if qute and seat == me:
-        codes = [str(c) for c in view.get("hand") or []]
+    if is_qute_view(view) and seat == me:
+        codes = view["hand"] or []
         return [
             Cell(str(i), code, code, f"card-{me}-{i}")
             for i, code in enumerate(sort_hand(codes, order))
         ]
     cells: list[Cell] = []
-    for i, slot in enumerate(view["hands"][seat]):
+    slots: Sequence[FamilySlot | QuteSlot | None] = view["hands"][seat]
+    for i, slot in enumerate(slots):
         if slot is None:
             continue
         label = str(i) if seat == me else f"{seat}.{i}"
@@ -71,7 +71,7 @@ def hand_cells(view: Mapping[str, Any], seat: int, me: int, order: str = "suit")
 class Board:
     """Everything one drawing of the table needs."""
 
-    view: Mapping[str, Any]
+    view: View
     """The view the table is drawn from."""
     me: int
     """The person's seat."""
@@ -93,7 +93,7 @@ class Board:
     @property
     def qute(self) -> bool:
         """Whether the game is Qute."""
-        return "blind" in self.view
+        return is_qute_view(self.view)
 
     def classes(self, widget_id: str) -> str:
         """The marks of one widget, as CSS classes."""
@@ -121,8 +121,8 @@ class Board:
             tags = [f"You (seat {seat})" if me else f"Seat {seat}", f"{view['totals'][seat]} pts"]
         else:
             tags = [f"total {view['totals'][seat]}"]
-        if self.qute:
-            count = int(view["counts"][seat])
+        if is_qute_view(view):
+            count = view["counts"][seat]
             tags.append(f"{count} card{'s' if count != 1 else ''}")
             if me:
                 tags.append(f"sorted by {self.order}")
@@ -132,8 +132,8 @@ class Board:
             tags.append(f"{SPINNER[self.spin % len(SPINNER)]} thinking…")
         elif seat in view["actors"] and not view["over"]:
             tags.append("▶" if self.compact and not me else "▶ to act")
-        if view.get("caller") == seat:
-            tags.append(f"called {view.get('call')}")
+        if is_family_view(view) and view["caller"] == seat:
+            tags.append(f"called {view['call']}")
         hand_box = Container(*boxes, classes="hand")
         rules = RULESETS.get(str(view["game"]))
         square = len(hand) <= 4 and rules is not None and hand_layout(rules) == "square"
@@ -164,22 +164,22 @@ class Board:
         the note on what the table waits for."""
         view = self.view
         boxes: list[Static] = []
-        if self.qute:
+        if is_qute_view(view):
             boxes.append(self.pile(f"blind {view['blind']}", None, "draw", "pile-deck"))
-            top = view.get("top")
+            top = view["top"]
             boxes.append(self.pile("stack", top, "", "pile-stack", top is None))
-            if view.get("suit"):
+            if view["suit"]:
                 boxes.append(Static(f"suit to follow\n{view['suit']}", classes="note"))
-        else:
+        elif is_family_view(view):
             boxes.append(self.pile(f"deck {view['deck']}", None, "deck", "pile-deck"))
             pile = view["discard"]
             top = pile[-1] if pile else None
             boxes.append(
                 self.pile(f"discard {len(pile)}", top, "discard", "pile-discard", not pile)
             )
-            if view.get("drawer") is not None:
-                who = seat_word(int(view["drawer"]), self.me)
-                boxes.append(self.pile(f"held by {who}", view.get("drawn"), "", "pile-drawn"))
+            if view["drawer"] is not None:
+                who = seat_word(view["drawer"], self.me)
+                boxes.append(self.pile(f"held by {who}", view["drawn"], "", "pile-drawn"))
         boxes.append(Static(self.note(), classes="note"))
         return Horizontal(*boxes, id="piles")
 
@@ -188,19 +188,23 @@ class Board:
         view = self.view
         me = self.me
         parts: list[str] = []
-        pending = view.get("pending")
-        if isinstance(pending, dict):
-            if "give" in pending:
-                parts.append(f"{seat_word(int(view['turn']), me)} may give a card or pass")
-            elif pending.get("power"):
-                parts.append(f"power: {pending['power']}")
-        elif isinstance(pending, str):
-            parts.append(f"to decide: {pending}")
-        snap = view.get("snap")
-        if snap:
-            parts.append(f"snap window for rank {snap['rank']}: drop a card of that rank or pass")
-        if self.qute and view.get("phase") == "cover":
-            parts.append("the 6 on top must be covered")
+        if is_qute_view(view):
+            if view["pending"] is not None:
+                parts.append(f"to decide: {view['pending']}")
+            if view["phase"] == "cover":
+                parts.append("the 6 on top must be covered")
+        elif is_family_view(view):
+            pending = view["pending"]
+            if pending is not None:
+                if "give" in pending:
+                    parts.append(f"{seat_word(view['turn'], me)} may give a card or pass")
+                elif pending["power"]:
+                    parts.append(f"power: {pending['power']}")
+            snap = view["snap"]
+            if snap:
+                parts.append(
+                    f"snap window for rank {snap['rank']}: drop a card of that rank or pass"
+                )
         return Text("\n".join(parts), style="italic")
 
     def kept_until_draw(self, seen: Mapping[str, str]) -> Text | None:

@@ -12,8 +12,7 @@ bots wait (:attr:`TableFlow.covers`); a card just seen keeps its own time
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -27,14 +26,14 @@ from ..seat import Seat
 from ..text.catalog import say
 from ..text.fronts import front
 from ..text.keys import word_keys
-from ..text.render import Front, render_result
-from ..text.sights import sights_in, table_view
+from ..text.render import Front, RoundResult, render_result
+from ..text.sights import TableView, sights_in, table_view
 from . import saves
 from .steps import event_places, public_event
 from .timing import REVEAL_SECONDS, Clock, Countdown, Reveals
 from .widgets import ResultScreen, RoundScreen
 
-__all__ = ["FLASH", "PEEK_WINDOW", "SNAP_WINDOW", "TIMED_OUT", "TableFlow"]
+__all__ = ["FLASH", "PEEK_WINDOW", "SNAP_WINDOW", "TIMED_OUT", "TableFlow", "TableSettings"]
 
 PEEK_WINDOW = 30.0
 """Seconds the person has for the initial peek before it is done for them (as on the server)."""
@@ -47,6 +46,27 @@ FLASH = 1.5
 
 TIMED_OUT = "time ran out: "
 """How the event panel marks a move the clock played for the person."""
+
+
+class TableSettings(TypedDict, total=False):
+    """The table's settings a caller may give besides the game, the seat, the bots and the
+    memory aid (:class:`TableFlow`'s keyword arguments of the same names; each one left out
+    keeps its default)."""
+
+    peek_window: float
+    """Seconds of the initial-peek window (0: no clock)."""
+    snap_window: float
+    """Seconds of a snap window (0: no clock)."""
+    reveal: float
+    """Seconds a card the person sees stays face up without the memory aid."""
+    bot_pause: float
+    """Seconds before each bot move."""
+    flash: float
+    """Seconds the cards an event involved stay highlighted (0: not at all)."""
+    save: bool
+    """Whether the game and the settings are saved."""
+    clock: Clock
+    """The time now, in seconds."""
 
 
 class TableFlow(App[None]):
@@ -131,11 +151,11 @@ class TableFlow(App[None]):
         """The cards the person is being shown."""
         self.flash: set[str] = set()
         """Ids of the table widgets an event just involved."""
-        self.last_round: Mapping[str, Any] | None = None
-        """The ``round_end`` event of the last round that ended (shown with the game's end)."""
-        self.between: Mapping[str, Any] | None = None
-        """The ``round_end`` event of a round of a match just over, while its results are shown:
-        the next round's clocks and bots wait until the person closes them."""
+        self.last_round: RoundResult | None = None
+        """The results of the last round that ended (shown with the game's end)."""
+        self.between: RoundResult | None = None
+        """The results of a round of a match just over, while they are shown: the next round's
+        clocks and bots wait until the person closes them."""
         self.look_at = ""
         """Another seat's card just seen: the table scrolls to it (its address)."""
         self.covers = 0
@@ -148,8 +168,8 @@ class TableFlow(App[None]):
         if self.save:
             order = saves.load_settings().get("qute_sort")
             self.order = order if order in ("suit", "rank") else "suit"
-        self.table: Mapping[str, Any] = {}
-        """The view the table is drawn from (see the module's text)."""
+        self.table: TableView
+        """The view the table is drawn from (see the module's text; set when a game starts)."""
         self._marks: dict[str, set[str]] = {}
         self._table_up = False
         self._held: tuple[int, str, int] | None = None
@@ -183,7 +203,7 @@ class TableFlow(App[None]):
             and self.covers == 0
         )
 
-    def _view(self) -> Mapping[str, Any]:
+    def _view(self) -> TableView:
         seen = self.reveals.active(self.clock())
         sights = {At.parse(a): code for a, code in seen.items()}
         return table_view(self.game, self.me, self.memory_aid, sights, self.front)
@@ -381,7 +401,7 @@ class TableFlow(App[None]):
             return
         self._draw_status()
 
-    def record(self) -> dict[str, object]:
+    def record(self) -> saves.SaveRecord:
         """What is saved: the game's log and the table's settings."""
         return {
             "log": self.game.log,

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Required, TypedDict, cast
 
 import platformdirs
 
 __all__ = [
     "DATA_DIR_ENV",
+    "SaveRecord",
     "clear_save",
     "data_dir",
     "load_save",
@@ -31,6 +33,28 @@ __all__ = [
 
 DATA_DIR_ENV = "CARDTABLE_DATA_DIR"
 """Names a directory to use instead of the user's data directory."""
+
+
+class SaveRecord(TypedDict, total=False):
+    """What the save holds: the game's log and the table's settings (each absent one takes
+    its default when the game is continued)."""
+
+    log: Required[dict[str, object]]
+    """The game's log (:attr:`cardtable.Game.log`): replayed to continue the game."""
+    seat: int
+    """The person's seat."""
+    opponents: str
+    """The bots' level or agent name."""
+    bot_seed: int
+    """Seed of the bots."""
+    memory_aid: bool
+    """Whether every card the person has seen stays shown."""
+    peek_window: float
+    """Seconds of the initial-peek window (0: no clock)."""
+    snap_window: float
+    """Seconds of a snap window (0: no clock)."""
+    reveal: float
+    """Seconds a card the person sees stays face up without the memory aid."""
 
 
 def data_dir() -> Path:
@@ -46,7 +70,7 @@ def save_path() -> Path:
     return data_dir() / "games" / "last.json"
 
 
-def write_save(record: dict[str, Any]) -> Path:
+def write_save(record: SaveRecord) -> Path:
     """Write ``record`` (a log and the table's settings) to :func:`save_path`, atomically."""
     path = save_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -56,14 +80,20 @@ def write_save(record: dict[str, Any]) -> Path:
     return path
 
 
-def load_save() -> dict[str, Any] | None:
-    """The saved game, or ``None`` when there is none (or it cannot be read)."""
+def load_save() -> SaveRecord | None:
+    """The saved game, or ``None`` when there is none (or it cannot be read).
+
+    The file is trusted to be what :func:`write_save` wrote once it is a JSON object with a
+    ``log``: its values are read as the record's types say (a log that cannot be replayed
+    fails when it is)."""
     path = save_path()
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record: object = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return record if isinstance(record, dict) and "log" in record else None
+    if not isinstance(record, dict) or "log" not in record:
+        return None
+    return cast(SaveRecord, record)  # the JSON read back, as written
 
 
 def clear_save() -> None:
@@ -86,7 +116,7 @@ def load_settings() -> dict[str, object]:
     return settings if isinstance(settings, dict) else {}
 
 
-def write_settings(changes: dict[str, Any]) -> None:
+def write_settings(changes: Mapping[str, object]) -> None:
     """Remember ``changes`` among the settings (atomically); a directory that cannot be
     written to only means they are not remembered."""
     path = settings_path()
