@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
-from typer._click.core import Command, Context
+from typer._click.core import Command, Context, Parameter
 from typer._click.exceptions import ClickException, MissingParameter, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -67,7 +67,7 @@ _PLACEHOLDERS = {"int": "N", "float": "NUMBER", "str": "TEXT", "Path": "PATH"}
 """The word shown after an option that names none (by the type it takes)."""
 
 
-def _placeholders(params: Any) -> None:
+def _placeholders(params: Sequence[Parameter]) -> None:
     """Give every option a word for what it takes (``N``, ``TEXT``) and every flag none."""
     for param in params:
         if not isinstance(param, TyperOption) or param.metavar is not None:
@@ -79,7 +79,7 @@ def _placeholders(params: Any) -> None:
         param.metavar = _PLACEHOLDERS.get(shown, shown.upper())
 
 
-def _quiet_help(option: Any) -> Any:
+def _quiet_help(option: TyperOption | None) -> TyperOption | None:
     """The ``-h``/``--help`` flag shown without a type after it."""
     if option is not None:
         option.metavar = ""
@@ -90,11 +90,11 @@ class _Placeholders(Command):
     """What the group and its commands share: options that say what they take, and a help
     flag that takes nothing (mixed in before Typer's own class)."""
 
-    def get_help_option(self, ctx: Context) -> Any:
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
         """``-h``/``--help``, with nothing after it in the help."""
         return _quiet_help(super().get_help_option(ctx))
 
-    def get_params(self, ctx: Context) -> list[Any]:
+    def get_params(self, ctx: Context) -> list[Parameter]:
         """The options, each with a word for what it takes (never a Python type)."""
         params = super().get_params(ctx)
         _placeholders(params)
@@ -104,19 +104,21 @@ class _Placeholders(Command):
 class CardtableGroup(_Placeholders, TyperGroup):
     """The ``cardtable`` command group: the parser's errors in the one error style."""
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
+        windows_expand_args: bool = True,
+        **extra: Any,  # passed on as they are: Click's own context settings
+    ) -> object:
         """Run the command line; a parser error becomes one ``error: …`` line on stderr."""
+        run = (args, prog_name, complete_var, False, windows_expand_args)
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            return super().main(*run, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            code = super().main(*run, **extra)
         except ClickException as err:
             error_line(one_line(err))
             sys.exit(err.exit_code if isinstance(err, UsageError) else USAGE_ERROR)
@@ -145,11 +147,13 @@ class _Argument(TyperArgument):
 class CardtableCommand(_Placeholders, TyperCommand):
     """A command whose help shows what each argument is (its metavar), not a Python type."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for param in self.params:
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        """The parameters, each argument shown by its metavar alone (:class:`_Argument`)."""
+        params = super().get_params(ctx)
+        for param in params:
             if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
                 param.__class__ = _Argument
+        return params
 
 
 def _bound(x: float) -> str:
