@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich import box
@@ -38,6 +38,7 @@ from ..arena import (
     run_arena,
 )
 from ..text.render import plural_s
+from ..variants import Options
 from .checks import number_in
 from .errors import fail
 from .rules import RuleOptions, parse_option, resolve_variant
@@ -238,7 +239,7 @@ def arena_command(
     names = [n.strip() for n in agent_list.split(",") if n.strip()]
     if not names:
         fail("--agents needs at least one agent name, e.g. --agents heuristic,random")
-    options: dict[str, Any] = {}
+    options: Options = {}
     try:
         name = resolve_variant(variant)  # any case; a typo gets a suggestion
         for text in option or []:

@@ -14,7 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -23,6 +23,7 @@ from rich.table import Table
 
 from .. import variants
 from ..text.rules import rules_markdown
+from ..variants import OptionValue
 from .errors import fail
 
 __all__ = [
@@ -80,7 +81,7 @@ def complete_variant(incomplete: str) -> list[str]:
     return [n for n in variants.names() if n.startswith(incomplete.lower())]
 
 
-def parse_option(text: str, variant: str) -> tuple[str, Any]:
+def parse_option(text: str, variant: str) -> tuple[str, OptionValue]:
     """Turn ``NAME=VALUE`` into an option for ``variant``; ``ValueError`` if it makes no sense."""
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
