@@ -18,7 +18,6 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +30,7 @@ from ..games import qute as _qute
 from ..games.family.phases import MAX_CLAIM, PHASES
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..notation import Action, Address, sort_addresses
-from ..views import FamilyView, QuteView, is_family_view, is_qute_view
+from ..views import FamilyView, QuteView, View, is_family_view, is_qute_view
 
 __all__ = [
     "DEFAULT_MAX_POSITIONS",
@@ -333,7 +332,7 @@ class Encoding:
         return {p.name: vector[p.start : p.start + p.size].reshape(p.shape) for p in self._pieces}
 
     # ------------------------------------------------------------------ observation
-    def observe(self, view: Mapping[str, Any]) -> Vector:
+    def observe(self, view: View) -> Vector:
         """The observation vector of ``view`` (a seat's ``view`` of this encoding's game;
         nothing else is read)."""
         out = np.zeros(self.observation_size, dtype=np.float32)

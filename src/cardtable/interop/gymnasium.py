@@ -49,7 +49,7 @@ from __future__ import annotations
 import copy
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -62,8 +62,9 @@ from ..agents import Agent
 from ..game import Game
 from ..seat import Seat
 from ..text.phrase import Reader, result_head
-from ..variants import new_game
-from .encoding import Encoding, encoding, supported, win_rewards
+from ..variants import Options, new_game
+from ..views import View, is_family_view, is_qute_view
+from .encoding import Encoding, Vector, encoding, supported, win_rewards
 
 __all__ = [
     "GYM_IDS",
@@ -82,8 +83,9 @@ __all__ = [
     "render_table",
 ]
 
-Observation = dict[str, npt.NDArray[Any]]
-"""An observation: ``{"observation": float32 vector, "action_mask": int8 vector}``."""
+Observation: TypeAlias = dict[str, Vector | npt.NDArray[np.int8]]
+"""An observation: ``{"observation": float32 vector, "action_mask": int8 vector}`` (a plain
+dict, as Gymnasium's ``Dict`` space holds it)."""
 
 GYM_IDS: dict[str, str] = {}
 """Gymnasium id registered for each variant (kept up to date with the registry)."""
@@ -140,7 +142,7 @@ def illegal_message(enc: Encoding, seat: int, index: int, who: str) -> str:
     return f"action {index} ({row}: '{enc.decode(seat, index)}') is not legal for {who} now"
 
 
-def _card(code: Any) -> str:
+def _card(code: str | None) -> str:
     return "[??]" if code is None else f"[{code}]"
 
 
@@ -152,7 +154,7 @@ def _seats(seats: Sequence[int]) -> str:
     return ", ".join(_PUBLIC.name(s) for s in seats) if seats else "nobody"
 
 
-def render_table(view: Mapping[str, Any]) -> str:
+def render_table(view: View) -> str:
     """The table of ``view`` as text (pass ``game.spectator_view()`` for the public table).
 
     Every card is drawn in brackets: ``[7H]`` a card the view shows, ``[??]`` a card it does
@@ -164,69 +166,68 @@ def render_table(view: Mapping[str, Any]) -> str:
         title = variants.get(name).title
     except ValueError:
         title = str(name)
-    totals = list(view.get("totals") or [])
-    target = view.get("target")
-    turn = view.get("turn")
+    totals = view["totals"]
+    target = view["target"]
     lines = [
-        f"{title} · round {view.get('round')} · target {target if target is not None else 'none'}"
-        f" · phase {view.get('phase')}",
-        f"turn: {_seats([] if turn is None else [int(turn)])} · to act: "
-        f"{_seats(view.get('actors') or [])}",
+        f"{title} · round {view['round']} · target {target if target is not None else 'none'}"
+        f" · phase {view['phase']}",
+        f"turn: {_seats([view['turn']])} · to act: {_seats(view['actors'])}",
     ]
-    caller = view.get("caller")
-    counts = view.get("counts")
-    for s, hand in enumerate(view.get("hands") or []):
-        slots = " ".join("[  ]" if slot is None else _card(slot.get("card")) for slot in hand)
-        extra = f"{counts[s]} cards " if counts is not None else ""
-        total = f" · total {totals[s]}" if s < len(totals) else ""
-        mark = f" · called {view.get('call')}" if caller == s else ""
-        lines.append(f"{_PUBLIC.name(s)}: {extra}{slots}{total}{mark}")
-    if "discard" in view:  # the Cabo family
+    if is_family_view(view):
+        caller = view["caller"]
+        for s, hand in enumerate(view["hands"]):
+            slots = " ".join("[  ]" if slot is None else _card(slot["card"]) for slot in hand)
+            total = f" · total {totals[s]}" if s < len(totals) else ""
+            mark = f" · called {view['call']}" if caller == s else ""
+            lines.append(f"{_PUBLIC.name(s)}: {slots}{total}{mark}")
         discard = view["discard"]
         top = _card(discard[-1]) if discard else "empty"
         lines.append(
-            f"discard: {top} ({len(discard)} cards) · deck: {view.get('deck')} cards"
-            f" · reshuffles: {view.get('reshuffles', 0)}"
+            f"discard: {top} ({len(discard)} cards) · deck: {view['deck']} cards"
+            f" · reshuffles: {view['reshuffles']}"
         )
-        if view.get("drawer") is not None:
+        if view["drawer"] is not None:
             lines.append(
-                f"drawn: {_PUBLIC.name(int(view['drawer']))} holds {_card(view.get('drawn'))}"
-                f" from the {view.get('drawn_from')}"
+                f"drawn: {_PUBLIC.name(view['drawer'])} holds {_card(view['drawn'])}"
+                f" from the {view['drawn_from']}"
             )
-        pending = view.get("pending")
+        pending = view["pending"]
         if pending is not None:
             if "give" in pending:
                 lines.append(f"pending: give a card to {pending['give']}")
             else:
-                text = f"pending: {pending['power']} from {_card(pending.get('card'))}"
-                if pending.get("looked"):
+                text = f"pending: {pending['power']} from {_card(pending['card'])}"
+                if "looked" in pending:  # a look: the two cards it showed
                     text += " · looked at " + " and ".join(pending["looked"])
                 lines.append(text)
-        snap = view.get("snap")
+        snap = view["snap"]
         if snap is not None:
-            lines.append(
-                f"snap window: {_card(snap['card'])} · passed: {_seats(snap.get('passed', []))}"
-            )
+            lines.append(f"snap window: {_card(snap['card'])} · passed: {_seats(snap['passed'])}")
         if caller is not None:
-            lines.append(f"final turns left: {view.get('final_turns_left')}")
-    else:  # Qute
-        stack = view.get("stack") or []
-        top = _card(view["top"]) if view.get("top") is not None else "empty"
-        suit = f" · suit asked: {view['suit']}" if view.get("suit") is not None else ""
+            lines.append(f"final turns left: {view['final_turns_left']}")
+    elif is_qute_view(view):
+        counts = view["counts"]
+        for s, qute_hand in enumerate(view["hands"]):
+            slots = " ".join(_card(slot["card"]) for slot in qute_hand)
+            total = f" · total {totals[s]}" if s < len(totals) else ""
+            lines.append(f"{_PUBLIC.name(s)}: {counts[s]} cards {slots}{total}")
+        stack = view["stack"]
+        top = _card(view["top"]) if view["top"] is not None else "empty"
+        suit = f" · suit asked: {view['suit']}" if view["suit"] is not None else ""
         lines.append(
-            f"stack: top {top}{suit} ({len(stack)} cards) · blind: {view.get('blind')} cards"
-            f" · refills: {view.get('refills', 0)}"
+            f"stack: top {top}{suit} ({len(stack)} cards) · blind: {view['blind']} cards"
+            f" · refills: {view['refills']}"
         )
-        laid = view.get("laid") or []
+        laid = view["laid"]
         if laid:
             lines.append("laid this turn: " + " ".join(_card(c) for c in laid))
-        if view.get("drawn") is not None:
+        if view["drawn"] is not None:
             lines.append(f"drawn this turn: {_card(view['drawn'])}")
-        if view.get("pending") is not None:
+        if view["pending"] is not None:
             lines.append(f"pending: {view['pending']}")
-    result = view.get("result")
-    if view.get("over") and result is not None:
-        lines.append(f"game over · {result_head([int(w) for w in result['winners']], _PUBLIC)}")
+    result = view["result"]
+    if view["over"] and result is not None:
+        lines.append(f"game over · {result_head(result['winners'], _PUBLIC)}")
     return "\n".join(lines) + "\n"
 
 
@@ -292,10 +293,10 @@ class LegalDiscrete(spaces.Discrete[np.int64]):
                 mask = legal
         return np.int64(super().sample(mask=mask, probability=probability))
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (spaces.Discrete, (self.n,))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> LegalDiscrete:
+    def __deepcopy__(self, memo: dict[int, object]) -> LegalDiscrete:
         # A deep copy of the environment keeps a legal-sampling space tied to the copy.
         clone = object.__new__(type(self))
         memo[id(self)] = clone
@@ -305,6 +306,9 @@ class LegalDiscrete(spaces.Discrete[np.int64]):
 
 
 # ---------------------------------------------------------------------------- the environment
+# The observation type argument is Gymnasium's: its ``Dict`` space is declared as a space of
+# ``dict[str, Space]``, so only ``dict[str, Any]`` takes it (the observations are
+# :data:`Observation`).
 class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One learning seat against cardtable agents (see the module text for the details).
 
@@ -315,7 +319,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """
 
     # A plain class attribute, as Gymnasium declares it (``make`` reads it from the class).
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -324,7 +328,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         *,
         seat: int = 0,
         opponents: str | Sequence[str] = "heuristic",
-        options: Mapping[str, Any] | None = None,
+        options: Options | None = None,
         max_positions: int | None = None,
         render_mode: str | None = None,
         seed: int = 0,
@@ -384,8 +388,8 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     # ------------------------------------------------------------------------ gymnasium API
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+        self, *, seed: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[Observation, dict[str, object]]:
         """Deal a new game (``seed`` if given, else one drawn from ``np_random``) and let the
         opponents play until the learner must act. ``options`` is accepted and ignored."""
         game_seed = None if seed is None else check_seed(seed)
@@ -405,7 +409,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             f"{MAX_DEALS} deals in a row gave seat {self.seat} no decision with an integer"
         )
 
-    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, object]]:
         """Play the learner's ``action`` (an integer), then the opponents until the learner
         must act again or the game is over."""
         game = self.game
@@ -418,7 +422,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(illegal_message(self.encoding, self.seat, index, "the learner"))
         game.play(self.seat, self.encoding.decode(self.seat, index))
         self._advance(game)
-        info: dict[str, Any] = {}
+        info: dict[str, object] = {}
         reward, terminated, truncated = 0.0, False, False
         result = game.result
         if result is not None:

@@ -48,7 +48,6 @@ returns ``None``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +56,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from .. import variants
 from ..game import Game
-from ..variants import new_game
+from ..variants import Options, new_game
 from .encoding import Encoding, encoding, win_rewards
 from .gymnasium import (
     Observation,
@@ -79,7 +78,7 @@ class CardtableAECEnv(AECEnv):
 
     # A plain class attribute, as PettingZoo declares it; each instance gets its own copy
     # with a per-variant name.
-    metadata: dict[str, Any] = {  # noqa: RUF012
+    metadata: dict[str, object] = {  # noqa: RUF012
         "name": "cardtable_v0",
         "render_modes": ["human", "ansi"],
         "is_parallelizable": False,
@@ -90,7 +89,7 @@ class CardtableAECEnv(AECEnv):
         variant: str,
         players: int | None = None,
         *,
-        options: Mapping[str, Any] | None = None,
+        options: Options | None = None,
         max_positions: int | None = None,
         max_cycles: int | None = None,
         render_mode: str | None = None,
@@ -130,7 +129,7 @@ class CardtableAECEnv(AECEnv):
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
+        self.infos: dict[str, dict[str, object]] = {}
         self.agent_selection: str = self.possible_agents[0]
         self._skip_agent_selection: str | None = None
         self._np_random: np.random.Generator | None = None
@@ -147,7 +146,7 @@ class CardtableAECEnv(AECEnv):
         return self.action_spaces[self._agent(agent)]
 
     # ------------------------------------------------------------------------ AEC API
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Mapping[str, object] | None = None) -> None:
         """Deal a new game (``seed`` if given, else one drawn from the env's generator).
         ``options`` is accepted and ignored: rule options are given to :func:`env`."""
         if seed is not None:
@@ -259,7 +258,7 @@ def env(
     variant: str,
     players: int | None = None,
     *,
-    options: Mapping[str, Any] | None = None,
+    options: Options | None = None,
     max_positions: int | None = None,
     max_cycles: int | None = None,
     render_mode: str | None = None,

@@ -15,9 +15,9 @@ the action again with them. The engines' generator decides nothing.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ... import variants
 from ...game import ChanceDrawn, DrawSource, Game
@@ -135,7 +135,7 @@ Engine = ChanceDrawn
 
 
 def build(
-    variant: str, players: int, options: dict[str, Any], queue: tuple[int, ...]
+    variant: str, players: int, options: Mapping[str, object], queue: tuple[int, ...]
 ) -> tuple[Engine, ChanceSource]:
     """A new engine of ``variant`` dealt with the cards ``queue`` (and past them recorded
     takes)."""

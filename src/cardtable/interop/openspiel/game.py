@@ -3,9 +3,9 @@ game per variant."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pyspiel
@@ -75,7 +75,9 @@ class CardtableState(pyspiel.State):
         truncated."""
         return self._n.returns()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardtableState:
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> CardtableState:
         """A state ``player_id`` cannot tell from this one: every card it does not know
         re-dealt (the engine's ``determinize``, seeded from ``probability_sampler()``).
 
@@ -95,9 +97,10 @@ class CardtableState(pyspiel.State):
         deserialized states by it): all hands, the deck sorted, the piles, the pending draw."""
         return text.debug_text(self._n)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> CardtableState:
+    def __deepcopy__(self, memo: dict[int, object]) -> CardtableState:
         """``copy.deepcopy`` is OpenSpiel's cheap ``clone`` (which shares the immutable node)."""
-        return self.clone()  # type: ignore[no-any-return]
+        state: CardtableState = self.clone()
+        return state
 
     # -- beyond pyspiel ----------------------------------------------------------------------
     @property
@@ -174,7 +177,7 @@ class CardtableObserver:
 class CardtableGame(pyspiel.Game):
     """An OpenSpiel game of one cardtable variant (see the package docstring)."""
 
-    def __init__(self, variant: str, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, variant: str, params: Mapping[str, object] | None = None) -> None:
         spec = spec_from_params(variant, dict(params or {}))
         self.spec = spec
         """The game's fixed data (variant, parameters, encoding)."""
@@ -203,7 +206,9 @@ class CardtableGame(pyspiel.Game):
         return CardtableState(self)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+        self,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+        params: Mapping[str, object] | None = None,
     ) -> CardtableObserver:
         """An observer of one seat's view: information state (``perfect_recall``) or
         observation. Public-only or all-players observation types are not supported."""
@@ -223,7 +228,7 @@ class CardtableGame(pyspiel.Game):
 
 
 @cache
-def _game_type(variant: str) -> Any:
+def _game_type(variant: str) -> pyspiel.GameType:
     info = variants.get(variant)
     spec: dict[str, int] = {
         "players": info.default_players,
@@ -255,7 +260,7 @@ def _game_class(variant: str) -> type[CardtableGame]:
     # games: a plain function kept only by the registry crashes the interpreter at exit).
     name = "Cardtable" + variant.title().replace("-", "") + "Game"
 
-    def init(self: CardtableGame, params: Mapping[str, Any] | None = None) -> None:
+    def init(self: CardtableGame, params: Mapping[str, object] | None = None) -> None:
         CardtableGame.__init__(self, variant, params)
 
     doc = f"The OpenSpiel game ``{game_name(variant)}``: :class:`CardtableGame` of {variant}."

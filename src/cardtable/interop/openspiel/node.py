@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Literal, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,10 @@ import numpy.typing as npt
 from . import engines
 from .engines import Engine, Take
 from .spec import CHANCE, TERMINAL, Spec
+
+Memo: TypeAlias = str | npt.NDArray[np.float32]
+"""What a node caches for a seat: an information-state or observation string, or the
+observation vector."""
 
 
 class Node:
@@ -82,15 +86,15 @@ class Node:
         self.plan = plan
         self.start = start
         self._outcomes: list[tuple[int, float]] | None = None
-        self._memo: dict[tuple[int, int], Any] | None = None  # strings and vectors by seat
+        self._memo: dict[tuple[int, int], Memo] | None = None  # strings and vectors by seat
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
+    def __deepcopy__(self, memo: dict[int, object]) -> Node:
         return self  # immutable: OpenSpiel's state clone shares it
 
     def __copy__(self) -> Node:
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (
             Node,
             (
@@ -276,7 +280,11 @@ class Node:
         if not isinstance(seat, int | np.integer) or not 0 <= seat < self.spec.players:
             raise ValueError(f"there is no player {seat!r} in this game")
 
-    def memo_get(self, kind: int, seat: int) -> Any:
+    @overload
+    def memo_get(self, kind: Literal[0, 1], seat: int) -> str | None: ...
+    @overload
+    def memo_get(self, kind: Literal[2], seat: int) -> npt.NDArray[np.float32] | None: ...
+    def memo_get(self, kind: int, seat: int) -> Memo | None:
         """A cached string or vector of ``seat`` (``kind``: 0 info, 1 observation, 2 vector)."""
         memo = self._memo
         if memo is None:
@@ -284,7 +292,13 @@ class Node:
             return None
         return memo.get((kind, seat))
 
-    def memo_set(self, kind: int, seat: int, value: Any) -> Any:
+    @overload
+    def memo_set(self, kind: Literal[0, 1], seat: int, value: str) -> str: ...
+    @overload
+    def memo_set(
+        self, kind: Literal[2], seat: int, value: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]: ...
+    def memo_set(self, kind: int, seat: int, value: Memo) -> Memo:
         """Cache ``value`` (see :meth:`memo_get`) and return it."""
         assert self._memo is not None
         self._memo[(kind, seat)] = value

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
 
 import numpy as np
 import pyspiel
@@ -60,7 +59,7 @@ class Spec:
         self.zeros = [0.0] * players
         self.empty_vector = np.zeros(self.enc.observation_size, dtype=np.float32)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (
             spec_for,
             (self.variant, self.players, self.target, self.max_positions, self.max_moves),
@@ -94,7 +93,7 @@ def spec_for(variant: str, players: int, target: int, max_positions: int, max_mo
     return Spec(variant, players, target, max_positions, max_moves)
 
 
-def _int_param(params: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
+def _int_param(params: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
     value = params.get(name, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"parameter {name!r} must be an integer, got {value!r}")
@@ -103,7 +102,7 @@ def _int_param(params: Mapping[str, Any], name: str, default: int, low: int, hig
     return value
 
 
-def spec_from_params(variant: str, params: Mapping[str, Any]) -> Spec:
+def spec_from_params(variant: str, params: Mapping[str, object]) -> Spec:
     """The spec of a game loaded with OpenSpiel ``params``, each checked (``ValueError`` for an
     unknown parameter, a value that is not an integer or one out of range)."""
     info = variants.get(variant)
