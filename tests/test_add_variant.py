@@ -278,7 +278,7 @@ def test_pablo_is_refused_clearly_when_illegal() -> None:
         g.play(0, "knock")
     with pytest.raises(IllegalAction, match="in pablo the end is called with 'pablo'"):
         g.play(0, "cabo")
-    with pytest.raises(IllegalAction, match="seat 1 cannot act now: seat 0 is to act"):
+    with pytest.raises(IllegalAction, match="you cannot act now: seat 0 is to act"):
         g.play(1, "pablo")
     g.play(0, "draw deck")
     with pytest.raises(IllegalAction, match="only be called at the start of your turn"):

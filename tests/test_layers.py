@@ -18,7 +18,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: list[tuple[str, list[str]]] = [
-    ("foundation", ["cardtable.cards", "cardtable.errors", "cardtable.rng", "cardtable.notation"]),
+    (
+        "foundation",
+        [
+            "cardtable.cards",
+            "cardtable.catalog",
+            "cardtable.errors",
+            "cardtable.rng",
+            "cardtable.notation",
+        ],
+    ),
     (
         "rules",
         [
@@ -42,6 +51,7 @@ LAYERS: list[tuple[str, list[str]]] = [
 the public names a user imports)."""
 
 SIDEWAYS: dict[str, set[str]] = {
+    "cardtable.errors": {"cardtable.catalog"},
     "cardtable.notation": {"cardtable.cards", "cardtable.errors"},
     "cardtable.events": {"cardtable.views"},
     "cardtable.match": {"cardtable.views"},
@@ -73,9 +83,9 @@ SIDEWAYS: dict[str, set[str]] = {
     "cardtable.arena": {"cardtable.store"},
     "cardtable.cli": {"cardtable.interop", "cardtable.web", "cardtable.tui"},
 }
-"""Imports allowed inside a layer: the command line starts the other front ends; the two games
-share nothing but the rules layer's contract; the terminal table, the web server and the
-adapters know nothing of one another."""
+"""Imports allowed inside a layer: a refusal is a message of the catalogs; the command line
+starts the other front ends; the two games share nothing but the rules layer's contract; the
+terminal table, the web server and the adapters know nothing of one another."""
 
 
 @functools.cache

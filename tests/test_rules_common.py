@@ -1217,7 +1217,7 @@ def _finished() -> Game:
 @pytest.mark.parametrize(
     ("setup", "seat", "text", "why", "kind"),
     [
-        (_at_turn, 1, "draw deck", "seat 1 cannot act now: seat 0 is to act", NotYourTurn),
+        (_at_turn, 1, "draw deck", "you cannot act now: seat 0 is to act", NotYourTurn),
         (_at_turn, 0, "fly", "unknown action 'fly'", MalformedAction),
         (_at_turn, 0, "replace 0", "draw a card first", WrongPhase),
         (_at_turn, 0, "discard", "draw a card first", WrongPhase),
@@ -1230,7 +1230,7 @@ def _finished() -> Game:
         (_holding, 0, "cabo", "start of your turn", WrongPhase),
         (_holding, 0, "replace 7", "no card at position 7", NoSuchCard),
         (_holding, 0, "replace 0 1 2 3 4", "no card at position 4", NoSuchCard),
-        (_holding, 1, "replace 0", "seat 1 cannot act now", NotYourTurn),
+        (_holding, 1, "replace 0", "you cannot act now", NotYourTurn),
         (_spying, 0, "spy 3.0", "no seat 3", NoSuchCard),
         (_spying, 0, "spy 1.9", "seat 1 has no card at position 9", NoSuchCard),
         (_spying, 0, "peek 0", "use the spy power", RuleForbids),

@@ -1079,9 +1079,9 @@ def test_round_ends_when_a_seat_has_no_cards_left() -> None:
     ("seat", "text", "kind", "why"),
     [
         (5, "draw", NoSuchSeat, "no seat 5"),
-        (1, "play QH", NotYourTurn, "seat 1 cannot act now: seat 0 is to act"),
+        (1, "play QH", NotYourTurn, "you cannot act now: seat 0 is to act"),
         (0, "jump", MalformedAction, "unknown action 'jump'"),
-        (0, "play AS", NoSuchCard, "you do not hold AS"),
+        (0, "play AS", NoSuchCard, "you do not hold [AS]"),
         (0, "suit H", WrongPhase, "no 'suit' decision"),
         (0, "play 9C KC", RuleForbids, "the same rank"),
     ],

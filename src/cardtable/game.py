@@ -486,8 +486,8 @@ class Game(ABC):
         return action in self.legal_actions(seat)
 
     def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
-        """Engine hook: the refusal of a non-legal action, of its kind, in plain words."""
-        return RuleForbids(f"'{action}' is not allowed now")
+        """Engine hook: the refusal of a non-legal action, of its kind (a catalog message)."""
+        return RuleForbids("refusal.not_allowed", seat, action=str(action))
 
     # -- the checked entry point -------------------------------------------------------------
     def check(self, seat: int, action: Action | str) -> Action:
@@ -500,14 +500,16 @@ class Game(ABC):
         :class:`WrongPhase` or :class:`RuleForbids`, as the engine tells).
         """
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise NoSuchSeat(f"there is no seat {seat!r} at this table")
+            raise NoSuchSeat(
+                "refusal.no_such_seat", number=seat if type(seat) is int else repr(seat)
+            )
         if self.over:
-            raise GameOver("the game is over")
+            raise GameOver("refusal.game_over", seat)
         if not self._may_act(seat):
-            raise NotYourTurn(self._not_your_turn(seat))
+            raise self._not_your_turn(seat)
         act = parse(action) if type(action) is str else action
         if not isinstance(act, Action):
-            raise MalformedAction("an action must be text or an Action")
+            raise MalformedAction("refusal.malformed.not_action", seat)
         act = self._normalize(seat, act)
         if not self._is_legal(seat, act):
             raise self._why_illegal(seat, act)
@@ -569,11 +571,13 @@ class Game(ABC):
         bit = self._history_bit(seat, memory)
         return [e.seen(bit) for e in self._history]
 
-    def _not_your_turn(self, seat: int) -> str:
+    def _not_your_turn(self, seat: int) -> NotYourTurn:
+        """The refusal of ``seat``, which may not act now: whose turn it is (or who is awaited,
+        when several seats act)."""
         actors = self.actors
         if len(actors) == 1:
-            return f"seat {seat} cannot act now: seat {actors[0]} is to act"
-        return f"seat {seat} cannot act now: waiting for seats {', '.join(map(str, actors))}"
+            return NotYourTurn("refusal.not_your_turn", seat, who=actors[0])
+        return NotYourTurn("refusal.not_your_turn.several", seat, seats=tuple(actors))
 
     def emit(self, happened: Happening, audience: int = -1) -> None:
         """Record an event (only while :meth:`play` collects them): ``happened``, whose secret

@@ -6,6 +6,9 @@ canonical text back, so ``str(parse(t)) == t`` for every canonical ``t``.
 
 Addresses are relative to the seat that acts: ``N`` (an ``int``) is your own position ``N``;
 ``P.N`` (a ``(P, N)`` tuple) is seat ``P``'s position ``N``.
+
+Text that is not an action is refused with :class:`~cardtable.errors.MalformedAction`, a message
+of the catalogs (``refusal.malformed.…``, ``refusal.takes.…``) that quotes back only the text.
 """
 
 from __future__ import annotations
@@ -81,31 +84,32 @@ def sort_addresses(addrs: tuple[Address, ...]) -> tuple[Address, ...]:
 
 def _int(tok: str, what: str) -> int:
     if not tok.isdigit() or len(tok) > 3:
-        raise MalformedAction(f"expected {what} (a number), got {tok!r}")
+        raise MalformedAction(f"refusal.malformed.{what}", text=tok)
     return int(tok)
 
 
 def _position(tok: str) -> int:
-    return _int(tok, "a position")
+    return _int(tok, "position")
 
 
 def _address(tok: str) -> Address:
     if "." in tok:
         seat, _, pos = tok.partition(".")
-        return (_int(seat, "a seat"), _int(pos, "a position"))
+        return (_int(seat, "seat"), _int(pos, "position"))
     return _position(tok)
 
 
 def _other(tok: str) -> tuple[int, int]:
     addr = _address(tok)
     if isinstance(addr, int):
-        raise MalformedAction(f"expected another seat's card as P.N, got {tok!r}")
+        raise MalformedAction("refusal.malformed.other", text=tok)
     return addr
 
 
 def _words(toks: list[str], n: int, name: str, usage: str) -> None:
+    """``MalformedAction`` (``refusal.takes.<usage>``) unless ``toks`` are ``n`` words."""
     if len(toks) != n:
-        raise MalformedAction(f"'{name}' takes {usage}")
+        raise MalformedAction(f"refusal.takes.{usage}", word=name)
 
 
 def parse(text: str) -> Action:
@@ -116,9 +120,9 @@ def parse(text: str) -> Action:
     allowed now is the game's business.
     """
     if not isinstance(text, str):
-        raise MalformedAction("an action must be text")
+        raise MalformedAction("refusal.malformed.not_text")
     if len(text) > 200:
-        raise MalformedAction("action text is too long")
+        raise MalformedAction("refusal.malformed.too_long")
     return _parse(text)
 
 
@@ -126,68 +130,67 @@ def parse(text: str) -> Action:
 def _parse(text: str) -> Action:
     toks = text.strip().lower().split()
     if not toks:
-        raise MalformedAction("empty action")
+        raise MalformedAction("refusal.malformed.empty")
     name, rest = toks[0], toks[1:]
     if (name in _NO_ARGS or name in _ADDED) and not (name == "exchange" and rest):
         if rest:
-            raise MalformedAction(f"'{name}' takes no arguments")
+            raise MalformedAction("refusal.takes.nothing", word=name)
         return Action(name)
     if name == "draw":
         if not rest:
             return Action("draw")
-        _words(rest, 1, name, "'deck' or 'discard' (or nothing, in qute)")
+        _words(rest, 1, name, "draw")
         if rest[0] not in ("deck", "discard"):
-            raise MalformedAction("draw from the 'deck' or the 'discard' pile")
+            raise MalformedAction("refusal.malformed.draw_from")
         return Action("draw", (rest[0],))
     if name in ("peek", "give"):
-        _words(rest, 1, name, "one position N")
+        _words(rest, 1, name, "position")
         return Action(name, (_position(rest[0]),))
     if name == "replace":
         if not rest:
-            raise MalformedAction("'replace' takes one or more positions")
+            raise MalformedAction("refusal.takes.positions", word=name)
         positions = [_position(t) for t in rest]
         if len(set(positions)) != len(positions):
-            raise MalformedAction("a position is named twice")
+            raise MalformedAction("refusal.malformed.position_twice")
         return Action(name, tuple(sorted(positions)))
     if name == "spy":
-        _words(rest, 1, name, "one address P.N")
+        _words(rest, 1, name, "other")
         return Action(name, (_other(rest[0]),))
     if name == "exchange":
-        _words(rest, 2, name, "two addresses (or none, after 'look')")
+        _words(rest, 2, name, "exchange")
         a, b = _address(rest[0]), _address(rest[1])
         if a == b:
-            raise MalformedAction("cannot exchange a card with itself")
+            raise MalformedAction("refusal.malformed.exchange_itself")
         return Action(name, sort_addresses((a, b)))
     if name == "look":
-        _words(rest, 2, name, "your position N and another seat's P.N")
+        _words(rest, 2, name, "look")
         return Action(name, (_position(rest[0]), _other(rest[1])))
     if name == "drop":
-        _words(rest, 1, name, "one address (N or P.N)")
+        _words(rest, 1, name, "address")
         return Action(name, (_address(rest[0]),))
     if name == "play":
         if not rest:
-            raise MalformedAction("'play' takes one or more cards")
+            raise MalformedAction("refusal.takes.cards", word=name)
         codes = []
         for tok in rest:
             code = tok.upper()
             try:
                 card(code)
             except ValueError:
-                raise MalformedAction(f"{tok!r} is not a card") from None
+                raise MalformedAction("refusal.malformed.not_a_card", text=tok) from None
             codes.append(code)
         return Action(name, tuple(codes))
     if name == "suit":
-        _words(rest, 1, name, "one of C, D, H, S")
+        _words(rest, 1, name, "suit")
         if rest[0].upper() not in ("C", "D", "H", "S"):
-            raise MalformedAction("the suit is one of C, D, H, S")
+            raise MalformedAction("refusal.malformed.suit")
         return Action(name, (rest[0].upper(),))
     if name in _CHOICES:
         options = _CHOICES[name]
-        _words(rest, 1, name, " or ".join(repr(o) for o in options))
-        if rest[0] not in options:
-            raise MalformedAction(f"'{name}' takes " + " or ".join(repr(o) for o in options))
+        if len(rest) != 1 or rest[0] not in options:
+            raise MalformedAction("refusal.takes.options", word=name, options=options)
         return Action(name, (rest[0],))
-    raise MalformedAction(f"unknown action {toks[0]!r}")
+    raise MalformedAction("refusal.malformed.unknown", text=toks[0])
 
 
 _NO_ARGS = frozenset(["discard", "pass", "qute", "continue", "exchange"])

@@ -19,6 +19,7 @@ import pytest
 
 from cardtable import variants
 from cardtable.web.movelog import MAX_LOG_ENTRIES
+from cardtable.web.said import seat_names
 
 from ..webserver import Server, http
 from .client import Client, create_room, join_room
@@ -223,8 +224,11 @@ def test_checks_happen_in_the_documented_order(server: Server) -> None:
     mover, waiter = (a, b) if first == 0 else (b, a)
     mover.drain()
     v = mover.state["version"]  # type: ignore[index]
-    # not your turn beats illegal and stale
-    assert waiter.act("dance", v + 3)["code"] == "not_your_turn"
+    # not your turn beats illegal and stale; the words name the seat to act as the browser does
+    refused = waiter.act("dance", v + 3)
+    assert refused["code"] == "not_your_turn"
+    to_act = seat_names(waiter.state["seats"])[first]  # type: ignore[index]
+    assert refused["message"] == f"you cannot act now: {to_act} is to act"
     # illegal beats stale
     assert mover.act("spy 9.9", v + 3)["code"] == "illegal"
     # stale last

@@ -41,6 +41,7 @@ from ..game import Event
 from ..seat import Seat
 from ..text.fronts import FRONTS, PLAYABLE, front
 from ..text.keys import FAMILY_KEYS, key_words, word_keys
+from ..text.phrase import refusal
 from ..text.render import (
     MENU_MAX,
     Choice,
@@ -484,7 +485,7 @@ class _LineTable:
             try:
                 return game.play(seat, text)
             except IllegalAction as err:
-                console.print(Text(str(err), style="red"))
+                console.print(Text(refusal(err, seat), style="red"))
 
 
 def _bot_moves(game: Game, bots: list[agents.Agent], console: Console) -> list[Event]:

@@ -5,9 +5,11 @@ full-screen table, and the rules.
   seat's name, a menu of the words that continue a move, a result table) and :class:`Front`,
   what one kind of game supplies;
 - :mod:`~cardtable.text.catalog`: the message catalogs (gettext PO files under ``locale/``, one
-  per language) every sentence is read from: ``say(key, **params)``;
+  per language) every sentence is read from: ``say(key, **params)`` (read by
+  :mod:`cardtable.catalog`, in the foundation, so that the rules' refusals are its messages too);
 - :mod:`~cardtable.text.phrase`: every event of both games in words from the reader's side,
-  once (``phrase(event, reader, game)``), and the lines of a round's results and the winner;
+  once (``phrase(event, reader, game)``), why a move was refused (``refusal(exc, reader)``),
+  and the lines of a round's results and the winner;
 - :mod:`~cardtable.text.family` and :mod:`~cardtable.text.qute`: the two fronts — each game's
   table, its phrased events laid out, its round ends;
 - :mod:`~cardtable.text.fronts`: which front draws which variant;

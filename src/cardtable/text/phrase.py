@@ -12,6 +12,11 @@ reader is never named. Cards are written ``[7H]``, the form the terminal styles 
 tests look for.
 
 One ``case`` per event class, matched on the class (``_family``, ``_qute``, ``_both``).
+
+:func:`refusal` says why a move was refused (an :class:`~cardtable.errors.IllegalAction`: a
+catalog key and typed placeholders) from the reader's side: in full to the seat refused, seats
+named as the reader names them (``you cannot act now: Bob is to act``); to anyone else only that
+the seat's move was refused, since a refusal may name the refused seat's own cards.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..catalog import Names, card_token, cards_list, join_and, number_word
+from ..errors import IllegalAction
 from ..events import (
     FAMILY_KINDS,
     QUTE_KINDS,
@@ -76,6 +83,7 @@ __all__ = [
     "kinds_for",
     "number_word",
     "phrase",
+    "refusal",
 ]
 
 Tone = Literal["plain", "quiet", "strong", "call", "alarm", "note"]
@@ -94,32 +102,10 @@ class Said:
 
 
 @dataclass(frozen=True)
-class Reader:
+class Reader(Names):
     """Whose side a sentence is told from: a seat (``None``: a spectator) and the seats'
-    names (none: ``seat N``)."""
-
-    seat: int | None = None
-    """The reader's seat, named ``you``."""
-    names: Sequence[str] = ()
-    """Each seat's name, by seat (a seat past its end, or an empty name, is ``seat N``)."""
-
-    def you(self, seat: object) -> bool:
-        """Whether ``seat`` is the reader's."""
-        return self.seat is not None and seat == self.seat
-
-    def name(self, seat: int) -> str:
-        """Seat ``seat`` as the reader reads it: ``you``, its name, or ``seat N``."""
-        if self.you(seat):
-            return say("you")
-        if 0 <= seat < len(self.names) and self.names[seat]:
-            return self.names[seat]
-        return say("seat", seat=seat)
-
-    def whose(self, seat: int) -> str:
-        """Seat ``seat``'s, as a possessive: ``your``, ``Ann's``, ``seat 2's``."""
-        if self.you(seat):
-            return say("whose.you")
-        return say("whose", who=self.name(seat))
+    names (none: ``seat N``); seats are named as :class:`~cardtable.catalog.Names` says
+    (``you``, ``Ann``, ``seat 2``), places as below."""
 
     def addr(self, at: At) -> str:
         """A place in words: ``your card 2``; another seat's as ``1.3`` (or ``Ann's card 3``
@@ -136,29 +122,6 @@ class Reader:
         if places and len(mine) == len(places):
             return say("addrs.yours", n=len(mine), pos=join_and(mine))
         return join_and([self.addr(a) for a in places])
-
-
-def number_word(n: int) -> str:
-    """``n`` in words for the small counts rules speak of (``two``); digits from ten on."""
-    key = f"number.{n}"
-    return say(key) if 0 <= n < 10 else str(n)
-
-
-def join_and(items: Sequence[str]) -> str:
-    """Words in a list as a sentence says them: ``a``, ``a and b``, ``a, b and c``."""
-    if len(items) < 2:
-        return "".join(items)
-    return say("list.and", items=say("list.comma").join(items[:-1]), last=items[-1])
-
-
-def card_token(code: object) -> str:
-    """A card the reader knows, as the text writes it: ``[7H]``."""
-    return f"[{code}]"
-
-
-def cards_list(codes: Sequence[object]) -> str:
-    """Cards side by side: ``[8D] [8H]``."""
-    return " ".join(card_token(c) for c in codes)
 
 
 def _who(
@@ -380,6 +343,16 @@ def phrase(
     if said is None:  # pragma: no cover - every kind above has its phrasing
         raise ValueError(f"no phrasing for {typed!r}")
     return said
+
+
+def refusal(exc: IllegalAction, reader: Reader | int | None) -> str:
+    """Why ``exc``'s move was refused, as ``reader`` (a :class:`Reader`, a seat, or ``None`` for
+    a spectator) reads it, in the catalog in use: in full for the seat refused (``you have no
+    card at position 9``, ``you cannot act now: Bob is to act``), and for anyone when no seat
+    is known (text that is not an action); anyone else reads only that the seat's move was not
+    allowed, never the refused seat's cards."""
+    r = reader if isinstance(reader, Reader) else Reader(reader)
+    return exc.phrased(r)
 
 
 def chosen_for(

@@ -35,6 +35,7 @@ from ..events import ROUND_ENDS
 from ..games.family.rulesets import RULESETS
 from ..seat import Seat
 from ..text.keys import QUTE_SORT_KEY, key_words
+from ..text.phrase import refusal
 from ..text.render import is_position
 from ..views import is_family_view
 from . import saves
@@ -470,7 +471,7 @@ class CardtableApp(TableFlow):
         try:
             self._apply(self.me, action)
         except IllegalAction as err:  # pragma: no cover - only legal words are offered
-            self._say(str(err))
+            self._say(refusal(err, self.me))
             self.prefix = []
             self._redraw()
 

@@ -49,6 +49,7 @@ from ..game import Event, Game
 from ..notation import Action
 from ..seat import Seat
 from ..store import GameRow, RoomRow, Store, StoreError
+from ..text.phrase import refusal
 from ..views import GameResult
 from .chat import chat_log
 from .clock import Clock
@@ -67,6 +68,7 @@ from .protocol import (
 )
 from .rematch import answer as answer_rematch
 from .room import Conn, Room, ai_seed
+from .said import reader_for
 from .search import SEARCH_LEVELS, SearchPool, snapshot
 from .settings import ServerSettings
 
@@ -77,9 +79,9 @@ log = logging.getLogger("cardtable.web")
 HOLD_LIMIT = 600.0
 """Seconds a hold lasts at most from its start (a repeated ``on: true`` does not extend it)."""
 
-_REFUSALS: dict[type[IllegalAction], str] = {GameOver: "game_over", NotYourTurn: "not_your_turn"}
-"""The protocol's error code for each kind of refusal that has its own; every other is
-``illegal`` (its words say which rule)."""
+_REFUSALS: dict[str, str] = {GameOver.code: "game_over", NotYourTurn.code: "not_your_turn"}
+"""The protocol's error code for each kind of refusal (the exception's ``code``) that has its
+own; every other is ``illegal`` (its words say which rule)."""
 
 
 def new_game(row: RoomRow, seed: int) -> Game:
@@ -214,8 +216,9 @@ class Table:
         try:
             action = game.check(seat, text)
         except IllegalAction as exc:
-            code = _REFUSALS.get(type(exc), "illegal")
-            raise ProtocolError(code, str(exc), msg_id) from None
+            code = _REFUSALS.get(exc.code, "illegal")
+            words = refusal(exc, reader_for(seat, room.seats_public()))
+            raise ProtocolError(code, words, msg_id) from None
         if version is not None and version != room.version:
             raise ProtocolError(
                 "stale",

@@ -349,12 +349,12 @@ class FamilyGame(Game):
         for move in self._by_word[self.phase].get(action[0], ()):
             if move.fits is None or move.fits(action):
                 offer = move.offer(self, seat)
-                if not isinstance(offer, str) and action in offer:
+                if not isinstance(offer, phases.Closed) and action in offer:
                     return True
         return False
 
     def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
-        """The refusal, in plain words that mention only public facts, from the phase table."""
+        """The refusal, a catalog message that names only public facts, from the phase table."""
         return phases.refusal(self, seat, action)
 
     # ------------------------------------------------------------------ playing

@@ -5,9 +5,9 @@ Each :class:`Phase` names the seats that act in it and its :class:`Move` entries
 one kind of action (``draw deck``, ``replace N``, ``drop P.N`` …) with three parts:
 
 * ``offer(game, seat)`` — the move's legal actions now, or, when the move is closed, the
-  reason in plain words (a ``str``). :func:`legal_actions` concatenates the offers that are
-  open; :func:`refusal` returns the reason of the closed move an action belongs to. Since both
-  read the same function, a refusal cannot disagree with the generator.
+  reason (a :class:`Closed`: a catalog message). :func:`legal_actions` concatenates the offers
+  that are open; :func:`refusal` returns the reason of the closed move an action belongs to.
+  Since both read the same function, a refusal cannot disagree with the generator.
 * ``misfit(game, seat, action)`` — why an action of this move's word with other arguments is
   refused (an own card already looked at, a seat's own card where another seat's is asked …).
 * ``exists(rule_set)`` — whether the variant has the move at all; a word no move of the
@@ -15,17 +15,18 @@ one kind of action (``draw deck``, ``replace N``, ``drop P.N`` …) with three p
 
 A word the variant has but the current phase does not take is refused with the phases that
 do take it, read from the table ("the end can only be called at the start of your turn").
-Reasons mention only public facts: positions, phases, counts, the rules.
+Reasons mention only public facts: positions, phases, counts, the rules. Their words are the
+catalogs' (``refusal.family.…``, ``refusal.when.<phase>``: see :mod:`cardtable.errors`).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from ...errors import IllegalAction, NoSuchCard, NotInThisGame, RuleForbids, WrongPhase
+from ...errors import IllegalAction, NoSuchCard, NotInThisGame, Param, RuleForbids, WrongPhase
 from ...notation import Action, Address, sort_addresses
 from .rulesets import LOOK, PEEK, POWER_NAMES, SPY, SWAP, SWAP_ANY, RuleSet
 
@@ -48,6 +49,7 @@ __all__ = [
     "PH_POWER",
     "PH_SNAP",
     "PH_TURN",
+    "Closed",
     "Move",
     "Phase",
     "PhaseName",
@@ -72,8 +74,46 @@ MAX_CLAIM = 4
 CALL = "<call>"
 """The word of the call move in the table: each rule set's own ``call`` word stands for it."""
 
-Offer = Sequence[Action] | str
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """Why a move is closed now (or an action of it refused): a catalog message and its
+    placeholders (see :class:`~cardtable.errors.IllegalAction`)."""
+
+    key: str
+    """The message's catalog key (``refusal.…``)."""
+    params: Mapping[str, Param] = field(default_factory=dict)
+    """Its placeholder values, by name."""
+
+
+def _why(key: str, **params: Param) -> Closed:
+    """The reason ``refusal.family.<key>`` with ``params``."""
+    return Closed(f"refusal.family.{key}", params)
+
+
+Offer = Sequence[Action] | Closed
 """A move's legal actions now, or the reason it is closed."""
+
+
+_DECK_EMPTY = _why("deck_empty")
+_PILE_EMPTY = _why("pile_empty")
+_NOTHING_TO_REPLACE = _why("nothing_to_replace")
+_CALLED = _why("called")
+_MUST_REPLACE = _why("must_replace")
+_NOTHING_TO_MATCH = _why("nothing_to_match")
+_PEEKED_ALL = _why("peeked_all")
+_ALREADY_LOOKED = _why("already_looked")
+_SPY_OTHER = _why("spy_other")
+_EXCHANGE_OWN_OTHER = _why("exchange_own_other")
+_EXCHANGE_TWO_SEATS = _why("exchange_two_seats")
+_LOOKED_GONE = _why("looked_gone")
+_AFTER_LOOK = _why("after_look")
+_SNAP_OWN = _why("snap_own")
+_ANSWER_LOOK = _why("answer_look")
+_GIVE_OR_PASS = _why("give_or_pass")
+_SNAP_OR_PASS = _why("snap_or_pass")
+_GAME_OVER = Closed("refusal.game_over")
+"""The reasons that take no placeholders, made once."""
 
 
 def _always(rs: RuleSet) -> bool:
@@ -88,7 +128,7 @@ class Move:
     """The action word (:data:`CALL` for the rule set's call word)."""
     offer: Callable[[Table, int], Offer]
     """The legal actions of this move for a seat that may act, or why it is closed now."""
-    misfit: Callable[[Table, int, Action], str | None] | None = None
+    misfit: Callable[[Table, int, Action], Closed | None] | None = None
     """Why an action with this word but arguments the offer lacks is refused (``None``: this
     move has nothing to say about it)."""
     exists: Callable[[RuleSet], bool] = _always
@@ -106,11 +146,10 @@ class Phase:
     actors: Callable[[Table], list[int]]
     """The seats that may act."""
     moves: tuple[Move, ...]
-    """The moves offered, in the order legal actions list them."""
-    when: str
-    """When the phase happens, completing "you can only draw …"."""
-    waits: Callable[[Table, int], str] | None
-    """What the phase waits for, in words, in a phase that insists on its own moves (the
+    """The moves offered, in the order legal actions list them (a refusal says when a word can
+    be played with the names of the phases that take it: ``refusal.when.<name>``)."""
+    waits: Callable[[Table, int], Closed] | None
+    """What the phase waits for, in a phase that insists on its own moves (the
     first peeks, a power, a look, a give, a snap window): the refusal of any word it does not
     take. ``None`` in the turn's own phases, where a word is refused with when it can be
     played, or with the legal actions."""
@@ -126,7 +165,6 @@ _CALLS: dict[str, Action] = {}
 """The call action of every call word the engine has met."""
 _POS_CACHE: dict[tuple[str, int], Action] = {}
 _LIST_CACHE: dict[tuple[Hashable, ...], list[Action]] = {}
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def call_action(word: str) -> Action:
@@ -159,11 +197,6 @@ def _cached(key: tuple[Hashable, ...], build: Callable[[], list[Action]]) -> lis
     return acts
 
 
-def _number(k: int) -> str:
-    """``k`` in words for messages ("two"), digits from ten on."""
-    return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
-
-
 def _others(g: Table, seat: int) -> tuple[tuple[int, int], ...]:
     return tuple((s, i) for s in range(g.n) if s != seat for i in g.occupied(s))
 
@@ -190,20 +223,20 @@ def _nobody(g: Table) -> list[int]:
 def _draw_deck(g: Table, seat: int) -> Offer:
     if g.rs.deck_end.can_draw(g):
         return (_A_DRAW_DECK,)
-    return "the deck is empty"
+    return _DECK_EMPTY
 
 
 def _draw_discard(g: Table, seat: int) -> Offer:
     if not g.discard:
-        return "the discard pile is empty"
+        return _PILE_EMPTY
     if not g.rs.pile_draw_free and not g.occupied(seat):
-        return "with no card in hand, a card from the discard pile could replace nothing"
+        return _NOTHING_TO_REPLACE
     return (_A_DRAW_DISCARD,)
 
 
 def _call(g: Table, seat: int) -> Offer:
     if g.caller >= 0:
-        return "the end has already been called this round"
+        return _CALLED
     return (call_action(g.rs.call),)
 
 
@@ -221,23 +254,23 @@ def _replace(g: Table, seat: int) -> Offer:
     return _cached(("replace", own, multi), lambda: _replace_list(own, multi))
 
 
-def _replace_misfit(g: Table, seat: int, action: Action) -> str | None:
+def _replace_misfit(g: Table, seat: int, action: Action) -> Closed | None:
     if len(action.args) > 1 and not g.rs.drops.claims:
-        return f"in {g.variant} you replace exactly one card"
+        return _why("replace_one", variant=g.variant)
     if len(action.args) > MAX_CLAIM:
-        return f"a claim names at most {MAX_CLAIM} cards"
+        return _why("claim_most", n=MAX_CLAIM)
     return None
 
 
 def _discard(g: Table, seat: int) -> Offer:
     if g.drawn_from == FROM_DECK or g.rs.pile_draw_free or not g.occupied(seat):
         return (_A_DISCARD,)
-    return "a card taken from the discard pile must replace one of yours"
+    return _MUST_REPLACE
 
 
 def _drop(g: Table, seat: int) -> Offer:
     if not g.discard:
-        return "there is no card on the discard pile to match"
+        return _NOTHING_TO_MATCH
     own = g.occupied(seat)
     others = _others(g, seat)
     return _cached(
@@ -268,11 +301,11 @@ def _initial_peek(g: Table, seat: int) -> Offer:
     kn = g.known[seat]
     bit = 1 << seat
     acts = [_pos_action("peek", i) for i in g.occupied(seat) if not kn[i] & bit]
-    return acts or "you have looked at all your cards"
+    return acts or _PEEKED_ALL
 
 
-def _initial_peek_misfit(g: Table, seat: int, action: Action) -> str | None:
-    return "you have already looked at that card"
+def _initial_peek_misfit(g: Table, seat: int, action: Action) -> Closed | None:
+    return _ALREADY_LOOKED
 
 
 def _optional(g: Table) -> bool:
@@ -327,18 +360,18 @@ def _power_exchange(g: Table, seat: int) -> Offer:
     return _wrong_power(g)
 
 
-def _wrong_power(g: Table) -> str:
-    return f"use the {POWER_NAMES[g.power]} power (or pass, where allowed)"
+def _wrong_power(g: Table) -> Closed:
+    return _why("use_power", power=POWER_NAMES[g.power])
 
 
-def _power_misfit(g: Table, seat: int, action: Action) -> str | None:
+def _power_misfit(g: Table, seat: int, action: Action) -> Closed | None:
     name = action.name
     if name == "spy":
-        return "spy looks at another seat's card"
+        return _SPY_OTHER
     if name == "exchange" and g.power == SWAP:
-        return "exchange one of your cards with another seat's card: exchange N P.N"
+        return _EXCHANGE_OWN_OTHER
     if name == "exchange":
-        return "exchange two cards of two different seats"
+        return _EXCHANGE_TWO_SEATS
     return None
 
 
@@ -351,7 +384,7 @@ def _power_pass(g: Table, seat: int) -> Offer:
         # a power that cannot be used (nothing to peek at, no card of another seat) is passed
         # even where it must be used (RULES.md §1, Powers)
         return (_A_PASS,)
-    return f"the {POWER_NAMES[g.power]} power must be used in {g.variant}"
+    return _why("must_use", power=POWER_NAMES[g.power], variant=g.variant)
 
 
 _POWER_OFFERS.update({PEEK: _power_peek, SPY: _power_spy, SWAP: _power_exchange, LOOK: _power_look})
@@ -361,11 +394,11 @@ _POWER_OFFERS[SWAP_ANY] = _power_exchange
 def _looked_exchange(g: Table, seat: int) -> Offer:
     if g.look_valid:
         return (_A_EXCHANGE,)
-    return "the cards you looked at are no longer both there"
+    return _LOOKED_GONE
 
 
-def _looked_exchange_misfit(g: Table, seat: int, action: Action) -> str | None:
-    return "after 'look', answer 'exchange' (no positions) or 'pass'"
+def _looked_exchange_misfit(g: Table, seat: int, action: Action) -> Closed | None:
+    return _AFTER_LOOK
 
 
 def _pass(g: Table, seat: int) -> Offer:
@@ -382,9 +415,9 @@ def _snap(g: Table, seat: int) -> Offer:
     return _cached(("snap", own), lambda: [_pos_action("drop", i) for i in own])
 
 
-def _snap_misfit(g: Table, seat: int, action: Action) -> str | None:
+def _snap_misfit(g: Table, seat: int, action: Action) -> Closed | None:
     if action.args and isinstance(action.args[0], tuple):
-        return "you can only snap your own cards"
+        return _SNAP_OWN
     return None
 
 
@@ -407,8 +440,7 @@ PHASE_TABLE: tuple[Phase, ...] = (
         "peek",
         _peekers,
         (Move("peek", _initial_peek, _initial_peek_misfit),),
-        "while the first cards are looked at",
-        lambda g, seat: f"first look at {_number(g.rs.initial_peeks)} of your cards with 'peek N'",
+        lambda g, seat: _why("first_peeks", count=g.rs.initial_peeks),
     ),
     Phase(
         "turn",
@@ -419,7 +451,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move(CALL, _call),
             _drop_in("turn"),
         ),
-        "at the start of your turn",
         None,
     ),
     Phase(
@@ -430,7 +461,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move("discard", _discard),
             _drop_in("drawn"),
         ),
-        "once you have drawn a card",
         None,
     ),
     Phase(
@@ -444,7 +474,6 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move("pass", _power_pass),
             _drop_in("power"),
         ),
-        "while a discarded card's power is used",
         lambda g, seat: _wrong_power(g),
     ),
     Phase(
@@ -455,42 +484,33 @@ PHASE_TABLE: tuple[Phase, ...] = (
             Move("pass", _pass),
             _drop_in("look"),
         ),
-        "after a look",
-        lambda g, seat: "answer the look with 'exchange' or 'pass'",
+        lambda g, seat: _ANSWER_LOOK,
     ),
     Phase(
         "give",
         _turn_seat,
         (Move("give", _give), Move("pass", _pass)),
-        "after dropping another seat's card",
-        lambda g, seat: "give one of your cards with 'give N', or 'pass'",
+        lambda g, seat: _GIVE_OR_PASS,
     ),
     Phase(
         "snap",
         _snappers,
         (Move("drop", _snap, _snap_misfit, exists=_drops_in("snap")), Move("pass", _pass)),
-        "while a snap window is open",
-        lambda g, seat: "snap one of your cards with 'drop N', or 'pass'",
+        lambda g, seat: _SNAP_OR_PASS,
     ),
-    Phase("over", _nobody, (), "", lambda g, seat: "the game is over"),
+    Phase("over", _nobody, (), lambda g, seat: _GAME_OVER),
 )
 """Every phase of the family, indexed by the engine's phase number."""
 
 assert tuple(p.name for p in PHASE_TABLE) == PHASES
 
-_WORDS = {
-    "draw": "you can only draw {when}",
-    "replace": "draw a card first: a card replaces one of yours only {when}",
-    "discard": "draw a card first: you can only discard {when}",
-    "drop": "cards can only be dropped {when}",
-    CALL: "the end can only be called {when}",
-}
-"""The words that shape a turn, and how a refusal says when they can be played (the phases
-that take them complete it). Any other word a phase does not take is answered with what an
-insisting phase waits for, or with the legal actions."""
+_WORDS = {"draw": "draw", "replace": "replace", "discard": "discard", "drop": "drop", CALL: "call"}
+"""The words that shape a turn, each with the message that says when it can be played
+(``refusal.family.only.<name>``, completed by the phases that take it). Any other word a phase
+does not take is answered with what an insisting phase waits for, or with the legal actions."""
 
-_WITHOUT = {"drop": "dropping"}
-"""How a refusal names a word the variant does not have at all."""
+_WITHOUT = frozenset({"drop"})
+"""The words a variant may lack altogether, refused as such (``refusal.family.without.<word>``)."""
 
 Moves = tuple[tuple[Move, ...], ...]
 """The moves of every phase of one variant, indexed by phase number."""
@@ -531,7 +551,7 @@ def legal_actions(g: Table, seat: int, moves: tuple[Move, ...]) -> list[Action]:
     acts: list[Action] = []
     for move in moves:
         offer = move.offer(g, seat)
-        if not isinstance(offer, str):
+        if not isinstance(offer, Closed):
             acts.extend(offer)
     return acts
 
@@ -542,45 +562,48 @@ def _word(g: Table, name: str) -> str:
 
 def refusal(g: Table, seat: int, action: Action) -> IllegalAction:
     """Why ``action`` (canonical, not legal now) is refused for ``seat``, which may act: the
-    refusal of its kind, in plain words."""
+    refusal of its kind, a catalog message."""
     rs = g.rs
     name = action.name
     for arg in action.args:  # positions first: they are refused the same way in every phase
         if isinstance(arg, tuple):
             s, pos = arg
             if not 0 <= s < g.n:
-                return NoSuchCard(f"there is no seat {s} at this table")
+                return NoSuchCard("refusal.no_such_seat", seat, number=s)
             if not 0 <= pos < len(g.hands[s]) or g.hands[s][pos] < 0:
-                return NoSuchCard(f"seat {s} has no card at position {pos}")
+                return NoSuchCard("refusal.no_card_at", seat, who=s, pos=pos)
         elif isinstance(arg, int):
             hand = g.hands[seat]
             if not 0 <= arg < len(hand) or hand[arg] < 0:
-                return NoSuchCard(f"you have no card at position {arg}")
+                return NoSuchCard("refusal.no_card_at", seat, who=seat, pos=arg)
     if is_call_word(name) and name != rs.call:
-        return NotInThisGame(f"in {g.variant} the end is called with '{rs.call}'")
+        return NotInThisGame("refusal.family.call_word", seat, variant=g.variant, word=rs.call)
     word = _word(g, name)
     table = moves_of(rs)
     phase = PHASE_TABLE[g.phase]
     here = [m for m in table[g.phase] if m.word == word and (m.fits is None or m.fits(action))]
     for move in here:
         offer = move.offer(g, seat)
-        if isinstance(offer, str):
-            return RuleForbids(offer)
+        if isinstance(offer, Closed):
+            return RuleForbids(offer.key, seat, **offer.params)
         if move.misfit is not None:
             reason = move.misfit(g, seat, action)
             if reason is not None:
-                return RuleForbids(reason)
+                return RuleForbids(reason.key, seat, **reason.params)
     if not here:
-        phases = [
-            p for p, ms in zip(PHASE_TABLE, table, strict=True) if any(m.word == word for m in ms)
-        ]
+        phases = tuple(
+            p.name
+            for p, ms in zip(PHASE_TABLE, table, strict=True)
+            if any(m.word == word for m in ms)
+        )
         if not phases and word in _WITHOUT:
-            return NotInThisGame(f"there is no {_WITHOUT[word]} in {g.variant}")
+            return NotInThisGame(f"refusal.family.without.{word}", seat, variant=g.variant)
         if phases and word in _WORDS:
-            return WrongPhase(_WORDS[word].format(when=" or ".join(p.when for p in phases)))
+            return WrongPhase(f"refusal.family.only.{_WORDS[word]}", seat, when=phases)
         if phase.waits is not None:
-            return WrongPhase(phase.waits(g, seat))
-    legal = [str(a) for a in g.legal_actions(seat)]
-    shown = ", ".join(legal[:10]) + (", …" if len(legal) > 10 else "")
+            why = phase.waits(g, seat)
+            return WrongPhase(why.key, seat, **why.params)
+    legal = tuple(str(a) for a in g.legal_actions(seat))
+    key = "refusal.not_allowed.legal" if len(legal) <= 10 else "refusal.not_allowed.more"
     refused = RuleForbids if here else WrongPhase
-    return refused(f"'{action}' is not allowed now; you may: {shown}")
+    return refused(key, seat, action=str(action), legal=legal[:10])

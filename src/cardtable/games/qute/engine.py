@@ -788,5 +788,5 @@ class QuteGame(Game):
 
     # ------------------------------------------------------------------ messages
     def _why_illegal(self, seat: int, action: Action) -> IllegalAction:
-        """A plain-words reason that mentions only public facts and the seat's own hand."""
+        """The refusal, a catalog message that names only public facts and the seat's own hand."""
         return why_illegal(self, seat, action)

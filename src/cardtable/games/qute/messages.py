@@ -1,5 +1,5 @@
-"""Why a Qute action is refused: :func:`why_illegal`, in plain words that mention only public
-facts and the seat's own hand (what :meth:`Game.check` puts in :class:`IllegalAction`)."""
+"""Why a Qute action is refused: :func:`why_illegal`, a catalog message (``refusal.qute.…``) that
+names only public facts and the seat's own hand (what :meth:`Game.check` raises)."""
 
 from __future__ import annotations
 
@@ -16,31 +16,32 @@ __all__ = ["why_illegal"]
 
 
 def why_illegal(g: Table, seat: int, action: Action) -> IllegalAction:
-    """A plain-words reason that mentions only public facts and the seat's own hand."""
+    """The refusal of ``action`` for ``seat``: it names only public facts and the seat's own
+    hand (the cards it named, the card it drew)."""
     name = action.name
     if g.phase == PH_DECIDE:
-        words = " or ".join(f"'{a}'" for a in DECISIONS[g.decision or "qute"])
-        return WrongPhase(f"first decide: {words}")
+        options = tuple(str(a) for a in DECISIONS[g.decision or "qute"])
+        return WrongPhase("refusal.qute.decide", seat, options=options)
     if name in ("qute", "continue", "suit", "eights", "jpoints"):
-        return WrongPhase(f"there is no '{name}' decision to take now")
+        return WrongPhase("refusal.qute.no_decision", seat, word=name)
     if name == "play":
         codes = [str(c) for c in action.args]
         hand = [CODES[c] for c in g.hands[seat]]
-        missing = [c for c in codes if c not in hand]
+        missing = tuple(c for c in codes if c not in hand)
         if missing:
-            return NoSuchCard(f"you do not hold {', '.join(missing)}")
+            return NoSuchCard("refusal.qute.not_held", seat, cards=missing)
         if len({c[:-1] for c in codes}) > 1:
-            return RuleForbids("all cards of one play must have the same rank")
+            return RuleForbids("refusal.qute.same_rank", seat)
         if len(set(codes)) != len(codes):
-            return RuleForbids("a card is named twice")
+            return RuleForbids("refusal.qute.card_twice", seat)
         if g.drew >= 0 and not g.must_cover:
-            return RuleForbids(f"the card you drew ({CODES[g.drew]}) fits and must be played first")
+            return RuleForbids("refusal.qute.drawn_fits", seat, card=CODES[g.drew])
         top = CODES[g.stack[-1]] if g.stack else None
         if top is not None and top.startswith("J"):
-            return RuleForbids(f"{codes[0]} does not fit: on a J only {g.suit} or another J")
-        return RuleForbids(f"{codes[0]} does not fit on {top}")
+            return RuleForbids("refusal.qute.jack", seat, card=codes[0], suit=str(g.suit))
+        return RuleForbids("refusal.qute.no_fit", seat, card=codes[0], top=str(top))
     if name == "draw":
         if g.plays(seat):
-            return RuleForbids("you hold a card that fits, so you must play")
-        return WrongPhase("you have already drawn this turn")
-    return WrongPhase(f"'{action}' is not a qute action now")
+            return RuleForbids("refusal.qute.must_play", seat)
+        return WrongPhase("refusal.qute.drawn", seat)
+    return WrongPhase("refusal.qute.not_now", seat, action=str(action))

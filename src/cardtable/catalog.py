@@ -1,0 +1,248 @@
+"""The words of the game: message catalogs, one gettext PO file per language, and the few
+words every sentence shares (a seat named from a reader's side, a list, a small number, a card).
+
+Every sentence a person reads — an event, a result, a refusal — is a message of
+``text/locale/<lang>/LC_MESSAGES/cardtable.po`` (read with Babel), looked up by a stable key
+and filled with named placeholders::
+
+    say("family.draw.deck", who="seat 1")            # 'seat 1 drew a card from the deck'
+    say("family.reshuffle", n=12)                    # a plural: msgstr[0] / msgstr[1]
+    say("qute.play", you=True, who="you", cards="[7H]", n=3)
+
+- A key is the message's ``msgid``; its ``msgstr`` is a :meth:`str.format` template with named
+  placeholders (``{who}``, ``{card}``). A message with ``msgid_plural`` chooses its form with
+  the catalog's ``Plural-Forms`` header, for the count ``n``.
+- A sentence whose subject is the reader (``you=True``) reads the key's ``.you`` form when the
+  catalog has one, else the plain key: English needs it only where the verb changes (``you
+  draw`` / ``seat 1 draws``); another language may add a ``.you`` form to any key.
+- A second language is only another PO file: ``text/locale/de/LC_MESSAGES/cardtable.po``, or
+  one in a folder given to :func:`language`. A key it lacks is read from English.
+
+:func:`language` picks the catalog for a block of code (a context variable, so concurrent
+readers of different languages do not mix); ``CARDTABLE_LANG`` sets the default.
+
+The module sits in the foundation, beside :mod:`cardtable.errors`, so that the rules' refusals
+(an :class:`~cardtable.errors.IllegalAction` holds a key and typed placeholders) are read from
+the same catalogs as every other sentence: the English words of a refusal are in the English
+PO file only, and its plain ``str()`` is that message. :mod:`cardtable.text.catalog` gives the
+text package the same names; the PO files stay with the text package (``text/locale``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "Catalog",
+    "Names",
+    "card_token",
+    "cards_list",
+    "catalog",
+    "has",
+    "join_and",
+    "join_or",
+    "language",
+    "load",
+    "number_word",
+    "say",
+]
+
+DOMAIN = "cardtable"
+"""The catalogs' gettext domain (the PO file's name)."""
+
+DEFAULT_LANGUAGE = "en"
+"""The language every other falls back to, message by message."""
+
+_YOU = ".you"
+"""The suffix of a key's form for a sentence whose subject is the reader."""
+
+Template = str | tuple[str, ...]
+"""A message: one template, or one per plural form."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One language's messages, with the language it falls back to for a key it lacks."""
+
+    language: str
+    """The language's code (``en``, ``de``)."""
+    messages: Mapping[str, Template]
+    """Each key's template (a tuple of them, by plural form, for a plural message)."""
+    plural: Callable[[int], int]
+    """Which plural form a count takes (the PO file's ``Plural-Forms``)."""
+    fallback: Catalog | None = None
+    """Where a key this catalog lacks is read (English for every other language)."""
+
+    def has(self, key: str) -> bool:
+        """Whether this catalog or its fallback holds ``key``."""
+        return key in self.messages or (self.fallback is not None and self.fallback.has(key))
+
+    def template(self, key: str, n: int | None = None) -> str:
+        """The template of ``key`` (its plural form for ``n``); ``KeyError`` if none holds it."""
+        found = self.messages.get(key)
+        if found is None:
+            if self.fallback is None:
+                raise KeyError(f"no message {key!r} in the {self.language} catalog")
+            return self.fallback.template(key, n)
+        if isinstance(found, str):
+            return found
+        index = 0 if n is None else self.plural(n)
+        return found[min(index, len(found) - 1)]
+
+    def say(self, key: str, /, *, n: int | None = None, you: bool = False, **params: object) -> str:
+        """The message ``key`` filled with ``params`` (and ``n``, the count of a plural); its
+        ``.you`` form when ``you`` and some catalog holds one."""
+        return self.fill(key, params, n=n, you=you)
+
+    def fill(
+        self, key: str, params: Mapping[str, object], *, n: int | None = None, you: bool = False
+    ) -> str:
+        """:meth:`say` with the placeholders given as a mapping."""
+        if you and self.has(key + _YOU):
+            key += _YOU
+        if n is not None:
+            params = {**params, "n": n}
+        return self.template(key, n).format_map(params)
+
+
+def _read(path: Path, fallback: Catalog | None) -> Catalog:
+    """The catalog of the PO file at ``path`` (untranslated and fuzzy entries left out)."""
+    from babel.messages.pofile import read_po  # only when a catalog is first read
+
+    with path.open("rb") as f:
+        po = read_po(f, domain=DOMAIN)
+    messages: dict[str, Template] = {}
+    for message in po:
+        if not message.id or message.fuzzy:
+            continue
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        text = message.string
+        if isinstance(text, (tuple, list)):
+            forms = tuple(str(t) for t in text)
+            if all(forms):
+                messages[str(key)] = forms
+        elif text:
+            messages[str(key)] = str(text)
+    plural = gettext.c2py(po.plural_expr)
+    return Catalog(str(po.locale or path.parents[1].name), messages, plural, fallback)
+
+
+def _path(lang: str, root: Path | None) -> Path:
+    base = Path(str(files(__package__) / "text" / "locale")) if root is None else root
+    return base / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def load(lang: str = DEFAULT_LANGUAGE, root: Path | None = None) -> Catalog:
+    """The catalog of ``lang``, read from ``root`` (default: the package's ``text/locale``);
+    every language but English falls back to the package's English catalog."""
+    path = _path(lang, root)
+    if lang == DEFAULT_LANGUAGE and root is None:
+        return _read(path, None)
+    if not path.is_file():
+        raise ValueError(f"no {lang} catalog at {path}")
+    return _read(path, load())
+
+
+_CURRENT: contextvars.ContextVar[Catalog | None] = contextvars.ContextVar(
+    "cardtable_catalog", default=None
+)
+
+
+def catalog() -> Catalog:
+    """The catalog in use: the one :func:`language` picked, else ``CARDTABLE_LANG``'s, else
+    English."""
+    chosen = _CURRENT.get()
+    if chosen is not None:
+        return chosen
+    lang = os.environ.get("CARDTABLE_LANG", DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
+    return load(lang)
+
+
+@contextmanager
+def language(lang: str, root: Path | None = None) -> Iterator[Catalog]:
+    """Speak ``lang`` inside the ``with`` block (its catalog read from ``root`` if given)."""
+    token = _CURRENT.set(load(lang, root))
+    try:
+        yield _CURRENT.get() or load(lang, root)
+    finally:
+        _CURRENT.reset(token)
+
+
+def has(key: str) -> bool:
+    """Whether the catalog in use (or English) holds ``key``."""
+    return catalog().has(key)
+
+
+def say(key: str, /, *, n: int | None = None, you: bool = False, **params: object) -> str:
+    """The message ``key`` of the catalog in use, filled with ``params`` (see
+    :meth:`Catalog.say`)."""
+    return catalog().say(key, n=n, you=you, **params)
+
+
+# ---------------------------------------------------------------------------- shared words
+@dataclass(frozen=True)
+class Names:
+    """Whose side a sentence is told from, for the words that name seats: a seat (``None``: a
+    spectator), named ``you``, and the seats' names (none: ``seat N``).
+    :class:`cardtable.text.phrase.Reader` adds places (``your card 2``)."""
+
+    seat: int | None = None
+    """The reader's seat, named ``you``."""
+    names: Sequence[str] = ()
+    """Each seat's name, by seat (a seat past its end, or an empty name, is ``seat N``)."""
+
+    def you(self, seat: object) -> bool:
+        """Whether ``seat`` is the reader's."""
+        return self.seat is not None and seat == self.seat
+
+    def name(self, seat: int) -> str:
+        """Seat ``seat`` as the reader reads it: ``you``, its name, or ``seat N``."""
+        if self.you(seat):
+            return say("you")
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return say("seat", seat=seat)
+
+    def whose(self, seat: int) -> str:
+        """Seat ``seat``'s, as a possessive: ``your``, ``Ann's``, ``seat 2's``."""
+        if self.you(seat):
+            return say("whose.you")
+        return say("whose", who=self.name(seat))
+
+
+def number_word(n: int) -> str:
+    """``n`` in words for the small counts rules speak of (``two``); digits from ten on."""
+    return say(f"number.{n}") if 0 <= n < 10 else str(n)
+
+
+def join_and(items: Sequence[str]) -> str:
+    """Words in a list as a sentence says them: ``a``, ``a and b``, ``a, b and c``."""
+    if len(items) < 2:
+        return "".join(items)
+    return say("list.and", items=say("list.comma").join(items[:-1]), last=items[-1])
+
+
+def join_or(items: Sequence[str]) -> str:
+    """Alternatives as a sentence offers them: ``a``, ``a or b``, ``a or b or c``."""
+    return say("list.or").join(items)
+
+
+def card_token(code: object) -> str:
+    """A card the reader knows, as the text writes it: ``[7H]``."""
+    return f"[{code}]"
+
+
+def cards_list(codes: Sequence[object]) -> str:
+    """Cards side by side: ``[8D] [8H]``."""
+    return " ".join(card_token(c) for c in codes)
