@@ -17,8 +17,12 @@ from open_spiel.python.observation import make_observation
 from cardtable import variants
 from cardtable.interop import openspiel as cos
 from cardtable.interop.encoding import DEFAULT_MAX_POSITIONS, encoding, win_rewards
+from cardtable.interop.gymnasium import render_table
 from cardtable.notation import parse
 from cardtable.seat import Seat
+from cardtable.text.phrase import Reader, phrase
+
+from ..helpers import strings_in
 
 VARIANTS = ["cabo", "cabo-german", "gabo", "kaboo", "qute"]
 MATCHES = {"cabo", "gabo", "qute"}  # variants that play a match by default
@@ -430,6 +434,35 @@ def test_resampled_states_look_the_same_to_their_seat(variant: str, players: int
     assert differing > checked // 2, "resampling re-deals the hidden cards"
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_observation_string_tells_the_last_events_and_no_unknown_card(variant: str) -> None:
+    """A seat's observation string is the table the Gymnasium text render draws from its view,
+    then the events of the step that led here, each as ``phrase`` says it from the seat's
+    side; it names no card outside the view, and reads the same once every card the seat does
+    not know is dealt again."""
+    game = _load(variant, players=3, target=0)
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    told = 0
+    for state in _random_states(game, seed=3, limit=150):
+        if state.is_chance_node():
+            continue
+        for p in range(3):
+            obs = state.observation_string(p)
+            view = state.engine.view(p)
+            assert obs.startswith(render_table(view).rstrip("\n") + f"\nyou are seat {p}\n")
+            said = [phrase(ev, Reader(p), variant).text for ev in view["events"]]
+            if said:  # the last event as phrase() says it, after the ones before it
+                lines = obs.splitlines()
+                assert said[-1] in lines and "\n".join(said) in obs
+                told += 1
+            known = set(strings_in(view))
+            for code in re.findall(r"\[([^\]]+)\]", obs):
+                assert code in known or code in ("??", "  "), (code, obs)
+            again = state.resample_from_infostate(p, sampler)
+            assert again.observation_string(p) == obs
+    assert told > 20
+
+
 @pytest.mark.parametrize("variant", ["cabo-german", "gabo", "kaboo", "qute"])
 def test_chosen_cards_stay_secret_until_dealt(variant: str) -> None:
     """At a chance node, no seat's strings name a card already chosen for the pending action
@@ -706,7 +739,10 @@ def test_to_game_gives_cardtable_agents_a_plain_engine(variant: str) -> None:
     plain = cos.to_game(state, seed=3)
     assert type(plain) is (QuteGame if variant == "qute" else FamilyGame)
     for p in range(game.num_players()):
-        assert plain.view(p) == state.engine.view(p)
+        # the same position; a plain engine is a clone, without the recent events
+        same = {k: v for k, v in plain.view(p).items() if k != "events"}
+        assert same == {k: v for k, v in state.engine.view(p).items() if k != "events"}
+        assert plain.view(p)["events"] == []
     pile = "blind" if variant == "qute" else "deck"
     ours, again = getattr(plain, pile), getattr(cos.to_game(state, seed=4), pile)
     assert sorted(ours) == sorted(getattr(state.engine, pile)) and ours != again

@@ -151,11 +151,15 @@ def build(
 def run(
     base: Engine, seat: int, action: Action, queue: tuple[int, ...]
 ) -> tuple[Engine, ChanceSource]:
-    """``seat`` plays ``action`` on a clone of ``base`` with the cards ``queue``, to the end."""
+    """``seat`` plays ``action`` on a clone of ``base`` with the cards ``queue``, to the end.
+
+    The action is played as a front end plays it (``play``: the legal action checked once
+    more, its events recorded), so the views of the engine it leaves hold the events of this
+    action as each seat saw them: what the observation string says happened."""
     work = base.clone()
     source = ChanceSource(queue)
     work.draws = source
-    work.apply(seat, action)
+    work.play(seat, action)
     del work.draws
     _check(source)
     return work, source

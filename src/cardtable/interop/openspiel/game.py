@@ -154,7 +154,7 @@ class CardtableObserver:
 
     The tensor is the encoding's observation vector (``dict`` holds its named pieces); the
     string is the canonical JSON of the view for information states (``perfect_recall``) and
-    a compact text for observations.
+    the view in words for observations (:func:`.text.obs_string`).
     """
 
     def __init__(self, spec: Spec, perfect_recall: bool) -> None:

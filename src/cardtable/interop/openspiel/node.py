@@ -121,7 +121,6 @@ class Node:
         eng, source = spec.build(first, chosen)
         if source.plan:
             return Node.drawing(spec, None, first, -1, -1, chosen, source.plan, 0)
-        eng.clear_recent_events()  # construction's events; later actions record none either
         return Node.settled(spec, eng, first, 0)
 
     @staticmethod

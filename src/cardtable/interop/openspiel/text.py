@@ -1,12 +1,14 @@
-"""The adapter's strings: information states (JSON of a view), observations (compact text)
-and the debug text of a whole state."""
+"""The adapter's strings: information states (JSON of a view), observations (the table and the
+last events in words, from the text package) and the debug text of a whole state."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
+from ...text.catalog import say
+from ...text.phrase import Reader, phrase
+from ...views import View
+from ..gymnasium import render_table
 from .node import Node
 from .spec import CHANCE
 
@@ -46,27 +48,46 @@ def _info_object(n: Node, seat: int) -> dict[str, object]:
 
 
 def obs_string(n: Node, seat: int) -> str:
-    """A compact text of the seat's view, one line per seat and per public fact."""
+    """The seat's observation in words: :func:`observation_text` of its view, and what chance is
+    drawing for (or that the move cap was reached); while the first deal is being chosen, how
+    many cards are dealt."""
     text: str | None = n.memo_get(1, seat)
     if text is None:
         n.check_seat(seat)
+        reader = Reader(seat)
         if n.eng is None:
-            first = f", first seat {n.first}" if n.first >= 0 else ""
-            text = f"{n.spec.variant}: dealing ({len(n.chosen)} cards dealt{first})"
+            key = "openspiel.dealing.first" if n.first >= 0 else "openspiel.dealing"
+            who = reader.name(n.first) if n.first >= 0 else ""
+            text = say(key, game=n.spec.variant, n=len(n.chosen), who=who)
         else:
-            view = n.eng.view(seat)
-            lines = _family_text(view) if n.spec.family else _qute_text(view)
+            lines = [observation_text(n.eng.view(seat), seat)]
             if n.pend >= 0:
+                action = n.action_text(n.pseat, n.pend)
                 lines.append(
-                    f"drawing for seat {n.pseat}'s "
-                    f"'{n.action_text(n.pseat, n.pend)}' "
-                    f"({len(n.chosen)} drawn)"
+                    say(
+                        "openspiel.drawing",
+                        whose=reader.whose(n.pseat),
+                        action=action,
+                        n=len(n.chosen),
+                    )
                 )
             if n.trunc:
-                lines.append("truncated: the move cap was reached")
+                lines.append(say("openspiel.truncated"))
             text = "\n".join(lines)
         n.memo_set(1, seat, text)
     return text
+
+
+def observation_text(view: View, seat: int) -> str:
+    """Seat ``seat``'s ``view`` in words, read from the view alone: the table as the text
+    package draws it in plain text (:func:`~cardtable.interop.gymnasium.render_table`, the
+    Gymnasium environment's text render), whose view it is, then the events of the step that
+    led here as the seat saw them, each phrased from its side
+    (:func:`cardtable.text.phrase.phrase`)."""
+    reader = Reader(seat)
+    lines = [render_table(view).rstrip("\n"), say("openspiel.seat", seat=seat)]
+    lines += [phrase(ev, reader, view["game"]).text for ev in view["events"]]
+    return "\n".join(lines)
 
 
 def debug_text(n: Node) -> str:
@@ -85,71 +106,3 @@ def debug_text(n: Node) -> str:
     if n.eng is not None:
         lines += n.eng.debug_lines()
     return "\n".join(lines)
-
-
-def _codes(cards: list[Any]) -> str:
-    return " ".join(str(c) for c in cards) if cards else "-"
-
-
-def _family_text(v: Mapping[str, Any]) -> list[str]:
-    me = v["seat"]
-    head = (
-        f"{v['game']} round {v['round']}, phase {v['phase']}, turn of seat {v['turn']}, "
-        f"to act: {_codes(v['actors'])}; you are seat {me}"
-    )
-    lines = [head]
-    for s, hand in enumerate(v["hands"]):
-        cards = " ".join("-" if slot is None else (slot["card"] or "?") for slot in hand)
-        lines.append(f"seat {s}{' (you)' if s == me else ''}: {cards or '-'}")
-    discard = v["discard"]
-    lines.append(
-        f"deck {v['deck']} (reshuffles {v['reshuffles']}), discard {len(discard)}: "
-        f"top {discard[-1] if discard else '-'}"
-    )
-    if v["drawer"] is not None:
-        lines.append(f"drawn by seat {v['drawer']} from the {v['drawn_from']}: {v['drawn'] or '?'}")
-    if v["caller"] is not None:
-        lines.append(
-            f"{v['call']} called by seat {v['caller']}, final turns left {v['final_turns_left']}"
-        )
-    if v["pending"] is not None:
-        lines.append("pending: " + json.dumps(v["pending"], sort_keys=True))
-    if v["snap"] is not None:
-        snap = v["snap"]
-        lines.append(f"snap window for {snap['card']}, passed: {_codes(snap['passed'])}")
-    if v["peeks_left"] is not None:
-        lines.append(f"peeks left: {_codes(v['peeks_left'])}")
-    lines.append(f"totals: {_codes(v['totals'])}; turns {v['turns']} of {v['max_turns']}")
-    return lines
-
-
-def _qute_text(v: Mapping[str, Any]) -> list[str]:
-    me = v["seat"]
-    lines = [
-        f"qute round {v['round']}, phase {v['phase']}, turn of seat {v['turn']}; you are seat {me}"
-    ]
-    for s, hand in enumerate(v["hands"]):
-        if s == me:
-            shown = _codes(v["hand"])
-        elif hand and all(slot["card"] for slot in hand):  # every hand is shown at the end
-            shown = _codes([slot["card"] for slot in hand])
-        else:
-            shown = f"{len(hand)} cards"
-        lines.append(f"seat {s}{' (you)' if s == me else ''}: {shown}")
-    top = v["top"] or "-"
-    suit = f" (suit {v['suit']})" if v["suit"] else ""
-    lines.append(
-        f"stack {len(v['stack'])}, top {top}{suit}; blind {v['blind']} (refills {v['refills']})"
-    )
-    if v["laid"]:
-        lines.append(f"laid this turn: {_codes(v['laid'])}")
-    if v["drawn"] is not None:
-        lines.append(f"you drew: {v['drawn']}")
-    if v["penalty_drawn"]:
-        lines.append(f"your penalty cards: {_codes(v['penalty_drawn'])}")
-    if any(v["penalty_counts"]):
-        lines.append(f"penalty cards drawn: {_codes(v['penalty_counts'])}")
-    if v["pending"] is not None:
-        lines.append(f"decide: {v['pending']}")
-    lines.append(f"totals: {_codes(v['totals'])}; turns {v['turns']} of {v['max_turns']}")
-    return lines
