@@ -85,7 +85,8 @@ class IllegalAction(ValueError):
 
     def phrased(self, names: Names) -> str:
         """The refusal in the words of the catalog in use, told to ``names``' reader (the
-        refused seat reads why; anyone else only that the move was refused)."""
+        refused seat reads why; anyone else only that the move was refused). A key no catalog
+        holds is shown as it is."""
         if self.seat is not None and not names.you(self.seat):
             seat = self.seat
             return say("refusal.theirs", who=names.name(seat), whose=names.whose(seat))
