@@ -6,6 +6,8 @@ import copy
 import json
 import pickle
 import re
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -17,10 +19,10 @@ from open_spiel.python.observation import make_observation
 from cardtable import variants
 from cardtable.interop import openspiel as cos
 from cardtable.interop.encoding import DEFAULT_MAX_POSITIONS, encoding, win_rewards
-from cardtable.interop.gymnasium import render_table
 from cardtable.notation import parse
 from cardtable.seat import Seat
 from cardtable.text.phrase import Reader, phrase
+from cardtable.text.plain import render_table
 
 from ..helpers import strings_in
 
@@ -757,3 +759,23 @@ def test_to_game_gives_cardtable_agents_a_plain_engine(variant: str) -> None:
     assert str(state) == before
     with pytest.raises(ValueError, match="chance"):
         cos.to_game(game.new_initial_state(), seed=1)
+
+
+def test_observation_strings_need_no_gymnasium() -> None:
+    """The ``openspiel`` extra does not install Gymnasium: the adapter, its observation string
+    included, runs with ``import gymnasium`` failing."""
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "import pyspiel\n"
+        "from cardtable.interop import openspiel\n"
+        "game = pyspiel.load_game('cardtable_kaboo')\n"
+        "state = game.new_initial_state()\n"
+        "while state.is_chance_node():\n"
+        "    state.apply_action(state.legal_actions()[0])\n"
+        "print(state.observation_string(0))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert "you are seat 0" in out.stdout

@@ -7,8 +7,8 @@ import json
 
 from ...text.catalog import say
 from ...text.phrase import Reader, phrase
+from ...text.plain import render_table
 from ...views import View
-from ..gymnasium import render_table
 from .node import Node
 from .spec import CHANCE
 
@@ -80,7 +80,7 @@ def obs_string(n: Node, seat: int) -> str:
 
 def observation_text(view: View, seat: int) -> str:
     """Seat ``seat``'s ``view`` in words, read from the view alone: the table as the text
-    package draws it in plain text (:func:`~cardtable.interop.gymnasium.render_table`, the
+    package draws it in plain text (:func:`~cardtable.text.plain.render_table`, the
     Gymnasium environment's text render), whose view it is, then the events of the step that
     led here as the seat saw them, each phrased from its side
     (:func:`cardtable.text.phrase.phrase`)."""
