@@ -92,6 +92,12 @@ def test_the_reader_names_seats_and_places() -> None:
     assert phrase(spy, 0).text == "you spied on 1.3: [7H]"
     assert phrase(spy.hidden(), 1).text == "seat 0 spied on your card 3"
     assert phrase(Turn(1), None).text == "— seat 1's turn —"
+    # a seat's own card, in a sentence about that seat, is "their" card where seats have names
+    peek = Peek(1, At(1, 2))
+    assert phrase(peek, named).text == "Bob peeked at their card 2"
+    look = Look(1, (At(1, 0), At(2, 3)))
+    assert phrase(look, named).text == "Bob looked at their card 0 and Casual AI for Bob's card 3"
+    assert phrase(Look(0, (At(0, 0), At(1, 3))), named).text.startswith("you looked at your card 0")
     # an event as views carry it reads the same
     assert phrase({"type": "spy", "seat": 0, "at": "1.3", "card": "7H"}, 0) == phrase(spy, 0)
 

@@ -28,7 +28,7 @@ from .driver import (
 
 LABEL_ANN = re.compile(r"^(Time ran out for Ann|Casual AI for Ann): ", re.MULTILINE)
 LABEL_YOU = re.compile(r"^(Time ran out for you|Casual AI for you): ")
-DEALT = re.compile(r"^(Ann peeked at Ann's|You peeked at your) card [23]$")
+DEALT = re.compile(r"^(Ann peeked at their|You peeked at your) card [23]$")
 """The deal's first sight of the bottom row: nobody chose it."""
 
 

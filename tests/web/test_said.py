@@ -100,8 +100,8 @@ def test_a_peek_is_told_from_each_side_and_only_its_reader_with_memory_reads_the
             mine, bobs, watchers = await _told(sinks, room, "peek")
             code = mine["card"]
             assert mine["said"] == {"text": "you peeked at your card 0", "tone": "plain"}
-            assert bobs["said"]["text"] == "Ann peeked at Ann's card 0"
-            assert watchers["said"]["text"] == "Ann peeked at Ann's card 0"
+            assert bobs["said"]["text"] == "Ann peeked at their card 0"
+            assert watchers["said"]["text"] == "Ann peeked at their card 0"
             for other in (bob_sees, watcher):  # the card is in no event they were sent
                 assert code not in _cards_told(other)
 
@@ -110,7 +110,7 @@ def test_a_peek_is_told_from_each_side_and_only_its_reader_with_memory_reads_the
             anns, his, watchers = await _told(sinks, room, "peek")
             assert his["said"]["text"] == f"you peeked at your card 1: [{his['card']}]"
             for other, told in ((ann_sees, anns), (watcher, watchers)):
-                assert "card" not in told and told["said"]["text"] == "Bob peeked at Bob's card 1"
+                assert "card" not in told and told["said"]["text"] == "Bob peeked at their card 1"
                 assert his["card"] not in _cards_told(other)
 
             # A join's log tells the same events the same way.
@@ -118,7 +118,7 @@ def test_a_peek_is_told_from_each_side_and_only_its_reader_with_memory_reads_the
             log = [e for entry in join_answer(again)["log"] for e in entry["events"]]
             assert [e["said"]["text"] for e in log if e["type"] == "peek"] == [
                 "you peeked at your card 0",
-                "Bob peeked at Bob's card 1",
+                "Bob peeked at their card 1",
             ]
             for sink in (ann_sees, bob_sees, watcher, again):
                 sink.conn.drop()

@@ -107,21 +107,24 @@ class Reader(Names):
     names (none: ``seat N``); seats are named as :class:`~cardtable.catalog.Names` says
     (``you``, ``Ann``, ``seat 2``), places as below."""
 
-    def addr(self, at: At) -> str:
+    def addr(self, at: At, actor: int | None = None) -> str:
         """A place in words: ``your card 2``; another seat's as ``1.3`` (or ``Ann's card 3``
-        where seats have names)."""
+        where seats have names, ``their card 3`` in a sentence about that seat, ``actor``)."""
         if self.you(at.seat):
             return say("addr.yours", pos=at.pos)
         if at.seat < len(self.names) and self.names[at.seat]:
+            if at.seat == actor:
+                return say("addr.theirs", pos=at.pos)
             return say("addr.named", whose=self.whose(at.seat), pos=at.pos)
         return str(at)
 
-    def addrs(self, places: Sequence[At]) -> str:
-        """Several places: ``your cards 0, 1 and 3``, or each in words, joined."""
+    def addrs(self, places: Sequence[At], actor: int | None = None) -> str:
+        """Several places: ``your cards 0, 1 and 3``, or each in words, joined (``actor``: as
+        for :meth:`addr`)."""
         mine = [str(a.pos) for a in places if self.you(a.seat)]
         if places and len(mine) == len(places):
             return say("addrs.yours", n=len(mine), pos=join_and(mine))
-        return join_and([self.addr(a) for a in places])
+        return join_and([self.addr(a, actor) for a in places])
 
 
 def _who(
@@ -154,12 +157,12 @@ def _family_looks(ev: Happening, r: Reader) -> Said | None:
     match ev:
         case Peek(seat=seat, at=at, card=card):
             if card is not None:
-                return _who(seat, r, "family.peek.card", at=r.addr(at), card=card_token(card))
-            return _who(seat, r, "family.peek", at=r.addr(at))
+                return _who(seat, r, "family.peek.card", at=r.addr(at, seat), card=card_token(card))
+            return _who(seat, r, "family.peek", at=r.addr(at, seat))
         case Spy(seat=seat, at=at, card=card):
             if card is not None:
-                return _who(seat, r, "family.spy.card", at=r.addr(at), card=card_token(card))
-            return _who(seat, r, "family.spy", at=r.addr(at))
+                return _who(seat, r, "family.spy.card", at=r.addr(at, seat), card=card_token(card))
+            return _who(seat, r, "family.spy", at=r.addr(at, seat))
         case Look(seat=seat, at=(a, b), cards=cards):
             if cards:
                 own, other = card_token(cards[0]), card_token(cards[1])
@@ -167,14 +170,14 @@ def _family_looks(ev: Happening, r: Reader) -> Said | None:
                     seat,
                     r,
                     "family.look.cards",
-                    a=r.addr(a),
-                    b=r.addr(b),
+                    a=r.addr(a, seat),
+                    b=r.addr(b, seat),
                     card_a=own,
                     card_b=other,
                 )
-            return _who(seat, r, "family.look", a=r.addr(a), b=r.addr(b))
+            return _who(seat, r, "family.look", a=r.addr(a, seat), b=r.addr(b, seat))
         case Exchange(seat=seat, at=(a, b)):
-            return _who(seat, r, "family.exchange", a=r.addr(a), b=r.addr(b))
+            return _who(seat, r, "family.exchange", a=r.addr(a, seat), b=r.addr(b, seat))
     return None
 
 
@@ -196,23 +199,25 @@ def _family(ev: Happening, r: Reader) -> Said | None:
                 r,
                 "family.replace",
                 card=_the_one(card, "family.the_drawn_card"),
-                at=r.addrs(at),
+                at=r.addrs(at, seat),
                 out=_the(out) if out else say("family.the_old_card"),
             )
         case Claim(seat=seat, at=at, ok=True, card=card, out=out):
             right = _the(out or ())
             new = _the_one(card, "family.the_new_card")
-            to = r.addr(at[0])
-            return _who(seat, r, "family.claim.right", at=r.addrs(at), out=right, card=new, to=to)
+            to = r.addr(at[0], seat)
+            return _who(
+                seat, r, "family.claim.right", at=r.addrs(at, seat), out=right, card=new, to=to
+            )
         case Claim(seat=seat, at=at, card=card, new=new, shown=shown):
             return _who(
                 seat,
                 r,
                 "family.claim.wrong",
-                at=r.addrs(at),
+                at=r.addrs(at, seat),
                 shown=_the(shown) if shown else say("family.shown_to_everyone"),
                 card=_the_one(card, "family.the_new_card"),
-                to=r.addr(new) if new is not None else "?",
+                to=r.addr(new, seat) if new is not None else "?",
             )
         case Discard(seat=seat, power=power, card=card):
             if power:
@@ -225,17 +230,19 @@ def _family(ev: Happening, r: Reader) -> Said | None:
         case FamilyPenalty(seat=seat, at=None):
             return _who(seat, r, "family.penalty.none")
         case FamilyPenalty(seat=seat, at=At() as at):
-            return _who(seat, r, "family.penalty", "alarm", at=r.addr(at))
+            return _who(seat, r, "family.penalty", "alarm", at=r.addr(at, seat))
         case Drop(seat=seat, at=at, ok=ok, card=card):
             key = "family.drop.match" if ok else "family.drop.no_match"
-            return _who(seat, r, key, card=_the([card]), at=r.addr(at))
+            return _who(seat, r, key, card=_the([card]), at=r.addr(at, seat))
         case Give(seat=seat, source=source, to=to):
-            return _who(seat, r, "family.give", source=r.addr(source), target=r.addr(to))
+            return _who(
+                seat, r, "family.give", source=r.addr(source, seat), target=r.addr(to, seat)
+            )
         case SnapOpen(card=card):
             return Said(say("family.snap_open", card=_the([card])))
         case Snap(seat=seat, at=at, ok=ok, card=card):
             key = "family.snap.right" if ok else "family.snap.wrong"
-            return _who(seat, r, key, card=_the([card]), at=r.addr(at))
+            return _who(seat, r, key, card=_the([card]), at=r.addr(at, seat))
         case Reshuffle(deck=deck):
             return Said(say("family.reshuffle", n=deck))
     return None
