@@ -18,6 +18,8 @@ from .driver import CHROMIUM, CHROMIUM_ARGS
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 """Where the tests save what the tables looked like (repo-root ``artifacts/``, git-ignored)."""
+SERVER_LOGS = SCREENSHOTS.parent / "logs"
+"""Where each test process keeps its server's log when it is done."""
 
 PEEK_WINDOW = 20.0
 SNAP_WINDOW = 2.0
@@ -56,6 +58,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         workdir, ai_delay=0.0, peek_window=PEEK_WINDOW, snap_window=SNAP_WINDOW
     ) as srv:
         yield srv
+    # kept beside the screenshots: what the server said, to read after a failed run
+    SERVER_LOGS.mkdir(parents=True, exist_ok=True)
+    (SERVER_LOGS / f"e2e-server-{os.getpid()}.log").write_text(srv.log(), "utf-8")
 
 
 @pytest.fixture
