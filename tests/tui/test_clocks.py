@@ -11,6 +11,7 @@ from textual.widgets import RichLog
 
 from cardtable import Action, new_game
 from cardtable.agents import Agent
+from cardtable.events import At
 from cardtable.seat import Seat
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, RoundScreen
 
@@ -91,7 +92,7 @@ async def test_the_help_never_stretches_a_reveal() -> None:
         await pilot.press("question_mark")
         clock.advance(4.9)
         app.tick()
-        assert app.reveals.active(clock()) == {"0.0": "13", "0.1": "0"}
+        assert app.reveals.active(clock()) == {At(0, 0): "13", At(0, 1): "0"}
         clock.advance(0.2)
         app.tick()
         assert app.reveals.active(clock()) == {}
@@ -176,7 +177,7 @@ async def test_the_next_rounds_first_look_starts_when_its_results_are_closed() -
         app.tick()
         await pilot.press("enter")
         await pilot.pause()
-        bottom = {f"0.{i}" for i in (2, 3)}
+        bottom = {At(0, i) for i in (2, 3)}
         assert set(app.reveals.active(clock())) == bottom  # seen now, for its whole time
         clock.advance(5)
         app.tick()

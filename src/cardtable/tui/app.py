@@ -266,17 +266,17 @@ class CardtableApp(TableFlow):
         self.query_one("#table", TableArea).refresh(recompose=True)
         self.query_one("#dock", Dock).refresh(recompose=True)
         self._draw_bars()
-        if self.look_at:  # another seat's card just seen: bring it into view
+        if self.look_at is not None:  # another seat's card just seen: bring it into view
             self.call_after_refresh(self._scroll_to_sight)
 
     def _scroll_to_sight(self) -> None:
         """Scroll the other seats to the card just seen there (again at each tick while it is
         shown, as the dock above may have grown meanwhile), unless the person scrolled."""
-        seat, _, pos = self.look_at.partition(".")
-        if not self.look_at or f"{seat}.{pos}" not in self.reveals.active(self.clock()):
-            self.look_at = ""
+        at = self.look_at
+        if at is None or at not in self.reveals.active(self.clock()):
+            self.look_at = None
             return
-        found = self.query(f"#card-{seat}-{pos}")
+        found = self.query(f"#card-{at.seat}-{at.pos}")
         if found:
             self.query_one("#table", TableArea).scroll_to_widget(found.first(), animate=False)
 
@@ -562,7 +562,7 @@ class CardtableApp(TableFlow):
         event.stop()
         self.message = None
         if key in ("pageup", "pagedown", "home", "end"):
-            self.look_at = ""  # the person scrolls: the table follows them
+            self.look_at = None  # the person scrolls: the table follows them
             self._scroll(key)
         elif key == "tab":
             self.scroll_events = not self.scroll_events

@@ -156,8 +156,8 @@ class TableFlow(App[None]):
         self.between: RoundResult | None = None
         """The results of a round of a match just over, while they are shown: the next round's
         clocks and bots wait until the person closes them."""
-        self.look_at = ""
-        """Another seat's card just seen: the table scrolls to it (its address)."""
+        self.look_at: At | None = None
+        """Another seat's card just seen, which the table scrolls into view (``None``: none)."""
         self.covers = 0
         """How many screens cover the table (help, a round's results): while any does, the
         clocks are paused and the bots wait; a reveal's time goes on."""
@@ -204,8 +204,7 @@ class TableFlow(App[None]):
         )
 
     def _view(self) -> TableView:
-        seen = self.reveals.active(self.clock())
-        sights = {At.parse(a): code for a, code in seen.items()}
+        sights = self.reveals.active(self.clock())
         return table_view(self.game, self.me, self.memory_aid, sights, self.front)
 
     @property
@@ -340,14 +339,14 @@ class TableFlow(App[None]):
                 self.last_round = ev.result
                 if not self.game.over:
                     self.between, ended = ev.result, True
-            sights = [(str(at), code) for at, code in sights_in(ev)]
+            sights = sights_in(ev)
             if not sights:
                 continue
             if ended:  # the next round's: shown once its results are closed
                 self.reveals.hold(sights)
             else:
                 self.reveals.add(sights, now, together=together)
-                self.look_at = next((a for a, _ in sights if not a.startswith(f"{self.me}.")), "")
+                self.look_at = next((a for a, _ in sights if a.seat != self.me), None)
         told = seen if self.memory_aid else [public_event(ev, self.me) for ev in events_]
         log = self.query_one("#log", RichLog) if self._table_up else None
         flash: set[str] = set()
@@ -392,7 +391,7 @@ class TableFlow(App[None]):
             self._redraw_sight()
         if self.thinking is not None:
             self._draw_bars()
-        if self.look_at:
+        if self.look_at is not None:
             self._scroll_to_sight()
         if self.window is None:
             return

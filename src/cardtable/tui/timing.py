@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..events import At
+
 __all__ = ["REVEAL_RANGE", "REVEAL_SECONDS", "Clock", "Countdown", "Reveal", "Reveals"]
 
 REVEAL_SECONDS = 5.0
@@ -89,30 +91,30 @@ class Reveal:
 
 
 class Reveals:
-    """The cards the person is being shown, by address (``S.P``), each until its time is up."""
+    """The cards the person is being shown, by place, each until its time is up."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         """How long a card stays face up."""
-        self._shown: dict[str, Reveal] = {}
+        self._shown: dict[At, Reveal] = {}
 
-    def add(self, sights: Iterable[tuple[str, str]], now: float, *, together: bool = False) -> None:
-        """Show the cards ``sights`` (``(address, code)`` pairs) from ``now``; ``together``:
+    def add(self, sights: Iterable[tuple[At, str]], now: float, *, together: bool = False) -> None:
+        """Show the cards ``sights`` (``(place, code)`` pairs) from ``now``; ``together``:
         the cards shown already stay as long as these (the initial peek's cards, which a
         player lifts together)."""
         until = now + self.seconds
-        for addr, code in sights:
-            self._shown[addr] = Reveal(code, until)
+        for at, code in sights:
+            self._shown[at] = Reveal(code, until)
         if together:
             for reveal in self._shown.values():
                 if reveal.until is not None:
                     reveal.until = max(reveal.until, until)
 
-    def hold(self, sights: Iterable[tuple[str, str]]) -> None:
+    def hold(self, sights: Iterable[tuple[At, str]]) -> None:
         """Keep ``sights`` to show once :meth:`start` is called (the next round's, while the
         last round's results are read)."""
-        for addr, code in sights:
-            self._shown[addr] = Reveal(code, None)
+        for at, code in sights:
+            self._shown[at] = Reveal(code, None)
 
     def start(self, now: float) -> None:
         """Start the time of every held card."""
@@ -120,10 +122,10 @@ class Reveals:
             if reveal.until is None:
                 reveal.until = now + self.seconds
 
-    def active(self, now: float) -> dict[str, str]:
-        """The cards face up at ``now``, address → code."""
+    def active(self, now: float) -> dict[At, str]:
+        """The cards face up at ``now``, place → code."""
         return {
-            addr: r.code for addr, r in self._shown.items() if r.until is not None and now < r.until
+            at: r.code for at, r in self._shown.items() if r.until is not None and now < r.until
         }
 
     def left(self, now: float) -> float:
@@ -134,8 +136,8 @@ class Reveals:
     def expire(self, now: float) -> bool:
         """Forget the cards whose time is up; whether any was."""
         gone = [a for a, r in self._shown.items() if r.until is not None and now >= r.until]
-        for addr in gone:
-            del self._shown[addr]
+        for at in gone:
+            del self._shown[at]
         return bool(gone)
 
     def clear(self) -> None:
