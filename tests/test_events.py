@@ -107,3 +107,22 @@ def test_events_are_values() -> None:
     again = Peek(0, At(0, 1), "5")
     assert first == again and hash(first) == hash(again) and len({first, again}) == 1
     assert first != Peek(0, at(0, 1), None) and first != Spy(0, at(0, 1), "5")
+
+
+def test_play_legal_records_what_play_records() -> None:
+    """``play_legal`` (an action known legal, unchecked) keeps the same events and log as
+    ``play`` of the same action."""
+    checked = new_game("kaboo", players=3, seed=5)
+    trusted = new_game("kaboo", players=3, seed=5)
+    rng = Rng(5)
+    for _ in range(40):
+        if checked.over:
+            break
+        seat = random_actor(checked, rng)
+        action = rng.pick(checked.legal_actions(seat))
+        ours = trusted.play_legal(seat, action)
+        theirs = checked.play(seat, str(action))
+        assert [(e.seq, e.full, e.audience) for e in ours] == [
+            (e.seq, e.full, e.audience) for e in theirs
+        ]
+    assert trusted.log == checked.log and trusted.history(0) == checked.history(0)

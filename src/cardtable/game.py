@@ -521,15 +521,21 @@ class Game(ABC):
         Raises :class:`IllegalAction` (and changes nothing) if the text is malformed, the seat
         may not act, or the action is not legal now.
         """
-        act = self.check(seat, action)
+        return self.play_legal(seat, self.check(seat, action))
+
+    def play_legal(self, seat: int, action: Action) -> list[Event]:
+        """Play an action already known legal (one of :meth:`legal_actions`, unchecked, as
+        :meth:`apply` plays it) and record it as :meth:`play` does: its events, kept and
+        returned, and the log. For callers that chose the action from the legal ones and need
+        its events (the OpenSpiel adapter's observation strings)."""
         events: list[Event] = []
         self._events = events
         try:
-            self.apply(seat, act)
+            self.apply(seat, action)
         finally:
             self._events = None
         if self._actions is not None:
-            self._actions.append([seat, str(act)])
+            self._actions.append([seat, str(action)])
         self._record(events)
         return events
 

@@ -153,13 +153,14 @@ def run(
 ) -> tuple[Engine, ChanceSource]:
     """``seat`` plays ``action`` on a clone of ``base`` with the cards ``queue``, to the end.
 
-    The action is played as a front end plays it (``play``: the legal action checked once
-    more, its events recorded), so the views of the engine it leaves hold the events of this
-    action as each seat saw them: what the observation string says happened."""
+    The action, one of the legal ones, is played with its events recorded (``play_legal``: as
+    ``play`` does, without checking it once more), so the views of the engine it leaves hold
+    the events of this action as each seat saw them: what the observation string says
+    happened."""
     work = base.clone()
     source = ChanceSource(queue)
     work.draws = source
-    work.play(seat, action)
+    work.play_legal(seat, action)
     del work.draws
     _check(source)
     return work, source
