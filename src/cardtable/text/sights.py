@@ -80,10 +80,12 @@ def table_view(
     if memory_aid:
         return with_keys(game.view(me), memory_aid=True)
     plain = game.view(me, memory=False)
-    full = game.view(me)
-    if not sights or shown.memory is None or not is_family_view(plain) or not is_family_view(full):
+    if not sights or shown.memory is None or not is_family_view(plain):
         return with_keys(plain, memory_aid=False)
     # Only a memory game gets here: a Cabo-family one, whose hands are rows of FamilySlot.
+    full = game.view(me)
+    if not is_family_view(full):  # pragma: no cover - the same game's view
+        return with_keys(plain, memory_aid=False)
     known = full["hands"]
     hands: list[list[FamilySlot | None]] = [list(hand) for hand in plain["hands"]]
     seen_now: dict[str, str] = {}
