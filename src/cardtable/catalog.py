@@ -1,9 +1,10 @@
 """The words of the game: message catalogs, one gettext PO file per language, and the few
 words every sentence shares (a seat named from a reader's side, a list, a small number, a card).
 
-Every sentence a person reads — an event, a result, a refusal — is a message of
-``text/locale/<lang>/LC_MESSAGES/cardtable.po`` (read with Babel), looked up by a stable key
-and filled with named placeholders::
+Every sentence a person reads — an event, a result, a refusal — is a message of the PO files
+in ``text/locale/<lang>/LC_MESSAGES/`` (read with Babel; one file per subject — ``cardtable.po``
+for the table, others for lessons, rules and screens — merged, a key in one file only),
+looked up by a stable key and filled with named placeholders::
 
     say("family.draw.deck", who="seat 1")            # 'seat 1 drew a card from the deck'
     say("family.reshuffle", n=12)                    # a plural: msgstr[0] / msgstr[1]
@@ -115,43 +116,53 @@ class Catalog:
         return self.template(key, n).format_map(params)
 
 
-def _read(path: Path, fallback: Catalog | None) -> Catalog:
-    """The catalog of the PO file at ``path`` (untranslated and fuzzy entries left out)."""
+def _read(folder: Path, fallback: Catalog | None) -> Catalog:
+    """The catalog of the PO files in ``folder`` (``<lang>/LC_MESSAGES``), merged in name
+    order (untranslated and fuzzy entries left out); the plural rule is the first file's."""
     from babel.messages.pofile import read_po  # only when a catalog is first read
 
-    with path.open("rb") as f:
-        po = read_po(f, domain=DOMAIN)
     messages: dict[str, Template] = {}
-    for message in po:
-        if not message.id or message.fuzzy:
-            continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
-        text = message.string
-        if isinstance(text, (tuple, list)):
-            forms = tuple(str(t) for t in text)
-            if all(forms):
-                messages[str(key)] = forms
-        elif text:
-            messages[str(key)] = str(text)
-    plural = gettext.c2py(po.plural_expr)
-    return Catalog(str(po.locale or path.parents[1].name), messages, plural, fallback)
+    plural: Callable[[int], int] | None = None
+    lang = folder.parent.name
+    for path in sorted(folder.glob("*.po")):
+        with path.open("rb") as f:
+            po = read_po(f, domain=DOMAIN)
+        if plural is None:
+            plural = gettext.c2py(po.plural_expr)
+            lang = str(po.locale or lang)
+        for message in po:
+            if not message.id or message.fuzzy:
+                continue
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
+            if key in messages:
+                raise ValueError(f"message {key!r} is in two files of {folder}")
+            text = message.string
+            if isinstance(text, (tuple, list)):
+                forms = tuple(str(t) for t in text)
+                if all(forms):
+                    messages[key] = forms
+            elif text:
+                messages[key] = str(text)
+    if plural is None:
+        raise ValueError(f"no catalog in {folder}")
+    return Catalog(lang, messages, plural, fallback)
 
 
-def _path(lang: str, root: Path | None) -> Path:
+def _folder(lang: str, root: Path | None) -> Path:
     base = Path(str(files(__package__) / "text" / "locale")) if root is None else root
-    return base / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return base / lang / "LC_MESSAGES"
 
 
 @cache
 def load(lang: str = DEFAULT_LANGUAGE, root: Path | None = None) -> Catalog:
     """The catalog of ``lang``, read from ``root`` (default: the package's ``text/locale``);
     every language but English falls back to the package's English catalog."""
-    path = _path(lang, root)
+    folder = _folder(lang, root)
     if lang == DEFAULT_LANGUAGE and root is None:
-        return _read(path, None)
-    if not path.is_file():
-        raise ValueError(f"no {lang} catalog at {path}")
-    return _read(path, load())
+        return _read(folder, None)
+    if not any(folder.glob("*.po")):
+        raise ValueError(f"no {lang} catalog at {folder}")
+    return _read(folder, load())
 
 
 _CURRENT: contextvars.ContextVar[Catalog | None] = contextvars.ContextVar(
