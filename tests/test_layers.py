@@ -43,7 +43,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("contract", ["cardtable.seat"]),
     ("players and words", ["cardtable.agents", "cardtable.text"]),
-    ("services", ["cardtable.store", "cardtable.arena", "cardtable.training"]),
+    ("services", ["cardtable.store", "cardtable.arena", "cardtable.training", "cardtable.learn"]),
     ("front ends", ["cardtable.interop", "cardtable.web", "cardtable.tui", "cardtable.cli"]),
     ("entry point", ["cardtable.__main__"]),
 ]
