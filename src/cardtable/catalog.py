@@ -16,11 +16,15 @@ looked up by a stable key and filled with named placeholders::
 - A sentence whose subject is the reader (``you=True``) reads the key's ``.you`` form when the
   catalog has one, else the plain key: English needs it only where the verb changes (``you
   draw`` / ``seat 1 draws``); another language may add a ``.you`` form to any key.
-- A second language is only another PO file: ``text/locale/de/LC_MESSAGES/cardtable.po``, or
-  one in a folder given to :func:`language`. A key it lacks is read from English.
+- A second language is only another folder of PO files: ``text/locale/de/LC_MESSAGES/``
+  (German ships beside English: :func:`supported`), or one given to :func:`language`. A key it
+  lacks is read from English.
 
-:func:`language` picks the catalog for a block of code (a context variable, so concurrent
-readers of different languages do not mix); ``CARDTABLE_LANG`` sets the default.
+Which language speaks, in this order: the one :func:`language` picked for a block of code (a
+context variable, so concurrent readers of different languages do not mix); else the process's
+default, :func:`set_default` (the command line's ``--lang``; threads share it, as they do not
+inherit a context variable); else the environment, :func:`from_env` (``CARDTABLE_LANG``, then
+the POSIX locale variables, matched to a shipped language by :func:`negotiate`); else English.
 
 The module sits in the foundation, beside :mod:`cardtable.errors`, so that the rules' refusals
 (an :class:`~cardtable.errors.IllegalAction` holds a key and typed placeholders) are read from
@@ -34,10 +38,11 @@ from __future__ import annotations
 import contextvars
 import gettext
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -49,13 +54,17 @@ __all__ = [
     "card_token",
     "cards_list",
     "catalog",
+    "from_env",
     "has",
     "join_and",
     "join_or",
     "language",
     "load",
+    "negotiate",
     "number_word",
     "say",
+    "set_default",
+    "supported",
 ]
 
 DOMAIN = "cardtable"
@@ -165,19 +174,104 @@ def load(lang: str = DEFAULT_LANGUAGE, root: Path | None = None) -> Catalog:
     return _read(folder, load())
 
 
+@cache
+def _shipped() -> tuple[str, ...]:
+    """The languages of the package's ``text/locale`` (read once): English, then the others
+    by code."""
+    base = _folder(DEFAULT_LANGUAGE, None).parent.parent
+    found = sorted(
+        d.name for d in base.iterdir() if d.is_dir() and any((d / "LC_MESSAGES").glob("*.po"))
+    )
+    return (DEFAULT_LANGUAGE, *(lang for lang in found if lang != DEFAULT_LANGUAGE))
+
+
+def supported() -> list[str]:
+    """The languages that ship with the package (a folder of PO files under ``text/locale``),
+    English first: ``['en', 'de']``."""
+    return list(_shipped())
+
+
+_TAG = re.compile(r"[-_.@]")
+"""Where a language tag's language ends: ``de-AT``, ``de_DE.UTF-8``, ``de@euro``."""
+
+
+def _base(tag: str) -> str:
+    """The language of a tag, lower case: ``de`` of ``de_DE.UTF-8``."""
+    return _TAG.split(tag.strip(), maxsplit=1)[0].lower()
+
+
+def negotiate(preferences: Sequence[str]) -> str:
+    """The first shipped language among ``preferences``, most wanted first — tags like
+    ``de-AT``, ``en-US`` or locales like ``de_DE.UTF-8``, in any case (the region, encoding
+    and modifier are ignored) — else English."""
+    shipped = _shipped()
+    for tag in preferences:
+        lang = _base(tag)
+        if lang in shipped:
+            return lang
+    return DEFAULT_LANGUAGE
+
+
+_ENV = ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+"""The variables :func:`from_env` reads: cardtable's own, then the POSIX locale's."""
+
+_PLAIN_LOCALES = frozenset({"c", "posix"})
+"""The locales that name no language (``C``, ``C.UTF-8``, ``POSIX``): English."""
+
+
+@lru_cache(maxsize=32)
+def _from_values(own: str, locale: str) -> str:
+    """:func:`from_env` of ``CARDTABLE_LANG`` (``own``, a tag or a ``:``-list of them) and the
+    locale in effect (``locale``)."""
+    wanted = [tag for tag in own.split(":") if tag.strip()]
+    if locale and _base(locale) not in _PLAIN_LOCALES:
+        wanted.append(locale)
+    return negotiate(wanted)
+
+
+def from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for (default: :data:`os.environ`): ``CARDTABLE_LANG``
+    (a tag, or several separated by ``:``), else the locale in effect for messages — the first
+    of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set, as POSIX orders them (``C`` and
+    ``POSIX`` mean English) — matched to a shipped language by :func:`negotiate`; English if
+    none matches."""
+    env = os.environ if environ is None else environ
+    own = env.get(_ENV[0], "")
+    locale = next((value for name in _ENV[1:] if (value := env.get(name, ""))), "")
+    return _from_values(own, locale)
+
+
+_DEFAULT: str | None = None
+"""The process's language (:func:`set_default`), ``None``: the environment's."""
+
+
+def set_default(lang: str | None) -> None:
+    """Speak ``lang`` in this whole process — every thread — wherever no :func:`language`
+    block is active (``None``: the environment's language again). ``ValueError`` for a
+    language that does not ship, naming those that do."""
+    global _DEFAULT
+    if lang is None:
+        _DEFAULT = None
+        return
+    code = _base(lang)
+    if code not in _shipped():
+        raise ValueError(f"no {lang!r} catalog: the languages are {', '.join(_shipped())}")
+    _DEFAULT = code
+
+
 _CURRENT: contextvars.ContextVar[Catalog | None] = contextvars.ContextVar(
     "cardtable_catalog", default=None
 )
 
 
 def catalog() -> Catalog:
-    """The catalog in use: the one :func:`language` picked, else ``CARDTABLE_LANG``'s, else
+    """The catalog in use: the one :func:`language` picked for this context, else the
+    process's default (:func:`set_default`), else the environment's (:func:`from_env`), else
     English."""
     chosen = _CURRENT.get()
     if chosen is not None:
         return chosen
-    lang = os.environ.get("CARDTABLE_LANG", DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
-    return load(lang)
+    return load(_DEFAULT if _DEFAULT is not None else from_env())
 
 
 @contextmanager
