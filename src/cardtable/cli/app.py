@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from ..catalog import set_default, supported
 from .arena import arena_command
 from .checks import CardtableCommand, CardtableGroup
 from .play import play_command
@@ -48,6 +49,23 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _choose_language(value: str | None) -> str | None:
+    """Speak ``value`` in every command (a shipped language; ``None``: the environment's)."""
+    if value is not None:
+        try:
+            set_default(value.lower())
+        except ValueError:
+            raise typer.BadParameter(
+                f"must be one of {', '.join(supported())}, got {value!r}"
+            ) from None
+    return value
+
+
+def _complete_language(incomplete: str) -> list[str]:
+    """Shell completion for ``--lang``: the shipped languages that start with what is typed."""
+    return [lang for lang in supported() if lang.startswith(incomplete.lower())]
+
+
 @app.callback()
 def _root(
     show_version: Annotated[
@@ -60,8 +78,20 @@ def _root(
             is_eager=True,
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help=f"the language of the game's words: {', '.join(supported())} (default: "
+            "CARDTABLE_LANG, else the locale: LC_ALL, LC_MESSAGES, LANG)",
+            callback=_choose_language,
+            autocompletion=_complete_language,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """The options every command shares (``--version``, ``-h``)."""
+    """The options every command shares (``--version``, ``--lang``, ``-h``)."""
 
 
 app.command("play", cls=CardtableCommand)(play_command)
