@@ -12,14 +12,14 @@ app, the terminal or ``cardtable arena`` accepts. Build it in Python for measure
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from ..game import Game
 from ..notation import Action
 from ..rng import Rng
 from ..seat import Seat
-from .search import RolloutAgent
+from .search import Appraisal, RolloutAgent
 
 __all__ = ["OpenSeat", "OracleAgent"]
 
@@ -51,6 +51,16 @@ class OracleAgent(RolloutAgent):
     def act(self, seat: Seat) -> Action:
         """The rollout search's choice with every hand known (``seat`` must be an
         :class:`OpenSeat`)."""
-        if not isinstance(seat, OpenSeat):
-            raise TypeError("the oracle plays an OpenSeat only: it is a measuring stick")
+        _open(seat)
         return super().act(seat)
+
+    def appraise(self, seat: Seat, keep: Iterable[Action] = ()) -> Appraisal:
+        """Every legal action's numbers with every hand known (``seat`` must be an
+        :class:`OpenSeat`): the yardstick a review is measured against."""
+        _open(seat)
+        return super().appraise(seat, keep)
+
+
+def _open(seat: Seat) -> None:
+    if not isinstance(seat, OpenSeat):
+        raise TypeError("the oracle plays an OpenSeat only: it is a measuring stick")

@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
 
 from ..game import Game
 from ..notation import Action
@@ -33,7 +36,7 @@ from .belief import weights_for
 from .heuristic import policy_move
 from .ismcts import SearchStats, evaluate
 
-__all__ = ["RolloutAgent"]
+__all__ = ["ActionValue", "Appraisal", "RolloutAgent"]
 
 
 def _result(world: Game, seat: int, start_round: int) -> float:
@@ -44,6 +47,73 @@ def _result(world: Game, seat: int, start_round: int) -> float:
         assert result is not None
         return 1.0 / len(result.winners) if seat in result.winners else 0.0
     return evaluate(world, start_round)[seat]
+
+
+def _round_points(world: Game, seat: int, start_round: int) -> tuple[float, float]:
+    """The seat's points for the round a simulation started in, and its share of the round's
+    win (lowest score; shared on a tie): the round's scores once it ended, else the scores as
+    the hands stand."""
+    if world.round_no == start_round:
+        scores: Sequence[int] = world.projected_scores()
+    else:
+        scores = cast("Sequence[int]", world.round_results[-1]["scores"])
+    low = min(scores)
+    best = [s for s in range(len(scores)) if scores[s] == low]
+    return float(scores[seat]), (1.0 / len(best) if seat in best else 0.0)
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """What the search expects of one legal action."""
+
+    action: Action
+    """The action."""
+    points: float
+    """The seat's mean points for the round after it (lower is better)."""
+    win: float
+    """The seat's mean share of the round's win after it (0 to 1)."""
+    value: float
+    """The mean result the search maximises (the win share of a one-round game)."""
+    samples: int
+    """Dealt worlds it was tried in (fewer when it left the race half-way)."""
+    loss: float
+    """Expected points it gives away against the best action, on the worlds both were tried
+    in (paired; ``0.0`` for the best itself, never below zero)."""
+    loss_error: float
+    """The standard error of :attr:`loss` (``inf`` when fewer than two worlds are shared)."""
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """The search's numbers for every legal action of one decision."""
+
+    values: tuple[ActionValue, ...]
+    """Every legal action, the search's choice first, then by mean result, best first."""
+    choice: Action
+    """The action the agent plays (:meth:`RolloutAgent.act`)."""
+    best: Action
+    """The action with the fewest expected points among those tried in every world."""
+    deals: int
+    """Worlds dealt."""
+    seconds: float
+    """Time the search took."""
+    by_action: dict[Action, ActionValue] = field(default_factory=dict, compare=False)
+    """The same values by action."""
+
+    def of(self, action: Action) -> ActionValue:
+        """The value of ``action`` (``KeyError`` if it was not legal)."""
+        return self.by_action[action]
+
+
+class _Tally:
+    """Per-action results of one race: the searched value, round points and round win."""
+
+    __slots__ = ("points", "results", "wins")
+
+    def __init__(self, legal: Iterable[Action]) -> None:
+        self.results: dict[Action, list[float]] = {a: [] for a in legal}
+        self.points: dict[Action, list[float]] = {a: [] for a in self.results}
+        self.wins: dict[Action, list[float]] = {a: [] for a in self.results}
 
 
 class RolloutAgent(Agent):
@@ -84,23 +154,33 @@ class RolloutAgent(Agent):
         legal = self._legal(seat)
         if len(legal) == 1:
             return legal[0]
+        return self.appraise(seat).choice
+
+    def appraise(self, seat: Seat, keep: Iterable[Action] = ()) -> Appraisal:
+        """What the search expects of every legal action of ``seat`` (the numbers behind
+        :meth:`act`, whose choice it names): expected round points, round win share and the
+        points each gives away against the best. Actions in ``keep`` never leave the race
+        (a review keeps the move that was played)."""
+        legal = self._legal(seat)
         t0 = time.perf_counter()
         view = seat.view()
         rng = rng_for_view(self.seed, view)
         start_round: int = view["round"]
         weights = weights_for(seat) if self.belief else None
         anchor = policy_move(seat, rng_for_view(self.seed + 1, view), legal)
-        results: dict[Action, list[float]] = {a: [] for a in legal}
+        tally = _Tally(legal)
         deadline = t0 + self.seconds if self.seconds is not None else None
         self.stats = SearchStats()
-        alive = self._race(seat, rng, weights, legal, anchor, results, deadline, start_round)
-        best = max(alive, key=lambda a: sum(results[a]) / len(results[a]))
-        if self.prior and anchor in alive and best != anchor:
-            lead, err = _paired(results[best], results[anchor])
+        kept = {a for a in keep if a in tally.results} | {anchor}
+        alive = self._race(seat, rng, weights, legal, kept, tally, deadline, start_round)
+        results = tally.results
+        choice = max(alive, key=lambda a: sum(results[a]) / len(results[a]))
+        if self.prior and anchor in alive and choice != anchor:
+            lead, err = _paired(results[choice], results[anchor])
             if lead <= self.prior * err:
-                best = anchor
+                choice = anchor
         self.stats.seconds = time.perf_counter() - t0
-        return best
+        return _appraisal(tally, alive, choice, self.stats.seconds)
 
     def _race(
         self,
@@ -108,8 +188,8 @@ class RolloutAgent(Agent):
         rng: Rng,
         weights: dict[tuple[int, int], list[float]] | None,
         legal: list[Action],
-        anchor: Action,
-        results: dict[Action, list[float]],
+        kept: set[Action],
+        tally: _Tally,
         deadline: float | None,
         start_round: int,
     ) -> list[Action]:
@@ -137,26 +217,61 @@ class RolloutAgent(Agent):
                     steps += 1
                 applied += steps + 1
                 rollouts += 1
-                results[a].append(_result(world, me, start_round))
+                tally.results[a].append(_result(world, me, start_round))
+                points, win = _round_points(world, me, start_round)
+                tally.points[a].append(points)
+                tally.wins[a].append(win)
             if k + 1 == self.samples // 2 and len(alive) > 2:
-                alive = self._survivors(alive, results, anchor)
+                alive = self._survivors(alive, tally.results, kept)
         self.stats.iterations, self.stats.actions = rollouts, applied
         return alive
 
     def _survivors(
-        self, alive: list[Action], results: dict[Action, list[float]], anchor: Action
+        self, alive: list[Action], results: dict[Action, list[float]], kept: set[Action]
     ) -> list[Action]:
-        """The actions not clearly behind the best so far (the policy's move always stays)."""
+        """The actions not clearly behind the best so far (the policy's move and those in
+        ``kept`` always stay)."""
         top = max(alive, key=lambda a: sum(results[a]))
         keep = []
         for a in alive:
-            if a in (top, anchor):
+            if a == top or a in kept:
                 keep.append(a)
                 continue
             lead, err = _paired(results[top], results[a])
             if lead <= self.prune * err:
                 keep.append(a)
         return keep
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else math.nan
+
+
+def _appraisal(tally: _Tally, alive: list[Action], choice: Action, seconds: float) -> Appraisal:
+    """The race's tallies as an :class:`Appraisal`."""
+    points = tally.points
+    deals = max(len(v) for v in points.values())
+    best = min(alive, key=lambda a: _mean(points[a]))
+    values: dict[Action, ActionValue] = {}
+    for a, results in tally.results.items():
+        if a == best:
+            loss, err = 0.0, 0.0
+        else:
+            loss, err = _paired(points[a], points[best])
+        values[a] = ActionValue(
+            a,
+            _mean(points[a]),
+            _mean(tally.wins[a]),
+            _mean(results),
+            len(results),
+            max(0.0, loss),
+            err,
+        )
+    order = sorted(
+        values.values(),
+        key=lambda v: (v.action != choice, v.action not in alive, -v.value, v.points),
+    )
+    return Appraisal(tuple(order), choice, best, deals, seconds, values)
 
 
 def _paired(xs: list[float], ys: list[float]) -> tuple[float, float]:
