@@ -230,6 +230,24 @@ async def test_resume_continues_the_saved_game(
 
 
 @sync
+async def test_a_finished_game_is_kept_for_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(saves.DATA_DIR_ENV, str(tmp_path))
+    app = make_app("kaboo", save=True)
+    async with app.run_test(size=(100, 35)) as pilot:
+        await settle(app, pilot)
+        await enter(app, pilot, "knock")
+        await settle(app, pilot)
+        assert app.game.over
+        log = app.game.log
+    assert saves.load_save() is None  # nothing left to resume
+    kept = saves.load_finished()
+    assert kept is not None and kept["log"] == log
+    assert kept["seat"] == app.me and kept["memory_aid"] == app.memory_aid
+
+
+@sync
 async def test_the_prompt_says_how_to_choose_a_pile_and_a_card() -> None:
     app = make_app("cabo")
     async with app.run_test(size=(100, 35)) as pilot:

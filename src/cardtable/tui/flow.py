@@ -219,7 +219,7 @@ class TableFlow(App[None]):
             self.window, self.thinking, self.between = None, None, None
             self._redraw()
             if self.save:
-                saves.clear_save()
+                saves.finish_save(self.record())
             self._show_result()
             return
         if self.between is not None:

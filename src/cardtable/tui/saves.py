@@ -23,6 +23,9 @@ __all__ = [
     "SaveRecord",
     "clear_save",
     "data_dir",
+    "finish_save",
+    "finished_path",
+    "load_finished",
     "load_save",
     "load_settings",
     "save_path",
@@ -99,6 +102,37 @@ def load_save() -> SaveRecord | None:
 def clear_save() -> None:
     """Forget the saved game (a finished game is not resumed)."""
     save_path().unlink(missing_ok=True)
+
+
+def finished_path() -> Path:
+    """The file the last finished game is kept in, for ``cardtable review``:
+    ``games/finished.json`` in :func:`data_dir`."""
+    return data_dir() / "games" / "finished.json"
+
+
+def finish_save(record: SaveRecord) -> None:
+    """The game of ``record`` is over: keep it as the last finished game (a directory that
+    cannot be written to only means it is not kept) and forget the game in progress."""
+    path = finished_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+    clear_save()
+
+
+def load_finished() -> SaveRecord | None:
+    """The last finished game the terminal kept, or ``None``."""
+    try:
+        record: object = json.loads(finished_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or "log" not in record:
+        return None
+    return cast(SaveRecord, record)  # the JSON read back, as written
 
 
 def settings_path() -> Path:
