@@ -1,8 +1,8 @@
 """The ``cardtable`` command line: the Typer app, its commands, and :func:`main`.
 
 Commands: ``play`` (:mod:`cardtable.cli.play`), ``rules`` and ``variants``
-(:mod:`cardtable.cli.rules`), ``arena`` (:mod:`cardtable.cli.arena`) and ``serve``
-(:mod:`cardtable.cli.serve`).
+(:mod:`cardtable.cli.rules`), ``arena`` (:mod:`cardtable.cli.arena`), ``serve``
+(:mod:`cardtable.cli.serve`) and ``review`` (:mod:`cardtable.cli.review`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..catalog import set_default, supported
 from .arena import arena_command
 from .checks import CardtableCommand, CardtableGroup
 from .play import play_command
+from .review import review_command
 from .rules import list_variants, rules_command
 from .serve import serve_command
 
@@ -99,6 +100,7 @@ app.command("rules", cls=CardtableCommand)(rules_command)
 app.command("variants", cls=CardtableCommand)(list_variants)
 app.command("arena", cls=CardtableCommand)(arena_command)
 app.command("serve", cls=CardtableCommand)(serve_command)
+app.command("review", cls=CardtableCommand)(review_command)
 
 
 def main() -> None:
