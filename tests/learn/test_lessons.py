@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import io
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from rich.console import Console
+from typer.testing import CliRunner
 
 from cardtable import variants
 from cardtable.catalog import language, say
 from cardtable.catalog import load as load_catalog
+from cardtable.cli.app import app
+from cardtable.cli.learn import lesson_loop
 from cardtable.games.family import add_variant, remove_variant
 from cardtable.games.family.rulesets import KABOO, SWAP_ANY
 from cardtable.learn.coverage import rules_of
@@ -277,3 +282,60 @@ def test_a_scripted_move_the_game_refuses_is_a_lesson_error() -> None:
     run = parse(broken).start()
     with pytest.raises(LessonError, match="scripted move"):
         run.try_move("draw deck")
+
+
+# ---------------------------------------------------------------------------- line mode
+def _answers(game: str) -> list[str]:
+    """The lines that take ``game``'s lesson to its end: Enter on a step to read, the first
+    expected move (typed whole) on the others."""
+    lines = []
+    for run in _walk(game):
+        if not run.done:
+            lines.append("" if run.reading else run.expected()[0])
+    return lines
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_line_mode_goes_through_the_lesson(game: str) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=False, color_system=None)
+    run = load(game).start(seed=3)
+    lines = _answers(game)
+    wrong = next(i for i, step in enumerate(run.lesson.steps) if set(step.wrong) - {"*"})
+    reads = sum(1 for step in run.lesson.steps[:wrong] if step.reading)
+    # at the first step with words for a named wrong move: that move, then a word that is none
+    named = next(k for k in run.lesson.steps[wrong].wrong if k != "*" and "*" not in k)
+    lines[wrong:wrong] = [named, "fly"]
+    with language("en"):
+        wanted = lesson_loop(run, console, [*lines, "n"])
+        said = say(run.lesson.steps[wrong].wrong[named], game=run.lesson.title)
+    text = " ".join(out.getvalue().split())
+    assert wanted is False and run.done and run.game.over
+    assert " ".join(("Not this move: " + said).split()) in text
+    assert "Not this move: unknown action 'fly'" in text
+    assert reads <= text.count("Enter: go on")
+    assert " ".join(say("learn.final", game=run.lesson.title).split()[:6]) in text
+
+
+def test_the_line_mode_asks_for_the_real_round_and_may_be_left() -> None:
+    console = Console(file=io.StringIO(), width=100, force_terminal=False)
+    assert lesson_loop(load("kaboo").start(), console, [*_answers("kaboo"), ""]) is True
+    assert lesson_loop(load("kaboo").start(), console, ["", "quit", "y"]) is None
+    assert lesson_loop(load("kaboo").start(), console, ["", "draw deck"]) is None  # input ends
+
+
+# ---------------------------------------------------------------------------- the command
+def test_cardtable_learn_runs_the_lesson_in_line_mode() -> None:
+    runner = CliRunner()
+    env = {"CARDTABLE_LANG": "en", "COLUMNS": "100"}
+    done = runner.invoke(app, ["learn", "KABOO", "--plain"], input="\nquit\ny\n", env=env)
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert "Learning Kaboo · step 1 of 21" in text and "step 2 of 21" in text
+    assert "You left the lesson. 'cardtable learn kaboo' starts it again." in text
+
+
+def test_cardtable_learn_refuses_an_unknown_game() -> None:
+    done = CliRunner().invoke(app, ["learn", "whist"])
+    assert done.exit_code == 2
+    assert "whist" in done.output

@@ -16,6 +16,7 @@ import typer
 from ..catalog import set_default, supported
 from .arena import arena_command
 from .checks import CardtableCommand, CardtableGroup
+from .learn import learn_command
 from .play import play_command
 from .review import review_command
 from .rules import list_variants, rules_command
@@ -97,6 +98,7 @@ def _root(
 
 app.command("play", cls=CardtableCommand)(play_command)
 app.command("rules", cls=CardtableCommand)(rules_command)
+app.command("learn", cls=CardtableCommand)(learn_command)
 app.command("variants", cls=CardtableCommand)(list_variants)
 app.command("arena", cls=CardtableCommand)(arena_command)
 app.command("serve", cls=CardtableCommand)(serve_command)

@@ -214,7 +214,7 @@ class LessonRun:
     @property
     def words(self) -> str:
         """What the current step says, in the catalog in use."""
-        return self._say(self.step.say)
+        return self.phrase(self.step.say)
 
     @property
     def progress(self) -> str:
@@ -236,7 +236,9 @@ class LessonRun:
         """The agent of the real round offered at the end (``None`` before the final step)."""
         return self.step.final if self.done else None
 
-    def _say(self, key: str) -> str:
+    def phrase(self, key: str) -> str:
+        """The message ``key`` in the catalog in use, filled for this lesson and step
+        (``{game}``, the step's ``params``)."""
         return catalog().fill(key, {"game": self.lesson.title, **self.step.params})
 
     def expected(self) -> list[str]:
@@ -252,7 +254,7 @@ class LessonRun:
         key = wrong.get(text)
         if key is None:
             key = next((k for p, k in wrong.items() if p != ANY and _matches(p, text)), None)
-        return self._say(key or wrong.get(ANY, WRONG))
+        return self.phrase(key or wrong.get(ANY, WRONG))
 
     def try_move(self, text: str) -> Outcome:
         """The learner's move ``text``: refused as the game refuses it (nothing changes), not
@@ -260,7 +262,7 @@ class LessonRun:
         changes), or played with the step's scripted moves after it, the lesson at its next
         step."""
         if self.step.reading:
-            return Outcome(False, self._say(READ_ON), "read")
+            return Outcome(False, self.phrase(READ_ON), "read")
         try:
             action = str(self.game.check(self.me, text))
         except IllegalAction as err:
