@@ -28,6 +28,7 @@ from cardtable.learn.lessons import (
     LessonError,
     LessonRun,
     Outcome,
+    answer,
     available,
     load,
     parse,
@@ -136,8 +137,8 @@ def test_a_legal_but_unexpected_move_is_explained_and_not_played(game: str) -> N
         with language("de"):
             german = run.try_move(wrong)
         for outcome in (english, german):
-            assert outcome == Outcome(False, outcome.words, "wrong"), outcome
-            assert outcome.words.strip()
+            assert outcome == Outcome(False, outcome.words, "wrong", move=outcome.move)
+            assert outcome.words.strip() and outcome.move.strip()
         assert english.words != german.words, (run.step.say, wrong)
         assert _state(run) == before, f"{game}: {wrong!r} changed the table"
         tried += 1
@@ -244,8 +245,13 @@ def test_a_small_lesson_file_parses_and_deals_its_hands() -> None:
     lesson = parse(GOOD)
     assert lesson.deck[:8] == ("2C", "2D", "3C", "3D", "4C", "4D", "5C", "5D")
     run = lesson.start()
-    assert run.try_move("knock").kind == "wrong"
-    assert run.try_move("knock").words == say("learn.wrong")
+    with language("en"):
+        wrong, refused = run.try_move("knock"), run.try_move("draw")
+        assert wrong.kind == "wrong" and wrong.words == say("learn.wrong")
+        assert wrong.move == "call Knock"
+        assert answer(wrong) == "Not this move (call Knock): " + say("learn.wrong")
+        assert refused.kind == "refused" and refused.move == ""
+        assert answer(refused) == "Not this move: " + refused.words
     assert run.try_move("draw deck").accepted and run.done
 
 
@@ -311,7 +317,8 @@ def test_the_line_mode_goes_through_the_lesson(game: str) -> None:
         said = say(run.lesson.steps[wrong].wrong[named], game=run.lesson.title)
     text = " ".join(out.getvalue().split())
     assert wanted is False and run.done and run.game.over
-    assert " ".join(("Not this move: " + said).split()) in text
+    assert " ".join(said.split()) in text
+    assert "Not this move (" in text
     assert "Not this move: unknown action 'fly'" in text
     assert reads <= text.count("Enter: go on")
     assert " ".join(say("learn.final", game=run.lesson.title).split()[:6]) in text

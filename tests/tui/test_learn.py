@@ -55,7 +55,8 @@ async def test_the_first_steps_of_the_kaboo_lesson(english: None) -> None:
         await pilot.pause()
         panel = _panel(app)
         assert panel.startswith(say("learn.kaboo.draw"))
-        assert say("learn.ui.not_this") + " " + say("learn.kaboo.draw.knock") in panel
+        assert say("learn.ui.not_this_move", move="call Knock") in panel
+        assert panel.endswith(say("learn.kaboo.draw.knock"))
         assert app.game.moves_played == 0
         assert app.mine and app.prefix == []
 
@@ -92,7 +93,7 @@ async def test_the_panel_speaks_german() -> None:
             await pilot.press(app.choices()["knock"])
             await pilot.press("enter")
             await pilot.pause()
-            assert "Nicht dieser Zug: Mit dem Klopfen" in _panel(app)
+            assert "Nicht dieser Zug (Knock rufen): Mit dem Klopfen" in _panel(app)
     finally:
         set_default(None)
 

@@ -110,7 +110,7 @@ def test_cardtable_learn_kaboo_shows_the_first_step(terminal: Terminal) -> None:
     terminal.keys("k")  # knock, then its confirmation: not what this step wants
     terminal.wait_for("Call knock?")
     terminal.keys("Enter")
-    terminal.wait_for("Not this move: " + _first_words("learn.kaboo.draw.knock", 6))
+    terminal.wait_for("Not this move (call Knock): " + _first_words("learn.kaboo.draw.knock", 6))
 
     terminal.keys("q")
     with language("en"):

@@ -23,7 +23,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..catalog import say
-from ..learn.lessons import LessonRun, load
+from ..learn.lessons import LessonRun, Outcome, answer, load
 from ..tui import table_available
 from .checks import number_in
 from .errors import fail
@@ -54,10 +54,10 @@ def _panel(run: LessonRun) -> Panel:
     return Panel(body, title=title, title_align="left", border_style="green")
 
 
-def _answer(kind: str, words: str) -> Text:
+def _answer(outcome: Outcome) -> Text:
     """The answer to a move the lesson did not play, styled by its kind."""
-    style = "bold red" if kind == "refused" else "bold yellow"
-    return Text(say("learn.ui.not_this") + " " + words, style=style)
+    style = "bold red" if outcome.kind == "refused" else "bold yellow"
+    return Text(answer(outcome), style=style)
 
 
 def lesson_loop(
@@ -89,7 +89,7 @@ def lesson_loop(
             elif not line or not table.extra(line):
                 outcome = run.go_on()
                 if not outcome.accepted:
-                    console.print(_answer(outcome.kind, outcome.words))
+                    console.print(_answer(outcome))
             continue
         view = table.view_now(table.sights)
         table.sights.clear()  # shown once: later tables hide them again
@@ -114,7 +114,7 @@ def lesson_loop(
         if outcome.accepted:
             table.tell(list(outcome.events))
         else:
-            console.print(_answer(outcome.kind, outcome.words))
+            console.print(_answer(outcome))
     console.print(_panel(run))
     try:
         wanted = read(say("learn.ui.real_question")).strip().lower()

@@ -45,6 +45,7 @@ from ..catalog import catalog, has, say
 from ..errors import IllegalAction
 from ..game import Event, Game
 from ..seat import Seat
+from ..text.moves import move_words
 from ..text.phrase import refusal
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Outcome",
     "RealRound",
     "Step",
+    "answer",
     "available",
     "load",
     "parse",
@@ -170,6 +172,9 @@ class Outcome:
     refusal), ``read`` (a step to read: gone on, or a move that waits for going on)."""
     events: tuple[Event, ...] = ()
     """The events of the moves played (the learner's, then the scripted ones), in order."""
+    move: str = ""
+    """The learner's move in plain words (:func:`~cardtable.text.moves.move_words`), where it
+    is one of the legal moves (played or ``wrong``); empty otherwise."""
 
 
 @dataclass(frozen=True)
@@ -264,11 +269,12 @@ class LessonRun:
         if self.step.reading:
             return Outcome(False, self.phrase(READ_ON), "read")
         try:
-            action = str(self.game.check(self.me, text))
+            checked = self.game.check(self.me, text)
         except IllegalAction as err:
             return Outcome(False, refusal(err, self.me), "refused")
+        action, move = str(checked), move_words(checked, self.me)
         if not any(_matches(p, action) for p in self.step.expect):
-            return Outcome(False, self._wrong(action), "wrong")
+            return Outcome(False, self._wrong(action), "wrong", move=move)
         events = list(self.game.play(self.me, action))
         for seat, scripted in self.step.then:
             try:
@@ -279,7 +285,7 @@ class LessonRun:
                     f"{scripted!r} of seat {seat} is refused ({err})"
                 ) from err
         self._advance()
-        return Outcome(True, self.words, "played", tuple(events))
+        return Outcome(True, self.words, "played", tuple(events), move)
 
     def go_on(self) -> Outcome:
         """Go on from a step to read (nothing happens on a step that waits for a move, or at
@@ -302,6 +308,17 @@ class LessonRun:
         )
         bots = {s: agents.get(who, seed=seed * 16 + s) for s in range(game.players) if s != self.me}
         return RealRound(game, self.me, who, seed, bots)
+
+
+def answer(outcome: Outcome) -> str:
+    """What a front end says of a move the lesson did not play: ``Not this move (put the drawn
+    card in place of your card 3): …`` for a legal one, ``Not this move: …`` for one the game
+    refused, the words alone on a step to read."""
+    if outcome.kind == "read" or outcome.accepted:
+        return outcome.words
+    if outcome.move:
+        return say("learn.ui.not_this_move", move=outcome.move) + " " + outcome.words
+    return say("learn.ui.not_this") + " " + outcome.words
 
 
 # ---------------------------------------------------------------------------- reading

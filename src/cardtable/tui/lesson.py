@@ -30,7 +30,7 @@ from ..catalog import say
 from ..events import Pass
 from ..game import Event
 from ..games.family.rulesets import RULESETS
-from ..learn.lessons import LessonRun
+from ..learn.lessons import LessonRun, Outcome, answer
 from .app import CardtableApp, ChoiceBar, Dock, EventLog, TableArea
 from .board import Board
 from .flow import TableSettings
@@ -61,11 +61,6 @@ class LessonResults(ModalScreen[None]):
         self.dismiss(None)
 
 
-Said = tuple[str, str]
-"""What the lesson answered a move that it did not play: its kind (``wrong``, ``refused``,
-``read``) and its words."""
-
-
 class LessonApp(CardtableApp):
     """A lesson on the full-screen table for the learner of ``run`` (see the module's text);
     ``settings`` as :class:`~cardtable.tui.flow.TableFlow`'s (tests pass their clock)."""
@@ -88,7 +83,7 @@ class LessonApp(CardtableApp):
         super().__init__(run.game, run.me, opponents="beginner", **fixed)
         self.run_ = run
         """The lesson being played."""
-        self.said: Said | None = None
+        self.said: Outcome | None = None
         """What the lesson answered the last move it did not play (until the next move)."""
         self.wants_real_round = False
         """Whether the learner closed the lesson at its end asking for a real round."""
@@ -117,11 +112,9 @@ class LessonApp(CardtableApp):
         run = self.run_
         out = Text(run.words)
         if self.said is not None:
-            kind, words = self.said
-            style = "bold red" if kind == "refused" else "bold yellow"
+            style = "bold red" if self.said.kind == "refused" else "bold yellow"
             out.append("\n\n")
-            out.append(say("learn.ui.not_this") + " ", style=style)
-            out.append(words, style=style)
+            out.append(answer(self.said), style=style)
         return out
 
     def _draw_bars(self) -> None:
@@ -169,7 +162,7 @@ class LessonApp(CardtableApp):
         outcome = self.run_.try_move(action)
         self.prefix, self.typed, self.cursor, self.confirm = [], "", -1, None
         if not outcome.accepted:
-            self.said = (outcome.kind, outcome.words)
+            self.said = outcome
             self.bell()
             self._redraw()
             return
@@ -194,7 +187,7 @@ class LessonApp(CardtableApp):
             self.exit()
             return
         outcome = run.go_on()
-        self.said = None if outcome.accepted else ("read", outcome.words)
+        self.said = None if outcome.accepted else outcome
         self._redraw()
 
     def on_key(self, event: events.Key) -> None:
@@ -210,7 +203,7 @@ class LessonApp(CardtableApp):
         if event.key in ("enter", "space"):
             self.go_on()
         else:
-            self.said = ("read", self.run_.phrase("learn.read_on"))
+            self.said = Outcome(False, self.run_.phrase("learn.read_on"), "read")
             self.bell()
             self._draw_bars()
 
