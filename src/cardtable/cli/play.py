@@ -36,8 +36,10 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import Game, IllegalAction, agents, new_game, replay, variants
+from ..catalog import say
 from ..events import ROUND_ENDS, At, Happening
 from ..game import Event
+from ..learn.hints import hint
 from ..seat import Seat
 from ..text.fronts import FRONTS, PLAYABLE, front
 from ..text.keys import FAMILY_KEYS, key_words, word_keys
@@ -102,6 +104,7 @@ def _help(game: str, memory_aid: bool = False) -> RenderableType:
     table.add_row("back", "undo the last step of the move you are building")
     table.add_row("help", "this list")
     table.add_row("rules", "the rules of this game")
+    table.add_row("hint", say("hint.help"))
     hidden = shown.memory is not None and not memory_aid
     table.add_row(
         "table",
@@ -414,6 +417,7 @@ class _LineTable:
         self.on_sort = on_sort
         self.last_table = ""
         self.bots_moved = False
+        self.hints = 0  # hints asked for (each its own search seed)
 
     def view_now(self, sights_now: Mapping[At, str]) -> TableView:
         """The seat's table view, showing ``sights_now``, with the hand order."""
@@ -428,9 +432,12 @@ class _LineTable:
         note_sights(seen, self.sights)
 
     def extra(self, word: str) -> bool:
-        """Answer ``help``, ``rules``, ``table`` and ``sort``; whether ``word`` was one."""
+        """Answer ``help``, ``rules``, ``table``, ``hint`` and ``sort``; whether ``word`` was
+        one."""
         console, shown = self.console, self.shown
-        if word in _HELP:
+        if word == "hint":
+            self.hint()
+        elif word in _HELP:
             console.print(_help(self.game.variant, self.memory_aid))
         elif word == "rules":
             console.print(Markdown(rules_markdown(self.game.variant)))
@@ -445,6 +452,21 @@ class _LineTable:
         else:
             return False
         return True
+
+    def hint(self) -> None:
+        """Print the hint for the person's decision: every legal move with the search's
+        numbers, best first."""
+        if not self.game.legal_actions(self.seat):
+            self.console.print(Text(say("hint.wait"), style="dim"))
+            return
+        self.hints += 1
+        found = hint(Seat(self.game, self.seat), seed=self.hints)
+        self.console.print(Text(say("hint.title"), style="bold"))
+        for row in found.rows:
+            mark = "★ " if row.best else "  "
+            self.console.print(
+                Text(f"{mark}{row.line()}   ({row.action})", style="green" if row.best else "")
+            )
 
     def person_moves(
         self, read: InputFn, after_bots: Callable[[], None] | None
