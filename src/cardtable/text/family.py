@@ -26,6 +26,7 @@ from ..events import FamilyRoundEnd, Happening
 from ..games.family.rulesets import LOOK, RULESETS, SPY, SWAP, SWAP_ANY, RuleSet
 from ..games.family.scoring import SUM
 from ..views import FamilyRoundResult, FamilySlot, FamilyView, ScoreAdjustment, View, is_family_view
+from .catalog import has, say, say_text
 from .phrase import family_legend, family_score_step, phrase, round_results_title
 from .presentation import hand_layout
 from .render import (
@@ -39,7 +40,6 @@ from .render import (
     discard_pile_text,
     is_family_result,
     number_word,
-    plural_s,
     said_text,
     seat_name,
     status_grid,
@@ -61,32 +61,19 @@ def _is_family_table(view: View) -> TypeGuard[FamilyTable]:
     return is_family_view(view)
 
 
-_PHASES = {
-    "peek": "initial peek: everyone looks at some of their own cards",
-    "turn": "start of a turn: draw, or call the end",
-    "drawn": "a drawn card is waiting to be placed or discarded",
-    "power": "a power card is being used",
-    "look": "after a look: exchange the two cards or pass",
-    "give": "after dropping an opponent's card: give them one of yours or pass",
-    "snap": "snap window: drop cards of the same rank, or pass",
-    "over": "the game is over",
-}
-
-_POWER_WORDS = {
-    "peek": "peek at one of your own cards (peek N)",
-    "spy": "look at another seat's card (spy P.N)",
-    "exchange": "swap two cards without looking (exchange A B)",
-    "look": "look at one of yours and one of another seat's (look N P.N)",
-}
+def _words(key: str, word: str) -> str:
+    """The message ``key`` where the catalogs have it, else ``word`` as it is."""
+    return say(key) if has(key) else word
 
 
 def _phase_words(view: FamilyView) -> str:
-    """The phase of a view in words (the initial peek's count read from the rule set)."""
+    """The phase of a view in words (``tui.family.phase.*``; the initial peek's count read
+    from the rule set)."""
     phase = str(view["phase"])
     rs = RULESETS.get(str(view["game"]))
     if phase == "peek" and rs is not None:
-        return f"initial peek: everyone looks at {number_word(rs.initial_peeks)} of their own cards"
-    return _PHASES.get(phase, phase)
+        return say("tui.family.phase.peek.count", count=number_word(rs.initial_peeks))
+    return _words(f"tui.family.phase.{phase}", phase)
 
 
 # ---------------------------------------------------------------------------- notation
@@ -98,80 +85,55 @@ def _ranks(rs: RuleSet, power: int) -> str:
 def notation(rs: RuleSet) -> tuple[tuple[str, str], ...]:
     """What to type in a game of ``rs``, as ``(text, meaning)`` rows for ``help``: the moves
     every variant has, then those its rule set adds (drops, powers, its call word)."""
-    rows = [
-        ("peek N", "look at your own card N (start of the round, or the peek power)"),
-        ("draw deck", "take the top card of the deck"),
-        ("draw discard", "take the top card of the discard pile"),
-        ("replace N", "put the card you hold at your position N; the old card is discarded"),
-        ("discard", "discard the card you drew from the deck (uses its power, if any)"),
-    ]
+
+    def row(text: str, meaning: str, ranks: str = "") -> None:
+        rows.append((text, say(f"tui.family.notation.{meaning}", ranks=ranks)))
+
+    rows: list[tuple[str, str]] = []
+    row("peek N", "peek")
+    row("draw deck", "draw_deck")
+    row("draw discard", "draw_discard")
+    row("replace N", "replace")
+    row("discard", "discard")
     if SPY in rs.powers.values():
-        rows.append(("spy P.N", "spy power: look at seat P's card N"))
-    rows.append(("pass", "decline a power (where allowed)"))
+        row("spy P.N", "spy")
+    row("pass", "pass")
     if rs.drops.claims:
-        rows.append(
-            ("replace N M …", "claim that your cards N, M, … have equal value and replace them all")
-        )
+        row("replace N M …", "claim")
     if ranks := _ranks(rs, SWAP):
-        rows.append(
-            ("exchange N P.N", f"{ranks} power: swap your card N with seat P's card N, unseen")
-        )
+        row("exchange N P.N", "exchange", ranks=ranks)
     if ranks := _ranks(rs, LOOK):
-        rows.append(("look N P.N", f"{ranks} power: look at your card N and seat P's card N"))
-        rows.append(("exchange", "after look: swap the two cards you looked at"))
+        row("look N P.N", "look", ranks=ranks)
+        row("exchange", "exchange_looked")
     if ranks := _ranks(rs, SWAP_ANY):
-        rows.append(
-            ("exchange A B", f"{ranks} power: swap any two cards of two different seats, unseen")
-        )
+        row("exchange A B", "exchange_any", ranks=ranks)
     if rs.drops.pile_phases:
-        rows.append(
-            ("drop N / drop P.N", "drop a card matching the top of the discard pile (your turn)")
-        )
-        rows.append(("give N", "after dropping an opponent's card: give them your card N"))
+        row("drop N / drop P.N", "drop")
+        row("give N", "give")
     if rs.drops.snaps:
-        rows.append(("drop N", "snap window: throw your card N if it has the window's rank"))
-        rows.append(("pass", "snap window: you are done snapping for this window"))
-    call = "call the end at the start of your turn"
-    rows.append((rs.call, call + (": the round ends at once" if rs.call_ends_round else "")))
+        row("drop N", "snap")
+        row("pass", "snap_pass")
+    row(rs.call, "call_ends" if rs.call_ends_round else "call")
     return tuple(rows)
-
-
-_NOTE = (
-    "Addresses: N is your own position N; P.N is seat P's position N. "
-    f"A card you can see is shown by its code (7H, 10C, QS), one you cannot as {FACE_DOWN}; "
-    "the line under a card lists who has looked at it."
-)
-_NO_MEMORY_NOTE = (
-    "No memory aid (the default): a face-down card is shown only at the moment you see it — in "
-    "the line that reports it and in the next table (row 'Seen now') — and is "
-    f"{FACE_DOWN} again after that, so remember it. 'cardtable play --memory-aid' keeps every "
-    "card you have seen shown."
-)
-_MEMORY_NOTE = "Memory aid on: every card you have seen stays shown."
 
 
 def _memory_note(rs: RuleSet, memory_aid: bool) -> str:
     """The ``help`` note's words on the memory aid in a game of ``rs``."""
     if memory_aid:
-        return _MEMORY_NOTE
+        return say("tui.family.note.memory")
+    no_memory = say("tui.family.note.no_memory", face_down=FACE_DOWN)
     if not rs.peek_shown_until_draw:
-        return _NO_MEMORY_NOTE
+        return no_memory
     n = len(rs.auto_peek) or rs.initial_peeks
-    cards = "card of your initial peek stays" if n == 1 else "cards of your initial peek stay"
-    return (
-        f"{_NO_MEMORY_NOTE} In {rs.name} the {'' if n == 1 else number_word(n) + ' '}{cards} "
-        "shown until your first draw."
-    )
+    kept = say("tui.family.note.peek_kept", n=n, game=rs.name, count=number_word(n))
+    return f"{no_memory} {kept}"
 
 
 def family_front(rs: RuleSet) -> Front:
     """The :class:`~cardtable.text.render.Front` of the Cabo-family variant played by ``rs``."""
-    note = _NOTE
+    note = say("tui.family.note", face_down=FACE_DOWN)
     if rs.face_up_in_hand:
-        note += (
-            f" '{FACE_UP_WORD}' under a card: it lies face up (taken from the discard pile, or "
-            "shown by a wrong claim), for everyone to see."
-        )
+        note += " " + say("tui.family.note.face_up", up=_face_up_word())
 
     def event(ev: Happening, me: int) -> list[RenderableType]:
         if isinstance(ev, FamilyRoundEnd):
@@ -193,15 +155,19 @@ def _seen(seen: Sequence[int], me: int, players: int) -> str:
     if not seen:
         return "–"
     if len(seen) == players:
-        return "all"
-    return ",".join("you" if s == me else str(s) for s in seen)
+        return say("tui.family.seen.all")
+    you = say("tui.family.seen.you")
+    return ",".join(you if s == me else str(s) for s in seen)
 
 
 _ROW_LABELS = ("pos", "card", "seen")
-"""The labels of a hand's three lines: the positions, the cards, and who has seen each."""
+"""The labels of a hand's three lines (``tui.family.row.*``): the positions, the cards, and who
+has seen each."""
 
-FACE_UP_WORD = "up"
-"""What the ``seen`` line says under a card that lies face up in a hand (cabo)."""
+
+def _face_up_word() -> str:
+    """What the ``seen`` line says under a card that lies face up in a hand (cabo)."""
+    return say("tui.family.face_up")
 
 
 def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
@@ -216,7 +182,7 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
     hand: list[FamilySlot | None] = view["hands"][seat]
     players = int(view["players"])
     if not any(c is not None for c in hand):
-        return Text("no cards", style="dim")
+        return Text(say("tui.no_cards"), style="dim")
     rs = RULESETS.get(str(view["game"]))
     square = rs is not None and hand_layout(rs) == "square"
     per_row = 2 if square and len(hand) <= 4 else 8
@@ -232,7 +198,7 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
                     (
                         Text(label, style="bold"),
                         card_text(cell["card"], pad=True),
-                        Text(FACE_UP_WORD, style="bold yellow"),
+                        Text(_face_up_word(), style="bold yellow"),
                     )
                 )
             else:
@@ -244,9 +210,10 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
                     )
                 )
         width = max(len(FACE_DOWN), *(len(t.plain) for trio in cells for t in trio))
+        labels = [say(f"tui.family.row.{label}") for label in _ROW_LABELS]
         for row in range(3):
             line = Text(no_wrap=True, overflow="ellipsis")
-            line.append(_ROW_LABELS[row].ljust(5), style="dim")
+            line.append(labels[row].ljust(max(map(len, labels)) + 1), style="dim")
             for k, trio in enumerate(cells):
                 part = trio[row]
                 left = (width - len(part.plain) + 1) // 2
@@ -258,12 +225,12 @@ def _hand(view: FamilyView, seat: int, me: int) -> RenderableType:
 
 
 def _seat_panel(view: FamilyView, seat: int, me: int) -> Panel:
-    title = f"You (seat {seat})" if seat == me else f"Seat {seat}"
-    tags = [f"total {view['totals'][seat]}"]
+    title = say("tui.seat.you" if seat == me else "tui.seat", seat=seat)
+    tags = [say("tui.seat.total", total=view["totals"][seat])]
     if seat in view["actors"] and view["phase"] != "over":
-        tags.append("▶ to act")
+        tags.append(say("tui.seat.to_act"))
     if view.get("caller") == seat:
-        tags.append(f"called {view['call']}")
+        tags.append(say("tui.family.seat.called", word=view["call"]))
     border = "yellow" if seat in view["actors"] else ("green" if seat == me else "white")
     return Panel(
         Group(Text(" · ".join(tags), style="dim"), _hand(view, seat, me)),
@@ -278,23 +245,25 @@ def _pending(view: FamilyView, me: int) -> Text | None:
     pending = view.get("pending")
     if not pending:
         return None
-    who = seat_name(int(view["turn"]), me)
+    turn = int(view["turn"])
+    who, you = seat_name(turn, me), turn == me
     if "give" in pending:
-        return text_line(
-            f"{who} may give a card into {addr_text(pending['give'], me)} (give N) or pass"
-        )
+        at = addr_text(pending["give"], me)
+        return say_text("tui.family.pending.give", you=you, who=who, at=at)
     power = str(pending.get("power"))
+    card = card_text(pending["card"])
     if power == "look" and "looked" in pending:
         a, b = (addr_text(x, me) for x in pending["looked"])
-        can = "exchange or pass" if pending.get("can_exchange") else "only pass is left"
-        return text_line(
-            f"{who} looked at {a} and {b} with ", card_text(pending["card"]), f": {can}"
+        can = say(
+            "tui.family.pending.exchange"
+            if pending.get("can_exchange")
+            else "tui.family.pending.only_pass"
         )
-    what = _POWER_WORDS.get(power, power)
+        return say_text("tui.family.pending.looked", you=you, who=who, a=a, b=b, card=card, can=can)
     if power == "exchange" and pending.get("any"):
-        what = "swap any two cards of two different seats, unseen (exchange A B)"
-    verb = "use" if who == "you" else "uses"
-    return text_line(f"{who} {verb} the power of ", card_text(pending["card"]), f": {what}")
+        power = "exchange_any"
+    what = _words(f"tui.family.power.{power}", power)
+    return say_text("tui.family.pending.power", you=you, who=who, card=card, what=what)
 
 
 def _snap(view: FamilyView, me: int) -> Text | None:
@@ -304,12 +273,8 @@ def _snap(view: FamilyView, me: int) -> Text | None:
     passed = [int(s) for s in snap.get("passed", [])]
     deciding = [s for s in range(int(view["players"])) if s not in passed]
     rank = str(snap["rank"]).lower() if snap["rank"] == "JOKER" else str(snap["rank"])
-    return text_line(
-        "open for rank ",
-        Text(rank, style="bold"),
-        " (drop N or pass); still snapping: ",
-        ", ".join(seat_name(s, me) for s in deciding) or "nobody",
-    )
+    seats = ", ".join(seat_name(s, me) for s in deciding) or say("tui.nobody")
+    return say_text("tui.family.snap", rank=Text(rank, style="bold"), seats=seats)
 
 
 def _memory_words(view: FamilyTable) -> str:
@@ -317,7 +282,7 @@ def _memory_words(view: FamilyTable) -> str:
     aid = view.get("memory_aid")
     if aid is None:
         return ""
-    return "memory aid on" if aid else "no memory aid"
+    return say("tui.memory.on" if aid else "tui.memory.off")
 
 
 def _cards_at(cards: dict[str, str], me: int, note: str) -> Text:
@@ -340,9 +305,8 @@ def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
     rows: list[tuple[str, Text]] = []
     seen: dict[str, str] = view.get("seen_now") or {}
     if seen:
-        them = "it" if len(seen) == 1 else "them"
-        note = f" — shown in this table only: remember {them}"
-        rows.append(("Seen now", _cards_at(seen, me, note)))
+        note = " — " + say("tui.family.seen_now.note", n=len(seen))
+        rows.append((say("tui.family.status.seen_now"), _cards_at(seen, me, note)))
     kept = {
         f"{me}.{i}": str(cell["card"])
         for i, cell in enumerate(view["hands"][me])
@@ -352,8 +316,8 @@ def _sight_rows(view: FamilyTable, me: int) -> list[tuple[str, Text]]:
         and f"{me}.{i}" not in seen
     }
     if kept:
-        note = " — your initial peek, shown until your first draw"
-        rows.append(("Until draw", _cards_at(kept, me, note)))
+        note = " — " + say("tui.family.until_draw.note")
+        rows.append((say("tui.family.status.until_draw"), _cards_at(kept, me, note)))
     return rows
 
 
@@ -363,60 +327,63 @@ def _family_view(view: FamilyTable, me: int, title: str = "") -> RenderableType:
     status = status_grid(
         view,
         title,
-        "single round" if target is None else f"match to {target}",
+        say("tui.single_round") if target is None else say("tui.family.match_to", target=target),
         _memory_words(view),
     )
     phase = str(view["phase"])
-    status.add_row("Phase", _phase_words(view))
+
+    def row(label: str, value: str | Text) -> None:
+        status.add_row(say(f"tui.family.status.{label}"), value)
+
+    row("phase", _phase_words(view))
     peeks_left = view.get("peeks_left")
     if phase == "peek" and peeks_left:
-        status.add_row(
-            "Peeks left", " · ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(peeks_left))
-        )
+        row("peeks_left", " · ".join(f"{seat_name(s, me)} {n}" for s, n in enumerate(peeks_left)))
     actors = [int(s) for s in view["actors"]]
     if phase in ("peek", "snap"):
-        status.add_row("To act", ", ".join(seat_name(s, me) for s in actors) or "nobody")
+        row("to_act", ", ".join(seat_name(s, me) for s in actors) or say("tui.nobody"))
     elif phase != "over":
-        status.add_row(
-            "Turn",
-            f"{seat_name(int(view['turn']), me)} "
-            f"(first this round: {seat_name(int(view['first']), me)})",
-        )
-    for name, row in _sight_rows(view, me):
-        status.add_row(name, row)
-    deck = f"{view['deck']} card{plural_s(view['deck'])}"
+        first = seat_name(int(view["first"]), me)
+        row("turn", say("tui.turn.first", who=seat_name(int(view["turn"]), me), first=first))
+    for name, sight in _sight_rows(view, me):
+        status.add_row(name, sight)
+    deck = say("tui.cards", n=view["deck"])
     if view.get("reshuffles"):
-        deck += f" (reshuffled {view['reshuffles']}×)"
-    status.add_row("Deck", deck)
-    status.add_row("Discard", discard_pile_text(view["discard"]))
+        deck += " " + say("tui.family.reshuffled", times=view["reshuffles"])
+    row("deck", deck)
+    row("discard", discard_pile_text(view["discard"]))
     drawer = view.get("drawer")
     if drawer is not None:
-        src = {"deck": " from the deck", "discard": " from the discard pile"}.get(
-            str(view.get("drawn_from")), ""
-        )
-        status.add_row(
-            "Drawn",
-            text_line(card_text(view.get("drawn")), f" held by {seat_name(int(drawer), me)}{src}"),
+        source = str(view.get("drawn_from"))
+        held = f"tui.family.held.{source}" if source in ("deck", "discard") else "tui.family.held"
+        who = seat_name(int(drawer), me)
+        row(
+            "drawn",
+            text_line(card_text(view.get("drawn")), " " + say(held, you=drawer == me, who=who)),
         )
     pending = _pending(view, me)
     if pending is not None:
-        status.add_row("Pending", pending)
+        row("pending", pending)
     snap = _snap(view, me)
     if snap is not None:
-        status.add_row("Snap", snap)
+        row("snap", snap)
     caller = view.get("caller")
     if caller is not None:
         left = view.get("final_turns_left")
-        status.add_row(
-            "Called",
-            f"{seat_name(int(caller), me)} called {view['call']}"
-            + (f" · {left} final turn{plural_s(left)} left" if left else ""),
-        )
+        who, you = seat_name(int(caller), me), caller == me
+        called = say("tui.family.called", you=you, who=who, word=view["call"])
+        if left:
+            called += " · " + say("tui.family.final_turns", n=left)
+        row("called", called)
     else:
-        status.add_row(
-            "Call word",
-            f"{view['call']} · turns played {view['turns']} (the round stops after "
-            f"{view['max_turns']} without a call)",
+        row(
+            "call_word",
+            say(
+                "tui.family.call_word",
+                word=view["call"],
+                turns=view["turns"],
+                max_turns=view["max_turns"],
+            ),
         )
     return table_layout(status, view, me, _seat_panel)
 
@@ -460,12 +427,12 @@ def _family_round_end(
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    table.add_column("Seat", no_wrap=True)
-    table.add_column("Hand")
-    table.add_column("Sum", justify="right")
-    table.add_column("Sum → score")
-    table.add_column("Score", justify="right")
-    table.add_column("Total", justify="right")
+    table.add_column(say("tui.results.seat"), no_wrap=True)
+    table.add_column(say("tui.results.hand"))
+    table.add_column(say("tui.results.sum"), justify="right")
+    table.add_column(say("tui.results.steps"))
+    table.add_column(say("tui.results.score"), justify="right")
+    table.add_column(say("tui.results.total"), justify="right")
     winners = info.get("winners", [])
     caller = info.get("caller")
     steps: list[list[ScoreAdjustment]] = info.get("adjustments") or []
@@ -473,12 +440,12 @@ def _family_round_end(
     for s, hand in enumerate(info["hands"]):
         name = seat_name(s, me)
         if s == caller:
-            name += " (caller)"
+            name += " " + say("tui.results.caller")
         if s in winners:
             name += " ★"
         total = str(info["totals"][s])
         if s in reset:
-            total += " (halved: exactly the target)"
+            total += " " + say("tui.results.halved")
         why = (
             _adjustment_words(steps[s])
             if s < len(steps)
