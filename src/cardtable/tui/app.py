@@ -31,8 +31,10 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
 from .. import IllegalAction, replay
+from ..catalog import say
 from ..events import ROUND_ENDS
 from ..games.family.rulesets import RULESETS
+from ..learn.hints import Hint, hint
 from ..seat import Seat
 from ..text.keys import QUTE_SORT_KEY, key_words
 from ..text.phrase import refusal
@@ -42,6 +44,7 @@ from . import saves
 from .board import SPINNER, Board, hand_cells
 from .flow import PEEK_WINDOW, SNAP_WINDOW, TableFlow, TableSettings
 from .help import help_markdown, keys_line
+from .hintscreen import HintScreen
 from .steps import PHASE_NAMES, choice_keys, next_words, seat_word
 from .widgets import CardBox, ChoiceBox, HelpScreen, Picked, ResultScreen, RoundScreen, SeatPanel
 
@@ -64,8 +67,8 @@ NARROW_WIDTH = 100
 WIDE_WIDTH = 160
 """Screens at least this wide give the event panel a third of the width."""
 
-_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c"})
-"""Keys the app's bindings take (help, quit) before the table sees them."""
+_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b"})
+"""Keys the app's bindings take (help, quit, hint) before the table sees them."""
 
 
 class TableArea(VerticalScroll, can_focus=False):
@@ -118,6 +121,7 @@ class CardtableApp(TableFlow):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1,h", "help", "help"),
         Binding("q,ctrl+q", "quit", "quit"),
+        Binding("b", "hint", "hint"),
     ]
 
     @classmethod
@@ -629,6 +633,45 @@ class CardtableApp(TableFlow):
         )
         self.message = Text(f"Your hand is sorted by {self.order} now.", style="dim")
         self._redraw()
+
+    def action_hint(self) -> None:
+        """Weigh every legal move of the person's decision with the search (in a thread; the
+        clocks wait), then show them best first; a chosen row is played."""
+        if not self.mine or self.game.over or self.hinting:
+            self._say(say("hint.wait"))
+            self._draw_bars()
+            return
+        self.hinting = True
+        self._cover()
+        self.message = Text(say("hint.thinking"), style="dim")
+        self._draw_bars()
+        seat, generation = Seat(self.game, self.me), self._generation
+        self.hints_asked += 1
+        seed = self.hints_asked
+
+        def weigh() -> None:
+            found = hint(seat, seed=seed)
+            self.call_from_thread(self._show_hint, found, generation)
+
+        self.run_worker(weigh, thread=True, group="hint", exit_on_error=True)
+
+    def _show_hint(self, found: Hint, generation: int) -> None:
+        """Show the weighed moves (unless the table moved on meanwhile)."""
+        self.hinting = False
+        self.message = None
+        if generation != self._generation or self._table_gone():
+            self._uncover()
+            return
+
+        def chosen(action: str | None) -> None:
+            self._uncover()
+            if action is not None and action in self.legal:
+                self.prefix, self.typed, self.cursor = [], "", -1
+                self._play(action)
+            else:
+                self._draw_bars()
+
+        self.push_screen(HintScreen(found), chosen)
 
     def action_help(self) -> None:
         """Open the help overlay (the clocks wait; a reveal's time goes on)."""

@@ -159,6 +159,8 @@ class TableFlow(App[None]):
         self.look_at: At | None = None
         """Another seat's card just seen, which the table scrolls into view (``None``: none)."""
         self.covers = 0
+        self.hinting = False  # a hint is being weighed
+        self.hints_asked = 0  # hints asked for (each its own search seed)
         """How many screens cover the table (help, a round's results): while any does, the
         clocks are paused and the bots wait; a reveal's time goes on."""
         self.scroll_events = False

@@ -45,6 +45,7 @@ def _keys_line(
 
     key("?", say("tui.keys.help"))
     key("q", say("tui.keys.quit"))
+    key("b", say("hint.short"))
     out.append("│ ")
     # Qute's suits: their own capital letter, in the suit order
     suits = sorted((w for w in words if keys.get(w) == w), key="CDHS".find)
