@@ -132,7 +132,7 @@ def test_hint_lists_every_move_with_the_search_numbers_and_changes_nothing() -> 
     assert not play_loop(game, 0, out, script)
     text = flat(buf.getvalue())
     assert "Hint: what the search expects of each move" in text
-    assert text.count("points expected") == len(game.legal_actions(0))
+    assert text.count("win chance") == len(game.legal_actions(0))
     assert "★ " in text
     assert "put the drawn card in place of your card 0" in text  # the known 13
     assert [t for s, t in game.log["actions"] if s == 0][-1] == "draw deck"  # nothing played

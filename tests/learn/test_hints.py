@@ -30,11 +30,11 @@ def test_every_legal_move_is_listed_best_first_in_words() -> None:
     assert by["replace 0"].points > by["replace 1"].points  # the known 0 is worth keeping
     assert str(h.rows[0].action) != "replace 0"
     assert by["replace 0"].words == "put the drawn card in place of your card 0"
-    assert "points expected" in by["replace 0"].line()
+    assert "win chance" in by["replace 0"].line()
     with language("de"):
         h2 = hint(Seat(g, 0), seconds=None, samples=10)
         assert any("gegen die gezogene Karte tauschen" in r.words for r in h2.rows)
-        assert "Punkte erwartet" in h2.rows[0].line()
+        assert "Siegchance" in h2.rows[0].line()
     row = h.rows[0].as_json()
     assert set(row) == {"action", "words", "points", "win", "loss", "best"}
 

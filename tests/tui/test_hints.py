@@ -29,7 +29,7 @@ async def test_b_lists_every_move_best_first_and_a_row_plays_it() -> None:
         assert rows[0].best
         listing = app.screen.query_one("#hint-rows", OptionList)
         assert listing.option_count == len(legal)
-        assert "points expected" in str(listing.get_option_at_index(0).prompt)
+        assert "win chance" in str(listing.get_option_at_index(0).prompt)
         moves = len(app.game.log["actions"])
         await pilot.press("escape")  # nothing played
         await pilot.pause()

@@ -662,6 +662,7 @@ class CardtableApp(TableFlow):
         if generation != self._generation or self._table_gone():
             self._uncover()
             return
+        self._draw_bars()
 
         def chosen(action: str | None) -> None:
             self._uncover()
