@@ -60,6 +60,11 @@ async def test_the_first_steps_of_the_kaboo_lesson(english: None) -> None:
         assert app.game.moves_played == 0
         assert app.mine and app.prefix == []
 
+        await pilot.press("b")  # no hints in a lesson: the step says what to do
+        await pilot.pause()
+        assert app.message is not None and app.message.plain == say("hint.lesson")
+        assert app.game.moves_played == 0
+
         # the expected move: played, the panel moves on
         await enter(app, pilot, "draw deck")
         await pilot.pause()

@@ -207,13 +207,18 @@ class LessonApp(CardtableApp):
             self.bell()
             self._draw_bars()
 
+    def action_hint(self) -> None:
+        """No hints in a lesson: the step says what to do (hints come in the real round)."""
+        self._say(say("hint.lesson"))
+        self._draw_bars()
+
     def help_markdown(self) -> str:
         """The table's help, after what the lesson says now."""
         return self.run_.words + "\n\n---\n\n" + super().help_markdown()
 
 
-_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c"})
-"""Keys the app's bindings take (help, quit) before the lesson sees them."""
+_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b"})
+"""Keys the app's bindings take (help, quit, hint) before the lesson sees them."""
 
 _SCROLL_KEYS = frozenset({"pageup", "pagedown", "home", "end", "tab"})
 """Keys that scroll the other seats or the event panel, on every step."""
