@@ -19,6 +19,7 @@ from rich.text import Text
 from ..events import Happening, QuteRoundEnd
 from ..games.qute.tables import EIGHT_DRAWS, J_POINTS, RUN
 from ..views import QuteRoundResult, QuteView, View, is_qute_view
+from .catalog import has, say, say_text
 from .phrase import phrase, qute_legend, round_results_title
 from .render import (
     FACE_DOWN,
@@ -30,7 +31,6 @@ from .render import (
     discard_pile_text,
     is_qute_result,
     number_word,
-    plural_s,
     said_text,
     seat_name,
     status_grid,
@@ -66,7 +66,8 @@ QUTE_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Qute's ranks from lowest to highest (the order a hand is sorted in)."""
 
 QUTE_SUITS = {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}
-"""Qute's suits in the engine's suit order, with their names."""
+"""Qute's suits in the engine's suit order, with their English names (the tables read each
+name from the catalog in use: ``suit.C``)."""
 
 HAND_ROW = 12
 """How many cards of a Qute hand one line shows (and how many face-down cards per seat)."""
@@ -74,12 +75,15 @@ HAND_ROW = 12
 PLAYABLE_MARK = "▲"
 """Drawn under the cards of your hand that a legal ``play`` may start with."""
 
-_QUTE_PHASES = {
-    "play": "playing",
-    "cover": "a 6 on top must be covered",
-    "decide": "a decision is pending",
-    "over": "the game is over",
-}
+
+def _words(key: str, word: str) -> str:
+    """The message ``key`` where the catalogs have it, else ``word`` as it is."""
+    return say(key) if has(key) else word
+
+
+def _suit_name(suit: str) -> str:
+    """A suit's name with its sign (``clubs ♣``), from the catalog in use."""
+    return _words(f"suit.{suit}", suit)
 
 
 def _qute_key(code: str) -> tuple[int, int]:
@@ -108,11 +112,6 @@ def sort_hand(cards: Sequence[str], order: str = "suit") -> list[str]:
     return sorted(cards, key=_rank_key if order == "rank" else _qute_key)
 
 
-def _v(who: str, you: str, other: str) -> str:
-    """``who`` with the verb form that fits it: ``you draw`` / ``seat 1 draws``."""
-    return f"{who} {you if who == 'you' else other}"
-
-
 def playable_cards(legal: Sequence[str]) -> list[str]:
     """The cards a legal ``play`` may start with (the first card of each ``play`` action)."""
     first: list[str] = []
@@ -129,10 +128,11 @@ def _qute_hand(view: QuteTable) -> RenderableType:
     order = str(view.get("hand_order", "suit"))
     hand = sort_hand(view.get("hand") or [], order)
     if not hand:
-        return Text("no cards", style="dim")
+        return Text(say("tui.no_cards"), style="dim")
     playable = set(playable_cards(view.get("legal") or []))
     drawn = view.get("drawn")
     width = len(FACE_DOWN) + 1
+    new = say("tui.qute.new")
     lines: list[Text] = []
     for start in range(0, len(hand), HAND_ROW):
         row = hand[start : start + HAND_ROW]
@@ -144,7 +144,7 @@ def _qute_hand(view: QuteTable) -> RenderableType:
                 token.stylize("underline")
             cards.append_text(token)
             cards.append(" " * (width - len(token.plain)))
-            mark = PLAYABLE_MARK if code in playable else ("new" if code == drawn else "")
+            mark = PLAYABLE_MARK if code in playable else (new if code == drawn else "")
             left = (len(token.plain) - len(mark)) // 2
             marks.append(" " * left + mark + " " * (width - left - len(mark)))
         lines.append(cards)
@@ -155,27 +155,27 @@ def _qute_hand(view: QuteTable) -> RenderableType:
 
 def _qute_seat_panel(view: QuteTable, seat: int, me: int) -> Panel:
     count = int(view["counts"][seat])
-    tags = [f"{count} card{plural_s(count)}", f"total {view['totals'][seat]}"]
+    tags = [say("tui.cards", n=count), say("tui.seat.total", total=view["totals"][seat])]
     if seat == me:
         order = str(view.get("hand_order", "suit"))
-        tags.append(f"sorted by {order} ('sort' turns it)")
+        tags.append(_words(f"tui.qute.sorted.{order}", f"sorted by {order}"))
     if seat in view["actors"]:
-        tags.append("▶ to act")
+        tags.append(say("tui.seat.to_act"))
     body: RenderableType
     if seat == me:
         body = _qute_hand(view)
     elif count == 0:
-        body = Text("no cards", style="dim")
+        body = Text(say("tui.no_cards"), style="dim")
     else:
         shown = min(count, HAND_ROW)
         backs = Text(" ").join(card_text(None) for _ in range(shown))
         if count > shown:
-            backs.append(f" +{count - shown} more", style="dim")
+            backs.append(" " + say("tui.qute.more", more=count - shown), style="dim")
         body = backs
     border = "yellow" if seat in view["actors"] else ("green" if seat == me else "white")
     return Panel(
         Group(Text(" · ".join(tags), style="dim"), body),
-        title=Text(f"You (seat {seat})" if seat == me else f"Seat {seat}", style="bold"),
+        title=Text(say("tui.seat.you" if seat == me else "tui.seat", seat=seat), style="bold"),
         title_align="left",
         border_style=border,
         expand=False,
@@ -186,111 +186,89 @@ def _qute_now(view: QuteView, me: int) -> Text:
     """What the game waits for, in words."""
     phase = str(view["phase"])
     turn = int(view["turn"])
-    who = seat_name(turn, me)
+    who, you = seat_name(turn, me), turn == me
     laid: list[str] = view.get("laid") or []
     pending = view.get("pending")
     if pending == "qute":
         rank = view["run"]["rank"]
-        return Text(
-            f"{number_word(RUN)} {rank}s in a row on top, some laid by {who} this turn: {who} "
-            "may call 'qute' (the round ends now) or 'continue'"
-        )
+        return say_text("tui.qute.now.qute", you=you, who=who, count=number_word(RUN), rank=rank)
     if pending == "suit":
-        return Text(f"{who} laid a J: {who} must choose the suit to follow (suit C|D|H|S)")
+        return say_text("tui.qute.now.suit", you=you, who=who)
     if pending == "eights":
         k = sum(1 for c in laid if c[:-1] == "8")
-        nxt = seat_name((turn + 1) % int(view["players"]), me)
-        return Text(
-            f"{who} laid {k} 8s: 'eights next' — {_v(nxt, 'draw', 'draws')} {EIGHT_DRAWS * k} "
-            f"and {'are' if nxt == 'you' else 'is'} skipped; 'eights all' — the other seats draw "
-            f"{number_word(EIGHT_DRAWS)} each, one 8 at a time, in turn from the next, and play "
-            "goes on after the last to draw"
+        after = (turn + 1) % int(view["players"])
+        return say_text(
+            "tui.qute.now.eights.you_next" if after == me else "tui.qute.now.eights",
+            you=you,
+            who=who,
+            eights=k,
+            next=seat_name(after, me),
+            draws=EIGHT_DRAWS * k,
+            each=number_word(EIGHT_DRAWS),
         )
     if pending == "jpoints":
         k = sum(1 for c in laid if c[:-1] == "J")
-        whose = "your" if who == "you" else who + "'s"
-        return Text(
-            f"the round ends and {_v(who, 'have', 'has')} laid {k} J{plural_s(k)} this turn: "
-            f"'jpoints minus' — {J_POINTS * k} off {whose} round score; 'jpoints plus' — "
-            f"{J_POINTS * k} onto every other seat's"
-        )
+        return say_text("tui.qute.now.jpoints", n=k, you=you, who=who, points=J_POINTS * k)
     top = view.get("top")
     if phase == "cover":
-        suit = str(top)[-1:]
-        return text_line(
-            card_text(top),
-            f" on top must be covered by {who}: a card of {QUTE_SUITS.get(suit, suit)}, another "
-            "6 or a J; if nothing fits, draw until something does",
-        )
+        suit = _suit_name(str(top)[-1:])
+        return say_text("tui.qute.now.cover", you=you, who=who, top=card_text(top), suit=suit)
     if turn != me:
-        return Text(f"{who} is playing")
+        return say_text("tui.qute.now.playing", who=who)
     legal: list[str] = view.get("legal") or []
     drawn = view.get("drawn")
     if drawn is not None:
-        return text_line(
-            "the card you drew, ",
-            card_text(drawn),
-            ", fits: you must play it (more of its rank may follow)",
-        )
+        return say_text("tui.qute.now.drawn_fits", card=card_text(drawn))
     if legal == ["draw"]:
-        return Text("nothing in your hand fits: draw a card from the blind")
+        return say_text("tui.qute.now.draw")
     if top is None:
-        return Text("the stack is empty: lay any card (cards marked ▲ may start a play)")
-    return Text("lay cards that fit the top (marked ▲); you must play when you can")
+        return say_text("tui.qute.now.empty", mark=PLAYABLE_MARK)
+    return say_text("tui.qute.now.play", mark=PLAYABLE_MARK)
 
 
 def _qute_view(view: QuteTable, me: int, title: str = "") -> RenderableType:
     """A Qute table from seat ``me``'s view: status, the other seats, then your hand."""
     target = view.get("target")
-    match = "single round" if target is None else f"match: ends when a total goes over {target}"
+    match = say("tui.single_round") if target is None else say("tui.qute.match_to", target=target)
     status = status_grid(view, title, match)
     phase = str(view["phase"])
-    status.add_row("Phase", _QUTE_PHASES.get(phase, phase))
+
+    def row(label: str, value: str | Text) -> None:
+        status.add_row(say(f"tui.qute.status.{label}"), value)
+
+    row("phase", _words(f"tui.qute.phase.{phase}", phase))
+    turn = int(view["turn"])
     if phase != "over":
-        status.add_row("Now", _qute_now(view, me))
-        status.add_row(
-            "Turn",
-            f"{seat_name(int(view['turn']), me)} "
-            f"(first this round: {seat_name(int(view['first']), me)}) "
-            f"· turn {int(view['turns']) + 1} (the round stops after {view['max_turns']})",
-        )
+        row("now", _qute_now(view, me))
+        first = seat_name(int(view["first"]), me)
+        counted = say("tui.qute.turns", turn=int(view["turns"]) + 1, max_turns=view["max_turns"])
+        row("turn", say("tui.turn.first", who=seat_name(turn, me), first=first) + f" · {counted}")
     stack: list[str] = view.get("stack") or []
-    status.add_row(
-        "Stack",
-        discard_pile_text(stack) if stack else Text("empty — any card may be laid", style="dim"),
-    )
+    empty = Text(say("tui.qute.stack_empty"), style="dim")
+    row("stack", discard_pile_text(stack) if stack else empty)
     if view.get("suit"):
         suit = str(view["suit"])
-        status.add_row("Suit", f"{QUTE_SUITS.get(suit, suit)} ({suit}) was chosen for the J")
+        row("suit", say("tui.qute.suit_chosen", name=_suit_name(suit), suit=suit))
     run = view.get("run") or {}
     run_cards: list[str] = run.get("cards") or []
     if run_cards:
-        n = len(run_cards)
-        more = RUN - n
-        status.add_row(
-            "Run",
-            text_line(
-                f"{n} × {run['rank']} on top ",
-                cards_text(run_cards),
-                f" — {more} more make{'s' if more == 1 else ''} Qute"
-                if more > 0
-                else " — Qute reached",
-            ),
+        more = RUN - len(run_cards)
+        reached = say("tui.qute.run.more", n=more) if more > 0 else say("tui.qute.run.reached")
+        cards = cards_text(run_cards)
+        row(
+            "run",
+            say_text("tui.qute.run", count=len(run_cards), rank=run["rank"], cards=cards)
+            + f" — {reached}",
         )
     refills = int(view["refills"])
-    status.add_row(
-        "Blind",
-        f"{view['blind']} card{plural_s(view['blind'])} · refilled {refills}× · "
-        f"points count ×{view['multiplier']}",
-    )
+    blind = say("tui.qute.blind", refills=refills, multiplier=view["multiplier"])
+    row("blind", say("tui.cards", n=view["blind"]) + f" · {blind}")
     laid: list[str] = view.get("laid") or []
     if laid and phase != "over":
-        status.add_row(
-            "Laid",
-            text_line(cards_text(laid), f" by {seat_name(int(view['turn']), me)} this turn"),
-        )
+        who = seat_name(turn, me)
+        row("laid", say_text("tui.qute.laid", you=turn == me, who=who, cards=cards_text(laid)))
     if view.get("drawn") is not None:
-        status.add_row("Drawn", text_line("you drew ", card_text(view["drawn"]), " this turn"))
+        row("drawn", say_text("tui.qute.drawn", card=card_text(view["drawn"])))
     counts = [int(c) for c in view.get("penalty_counts") or []]
     if any(counts):
         parts: list[str | Text | None] = []
@@ -300,10 +278,11 @@ def _qute_view(view: QuteTable, me: int, title: str = "") -> RenderableType:
             if parts:
                 parts.append(" · ")
             if s == me:
-                parts.extend(["you drew ", cards_text(view.get("penalty_drawn") or [])])
+                drew = cards_text(view.get("penalty_drawn") or [])
+                parts.append(say_text("tui.qute.penalty.you", cards=drew))
             else:
-                parts.append(f"seat {s} drew {c} card{plural_s(c)}")
-        status.add_row("7s/8s", text_line(*parts, " for the 7s/8s of the last turn"))
+                parts.append(say("tui.qute.penalty.seat", n=c, seat=s))
+        row("penalties", text_line(*parts, " " + say("tui.qute.penalty.why")))
     return table_layout(status, view, me, _qute_seat_panel)
 
 
@@ -334,22 +313,23 @@ def _qute_round_end(info: QuteRoundResult, me: int) -> RenderableType:
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    table.add_column("Seat", no_wrap=True)
-    table.add_column("Cards left")
-    table.add_column("Points", justify="right")
+    table.add_column(say("tui.results.seat"), no_wrap=True)
+    table.add_column(say("tui.results.qute.left"))
+    table.add_column(say("tui.results.qute.points"), justify="right")
     if any(jpoints):
-        table.add_column("J points", justify="right")
+        table.add_column(say("tui.results.qute.jpoints"), justify="right")
     if any(jpoints) or mult > 1:
-        table.add_column("How")
-    table.add_column("Score", justify="right")
-    table.add_column("Total", justify="right")
+        table.add_column(say("tui.results.qute.how"))
+    table.add_column(say("tui.results.score"), justify="right")
+    table.add_column(say("tui.results.total"), justify="right")
     winners = [int(w) for w in info.get("winners", [])]
     reset = [int(r) for r in info.get("reset") or []]
     for s, cards in enumerate(info["hands"]):
         hand: list[str] = sorted(cards, key=_qute_key)
         name = seat_name(s, me)
         if s == info.get("finisher"):
-            name += " (Qute)" if info.get("qute") else (" (out)" if not hand else " (last turn)")
+            ended = "qute" if info.get("qute") else ("out" if not hand else "last_turn")
+            name += " " + say(f"tui.results.qute.{ended}")
         if s in winners:
             name += " ★"
         points, j = int(info["hand_points"][s]), jpoints[s]
@@ -358,10 +338,10 @@ def _qute_round_end(info: QuteRoundResult, me: int) -> RenderableType:
             how = f"({how}) × {mult}" if j else f"{how} × {mult}"
         total = str(info["totals"][s])
         if s in reset:
-            total += " (exactly the target: back to 0)"
+            total += " " + say("tui.results.qute.reset")
         row: list[RenderableType] = [
             Text(name, style="bold green" if s in winners else ""),
-            cards_text(hand) if hand else Text("none", style="dim"),
+            cards_text(hand) if hand else Text(say("tui.results.qute.none"), style="dim"),
             str(points),
         ]
         if any(jpoints):
@@ -383,41 +363,41 @@ def _qute_event(ev: Happening, me: int) -> list[RenderableType]:
     return [line]
 
 
-_NOTATION = (
-    (
-        "play C …",
-        "lay cards of one rank (play 8D, play 8D 8H): the first must fit the top card, "
-        "the last ends on top",
-    ),
-    ("draw", "nothing fits: take a card from the blind (while covering a 6, until one fits)"),
-    ("suit S", "after laying a J: the suit to follow (suit C, D, H or S)"),
-    (
-        "eights all|next",
-        f"after two or more 8s (3+ players): the other seats draw {number_word(EIGHT_DRAWS)} "
-        "each, one 8 at a time in turn, and play goes on after the last to draw (all); or the "
-        f"next seat draws {number_word(EIGHT_DRAWS)} per 8 and is skipped (next)",
-    ),
-    (
-        "qute / continue",
-        f"after a run of {number_word(RUN)} of a rank: end the round now, or play on",
-    ),
-    (
-        "jpoints minus|plus",
-        f"the round ends on your Js: −{J_POINTS} per J off your score, or +{J_POINTS} per J to "
-        "every other seat",
-    ),
-)
-_NOTE = (
-    "Cards are written rank then suit: 6H, 10C, QS (lower case works too). "
-    f"{PLAYABLE_MARK} marks the cards of your hand a play may start with; "
-    f"the other hands are shown face down as {FACE_DOWN}."
-)
+def _notation() -> tuple[tuple[str, str], ...]:
+    """What to type in Qute, as ``(text, meaning)`` rows for ``help``, in the catalog in use."""
+    each = number_word(EIGHT_DRAWS)
+    return (
+        ("play C …", say("tui.qute.notation.play")),
+        ("draw", say("tui.qute.notation.draw")),
+        ("suit S", say("tui.qute.notation.suit")),
+        ("eights all|next", say("tui.qute.notation.eights", each=each)),
+        ("qute / continue", say("tui.qute.notation.qute", count=number_word(RUN))),
+        ("jpoints minus|plus", say("tui.qute.notation.jpoints", points=J_POINTS)),
+    )
 
-QUTE_FRONT = Front(
+
+def _note() -> str:
+    """The line under Qute's ``help`` table, in the catalog in use."""
+    return say("tui.qute.note", mark=PLAYABLE_MARK, face_down=FACE_DOWN)
+
+
+class _QuteFront(Front):
+    """Qute's :class:`~cardtable.text.render.Front`, made once: its notation and note are read
+    from the catalog in use each time they are asked for."""
+
+    def __getattribute__(self, name: str) -> object:
+        if name == "notation":
+            return _notation()
+        if name == "note":
+            return _note()
+        return super().__getattribute__(name)
+
+
+QUTE_FRONT = _QuteFront(
     _qute_table,
     _qute_event,
     lambda info, me: _qute_round_end(_qute_result(info), me),
-    _NOTATION,
-    _NOTE,
+    (),
+    "",
 )
 """How the terminal draws Qute (no memory aid: hands are held face up)."""
