@@ -79,6 +79,18 @@ def test_words_name_the_blunder_the_slip_and_the_summary(log_file: Path) -> None
     assert "Memory slip" not in aided.output
 
 
+def test_hands_shows_every_card_and_what_the_seat_knew(log_file: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["review", str(log_file), "--samples", "10", "--hands"],
+        env={**_NO_LOCALE, "COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    # at the replace: seat 0 knew its 0 and 13 (and the drawn 12 is in hand, not in the row)
+    assert "you: [0] [13] (9) (8) · seat 1: (5) (6) (7) (4)" in result.output
+    assert "[card]: a card the seat knew then" in result.output
+
+
 def test_in_german(log_file: Path) -> None:
     result = runner.invoke(
         app,

@@ -16,11 +16,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..catalog import say
 from ..errors import IllegalAction
-from ..learn.review import Review, review
+from ..learn.review import Judgement, Review, review
 from ..text.moves import move_words
+from ..text.phrase import Reader
 from .errors import FAILURE, fail
 
 __all__ = ["review_command"]
@@ -84,6 +86,13 @@ def review_command(
         int, typer.Option(min=2, max=5000, help="deals the search weighs each decision on")
     ] = 200,
     seed: Annotated[int, typer.Option(help="seed of the search")] = 0,
+    hands: Annotated[
+        bool,
+        typer.Option(
+            "--hands",
+            help="under each decision, every hand open: [card] the seat knew, (card) it did not",
+        ),
+    ] = False,
     memory_aid: Annotated[
         bool | None,
         typer.Option(
@@ -127,7 +136,7 @@ def review_command(
     if as_json:
         sys.stdout.write(json.dumps([j.as_json() for j in result.of(who)], indent=1) + "\n")
         return
-    _print(result, who, names)
+    _print(result, who, names, hands=hands)
 
 
 def _names(log: dict[str, object]) -> tuple[str, ...]:
@@ -138,8 +147,22 @@ def _names(log: dict[str, object]) -> tuple[str, ...]:
     return ()
 
 
-def _print(result: Review, seat: int, names: tuple[str, ...]) -> None:
-    """The review as a table in words, its slips and the seat's summary line."""
+def _open_hands(j: Judgement, names: tuple[str, ...]) -> str:
+    """Every hand at the decision: ``[7H]`` a card the seat knew, ``(7H)`` one it did not."""
+    reader = Reader(j.seat, names)
+    parts = []
+    for owner, (row, known) in enumerate(zip(j.hands, j.known, strict=True)):
+        cards = " ".join(
+            "—" if code is None else (f"[{code}]" if seen else f"({code})")
+            for code, seen in zip(row, known, strict=True)
+        )
+        parts.append(f"{reader.name(owner)}: {cards}")
+    return " · ".join(parts)
+
+
+def _print(result: Review, seat: int, names: tuple[str, ...], *, hands: bool = False) -> None:
+    """The review as a table in words, its slips and the seat's summary line (``hands``: every
+    hand open under each decision)."""
     console = Console()
     summary = next(s for s in result.summaries if s.seat == seat)
     table = Table(
@@ -157,13 +180,17 @@ def _print(result: Review, seat: int, names: tuple[str, ...]) -> None:
         )
         table.add_row(
             str(j.index),
-            move_words(j.played, seat, names),
-            best,
+            Text(move_words(j.played, seat, names)),
+            Text(best),
             f"{j.loss:.1f}",
             label,
             style=style,
         )
         if j.slip is not None:
-            table.add_row("", j.slip.words(seat, names), "", "", "", style="magenta")
+            table.add_row("", Text(j.slip.words(seat, names)), "", "", "", style="magenta")
+        if hands and j.hands:
+            table.add_row("", Text(_open_hands(j, names)), "", "", "", style="dim")
     console.print(table)
-    console.print(summary.words(names))
+    if hands:
+        console.print(Text(say("review.hands.legend"), style="dim"))
+    console.print(Text(summary.words(names)))

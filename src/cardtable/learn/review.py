@@ -140,6 +140,11 @@ class Judgement:
     """The memory slip, if the move was one."""
     values: tuple[ActionValue, ...]
     """The search's numbers for every legal action."""
+    hands: tuple[tuple[str | None, ...], ...] = ()
+    """Every hand open at the decision, per seat and position (``None``: no card): a review
+    is of a finished game, whose cards may all be shown."""
+    known: tuple[tuple[bool, ...], ...] = ()
+    """Which of those cards the seat knew then (with everything it had been shown)."""
 
     def as_json(self) -> dict[str, object]:
         """The decision as ``cardtable review --json`` prints it."""
@@ -381,8 +386,26 @@ def _judge(
     loss, error = (0.0, 0.0) if action == best else (mine.loss, mine.loss_error)
     mind = minds.get(seat)
     slip = mind.slip(game, action) if mind is not None else None
+    seen = _hands(game, seat, memory=True)
+    hands = tuple(
+        tuple(game.card_at(owner, pos) for pos in range(len(row))) for owner, row in enumerate(seen)
+    )
+    known = tuple(
+        tuple(isinstance(cell, Mapping) and cell.get("card") is not None for cell in row)
+        for row in seen
+    )
     return Judgement(
-        index, seat, action, best, loss, error, label_for(loss, error), slip, appraisal.values
+        index,
+        seat,
+        action,
+        best,
+        loss,
+        error,
+        label_for(loss, error),
+        slip,
+        appraisal.values,
+        hands,
+        known,
     )
 
 
