@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Hashable, Mapping, Sequence
 from random import Random
-from typing import TYPE_CHECKING, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, TypeVar, cast
 
 from .errors import (
     GameOver,
@@ -289,6 +289,28 @@ class Game(ABC):
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
         return self._view(seat, memory or not self.memory_game)
+
+    def open_view(self, seat: int, memory: bool = True) -> View:
+        """:meth:`view` of ``seat`` with every other seat's hand cards face up (its own cards
+        as the view shows them): the open hands of a practice table, one person with AI
+        players whose cards the person asked to see. Never for a table of people, never in a
+        rated game."""
+        view = self.view(seat, memory)
+        raw = cast("dict[str, object]", view)
+        hands = cast("list[list[dict[str, object] | None]]", raw.get("hands", []))
+        opened: list[list[dict[str, object] | None]] = []
+        for owner, row in enumerate(hands):
+            if owner == seat:
+                opened.append(row)
+                continue
+            cells: list[dict[str, object] | None] = []
+            for pos, cell in enumerate(row):
+                if cell is not None and cell.get("card") is None:
+                    cell = {**cell, "card": self.card_at(owner, pos)}
+                cells.append(cell)
+            opened.append(cells)
+        raw["hands"] = opened
+        return view
 
     def spectator_view(self, memory: bool = True) -> View:
         """JSON-ready dict of public information only (``memory=False``: face-up cards only,
