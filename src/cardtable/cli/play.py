@@ -74,16 +74,8 @@ PROMPT = "> "
 """The prompt shown when the human seat may choose the first word of a move."""
 
 CONFIRM_QUIT = "quit? y/N "
-"""The question asked before leaving a game."""
-
-_KEYS = (
-    "Moves are built step by step: the menu offers only what may come next. Type a word's "
-    "letter (each word has the same letter in every menu) or the word itself; a card is always "
-    "typed as its position — N for your card N, P.N for seat P's card N, counted from 0 as on "
-    "the table (numbers are never menu numbers). Where one word is the only way on to a card "
-    "(peek in the initial peek), the card alone is enough. A whole move in one line works too "
-    "(replace 3, draw deck), and so does the start of a word (dr for draw)."
-)
+"""The question asked before leaving a game, in English (the loop asks it in the catalog's
+words: ``tui.line.confirm_quit``)."""
 
 
 def _help(game: str, memory_aid: bool = False) -> RenderableType:
@@ -91,29 +83,26 @@ def _help(game: str, memory_aid: bool = False) -> RenderableType:
     note = shown.note
     if shown.memory is not None:
         note += " " + shown.memory(memory_aid)
-    table = Table(title="What to type", title_style="bold", show_lines=False)
-    table.add_column("input", style="bold", no_wrap=True)
-    table.add_column("meaning")
+    table = Table(title=say("tui.line.help.title"), title_style="bold", show_lines=False)
+    table.add_column(say("tui.line.help.input"), style="bold", no_wrap=True)
+    table.add_column(say("tui.line.help.meaning"))
     keys = word_keys(game)
     letters = " · ".join(f"{key} {word}" for word, key in keys.items() if word in _words(game))
-    table.add_row("a letter", f"the word with that letter: {letters}")
-    table.add_row("N or P.N", "the card at that position (your card N; seat P's card N)")
+    table.add_row(say("tui.line.help.a_letter"), say("tui.line.help.letter", letters=letters))
+    table.add_row(say("tui.line.help.n_or_pn"), say("tui.line.help.card"))
     for word, meaning in shown.notation:
         table.add_row(word, meaning)
-    table.add_row("Enter", "in a snap window: pass; after a whole move: play it as it is")
-    table.add_row("back", "undo the last step of the move you are building")
-    table.add_row("help", "this list")
-    table.add_row("rules", "the rules of this game")
+    table.add_row("Enter", say("tui.line.help.enter"))
+    table.add_row("back", say("tui.line.help.back"))
+    table.add_row("help", say("tui.line.help.help"))
+    table.add_row("rules", say("tui.line.help.rules"))
     table.add_row("hint", say("hint.help"))
     hidden = shown.memory is not None and not memory_aid
-    table.add_row(
-        "table",
-        "draw the table again" + (" (no card you saw earlier: no memory aid)" if hidden else ""),
-    )
+    table.add_row("table", say("tui.line.help.table.hidden" if hidden else "tui.line.help.table"))
     if shown.memory is None:
-        table.add_row("sort", "sort your hand the other way (by suit, by rank); remembered")
-    table.add_row("quit", "leave the game (asks first)")
-    return Group(Text(_KEYS), table, Text(note, style="dim"))
+        table.add_row("sort", say("tui.line.help.sort"))
+    table.add_row("quit", say("tui.line.help.quit"))
+    return Group(Text(say("tui.line.keys")), table, Text(note, style="dim"))
 
 
 def _words(game: str) -> set[str]:
@@ -153,7 +142,11 @@ def _print_events(events: Iterable[Happening], me: int, console: Console, shown:
 _QUIT = ("quit", "exit", "q")
 _HELP = ("help", "h", "?")
 _BACK = ("back", "-")
-_YES = ("y", "yes")
+
+
+def _yes(answer: str) -> bool:
+    """Whether ``answer`` says yes, in the catalog's words (``tui.line.yes``: ``y yes``)."""
+    return answer in say("tui.line.yes").split()
 
 
 def _resolve(token: str, words: list[str], choices: list[Choice]) -> Choice | None:
@@ -232,7 +225,7 @@ def _not_now(token: str, keys: Mapping[str, str]) -> str | None:
     word = by_key.get(token) or by_key.get(token.lower())
     if word is None or len(token) != 1:
         return None
-    return f"{token} is '{word}', which is not possible now"
+    return say("tui.line.not_now", key=token, word=word)
 
 
 def _ask(
@@ -261,7 +254,7 @@ def _ask(
         lone = [c.word for c in choices if not c.group and c.word and not is_position(c.word)]
         cards = [w for w in continuations(legal, [*prefix, *lone]) if is_position(w)]
         if len(choices) == 1 and len(lone) == 1 and cards and len(cards) <= MENU_MAX:
-            menu.append(f"  ·  or the card alone: {' '.join(cards)}", style="dim")
+            menu.append("  ·  " + say("tui.line.card_alone", cards=" ".join(cards)), style="dim")
         if snap and not prefix and "pass" in legal:
             menu.append("  ·  Enter) pass", style="dim")
         if prefix:
@@ -281,10 +274,10 @@ def _ask(
             continue
         if word in _QUIT:
             try:
-                sure = read(CONFIRM_QUIT).strip().lower()
+                sure = read(say("tui.line.confirm_quit")).strip().lower()
             except EOFError:
                 return None
-            if sure in _YES:
+            if _yes(sure):
                 return None
             continue
         if word in _BACK:
@@ -370,7 +363,7 @@ def play_loop(
     table = _LineTable(game, seat, console, memory_aid, hand_order, on_sort)
     if resumed:
         moves = game.moves_played
-        console.print(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
+        console.print(Text(say("tui.line.resumed", n=moves), style="bold"))
         again = Seat(game, seat, memory=memory_aid).history()
         _print_events([ev for ev in again if not isinstance(ev, ROUND_ENDS)], seat, console, shown)
     else:
@@ -379,7 +372,7 @@ def play_loop(
         if seat in game.actors:
             events = table.person_moves(read, after_bots)
             if events is None:
-                console.print(Text("You left the game.", style="bold"))
+                console.print(Text(say("tui.line.left"), style="bold"))
                 return False
         else:
             events = _bot_moves(game, bots, console)
@@ -447,7 +440,7 @@ class _LineTable:
             self.order = "rank" if self.order == "suit" else "suit"
             if self.on_sort is not None:
                 self.on_sort(self.order)
-            console.print(Text(f"Your hand is sorted by {self.order} now.", style="dim"))
+            console.print(Text(say(f"tui.line.sorted.{self.order}"), style="dim"))
             console.print(shown.table(self.view_now({}), self.seat, self.title))
         else:
             return False
@@ -483,13 +476,7 @@ class _LineTable:
         table = self.shown.table(view, seat, self.title)
         flat = _plain(table, console.width)
         if snap:  # only the pile changed: one line, not the whole table
-            console.print(
-                Text(
-                    f"Snap window: drop N ({self.keys['drop']} N) throws your card N of the "
-                    "top card's rank; Enter passes ('table' shows the table)",
-                    style="yellow",
-                )
-            )
+            console.print(Text(say("tui.line.snap", key=self.keys["drop"]), style="yellow"))
         elif flat != self.last_table:
             console.print(table)
             self.last_table = flat
@@ -516,7 +503,7 @@ def _bot_moves(game: Game, bots: list[agents.Agent], console: Console) -> list[E
     bot = game.actors[0]
     quiet = game.timed_window() == "snap"
     if console.is_terminal:
-        with console.status(f"seat {bot} is thinking…", spinner="dots"):
+        with console.status(say("tui.line.thinking", seat=bot), spinner="dots"):
             events = game.play(bot, bots[bot].act(Seat(game, bot)))
     else:
         events = game.play(bot, bots[bot].act(Seat(game, bot)))
@@ -600,7 +587,7 @@ def _line_mode(
     """Play ``game`` in line mode on this terminal (or pipe), saying the seed before and
     after."""
     console = Console()
-    replay_line = f"seed {seed}: replay this deal with --seed {seed}"
+    replay_line = say("tui.line.replay", seed=seed)
     console.print(Text(replay_line, style="dim"))
     try:
         play_loop(
@@ -619,7 +606,7 @@ def _line_mode(
         )
         console.print(Text(replay_line, style="dim"))
     except KeyboardInterrupt:
-        console.print("\nInterrupted.")
+        console.print("\n" + say("tui.line.interrupted"))
         raise typer.Exit(code=130) from None
 
 
