@@ -16,6 +16,7 @@ from textual.containers import Container, Horizontal
 from textual.widgets import Static
 
 from ..games.family.rulesets import RULESETS
+from ..text.catalog import say
 from ..text.presentation import hand_layout
 from ..text.qute import sort_hand
 from ..views import FamilySlot, QuteSlot, View, is_family_view, is_qute_view
@@ -106,7 +107,7 @@ class Board:
         hand = hand_cells(view, seat, self.me, self.order)
         boxes = [
             CardBox(
-                f"{c.label} up" if c.face_up else c.label,
+                f"{c.label} {say('tui.family.face_up')}" if c.face_up else c.label,
                 c.code,
                 c.word,
                 id=c.box_id,
@@ -116,24 +117,25 @@ class Board:
             )
             for c in hand
         ]
-        name = f"You (seat {seat})" if me else f"Seat {seat} · {self.opponents} AI"
+        short = say("tui.seat.you" if me else "tui.seat", seat=seat)
+        name = short if me else say("tui.board.seat_ai", seat=seat, opponents=self.opponents)
         if self.compact:  # no border to carry the name: it opens the line, short
-            tags = [f"You (seat {seat})" if me else f"Seat {seat}", f"{view['totals'][seat]} pts"]
+            tags = [short, say("tui.board.points", points=view["totals"][seat])]
         else:
-            tags = [f"total {view['totals'][seat]}"]
+            tags = [say("tui.seat.total", total=view["totals"][seat])]
         if is_qute_view(view):
-            count = view["counts"][seat]
-            tags.append(f"{count} card{'s' if count != 1 else ''}")
+            tags.append(say("tui.cards", n=view["counts"][seat]))
             if me:
-                tags.append(f"sorted by {self.order}")
+                tags.append(say(f"tui.board.sorted.{self.order}"))
             else:
                 boxes = []
         if self.thinking == seat:
-            tags.append(f"{SPINNER[self.spin % len(SPINNER)]} thinking…")
+            spinner = SPINNER[self.spin % len(SPINNER)]
+            tags.append(say("tui.board.thinking", spinner=spinner))
         elif seat in view["actors"] and not view["over"]:
-            tags.append("▶" if self.compact and not me else "▶ to act")
+            tags.append("▶" if self.compact and not me else say("tui.seat.to_act"))
         if is_family_view(view) and view["caller"] == seat:
-            tags.append(f"called {view['call']}")
+            tags.append(say("tui.family.seat.called", word=view["call"]))
         hand_box = Container(*boxes, classes="hand")
         rules = RULESETS.get(str(view["game"]))
         square = len(hand) <= 4 and rules is not None and hand_layout(rules) == "square"
@@ -165,21 +167,25 @@ class Board:
         view = self.view
         boxes: list[Static] = []
         if is_qute_view(view):
-            boxes.append(self.pile(f"blind {view['blind']}", None, "draw", "pile-deck"))
+            blind = say("tui.board.blind", n=view["blind"])
+            boxes.append(self.pile(blind, None, "draw", "pile-deck"))
             top = view["top"]
-            boxes.append(self.pile("stack", top, "", "pile-stack", top is None))
+            boxes.append(self.pile(say("tui.board.stack"), top, "", "pile-stack", top is None))
             if view["suit"]:
-                boxes.append(Static(f"suit to follow\n{view['suit']}", classes="note"))
+                follow = say("tui.board.suit_to_follow")
+                boxes.append(Static(f"{follow}\n{view['suit']}", classes="note"))
         elif is_family_view(view):
-            boxes.append(self.pile(f"deck {view['deck']}", None, "deck", "pile-deck"))
+            deck = say("tui.board.deck", n=view["deck"])
+            boxes.append(self.pile(deck, None, "deck", "pile-deck"))
             pile = view["discard"]
             top = pile[-1] if pile else None
-            boxes.append(
-                self.pile(f"discard {len(pile)}", top, "discard", "pile-discard", not pile)
-            )
-            if view["drawer"] is not None:
-                who = seat_word(view["drawer"], self.me)
-                boxes.append(self.pile(f"held by {who}", view["drawn"], "", "pile-drawn"))
+            discard = say("tui.board.discard", n=len(pile))
+            boxes.append(self.pile(discard, top, "discard", "pile-discard", not pile))
+            drawer = view["drawer"]
+            if drawer is not None:
+                who = seat_word(drawer, self.me)
+                held = say("tui.board.held", you=drawer == self.me, who=who)
+                boxes.append(self.pile(held, view["drawn"], "", "pile-drawn"))
         boxes.append(Static(self.note(), classes="note"))
         return Horizontal(*boxes, id="piles")
 
@@ -190,21 +196,21 @@ class Board:
         parts: list[str] = []
         if is_qute_view(view):
             if view["pending"] is not None:
-                parts.append(f"to decide: {view['pending']}")
+                parts.append(say("tui.board.to_decide", what=view["pending"]))
             if view["phase"] == "cover":
-                parts.append("the 6 on top must be covered")
+                parts.append(say("tui.board.cover"))
         elif is_family_view(view):
             pending = view["pending"]
             if pending is not None:
                 if "give" in pending:
-                    parts.append(f"{seat_word(view['turn'], me)} may give a card or pass")
+                    turn = view["turn"]
+                    who = seat_word(turn, me)
+                    parts.append(say("tui.board.give", you=turn == me, who=who))
                 elif pending["power"]:
-                    parts.append(f"power: {pending['power']}")
+                    parts.append(say("tui.board.power", power=pending["power"]))
             snap = view["snap"]
             if snap:
-                parts.append(
-                    f"snap window for rank {snap['rank']}: drop a card of that rank or pass"
-                )
+                parts.append(say("tui.board.snap", rank=snap["rank"]))
         return Text("\n".join(parts), style="italic")
 
     def kept_until_draw(self, seen: Mapping[str, str]) -> Text | None:
@@ -223,24 +229,21 @@ class Board:
         out = Text()
         for i, c in enumerate(kept):
             out.append(" · " if i else "")
-            out.append(f"your card {c.label} ")
+            out.append(say("addr.yours", pos=c.label) + " ")
             out.append(f"[{c.code}]", style="bold")
-        out.append(" — your initial peek, shown until your first draw", style="dim")
+        out.append(" — " + say("tui.family.until_draw.note"), style="dim")
         return out
 
     def sight_line(self, seen: Mapping[str, str], left: float) -> Text:
         """The cards just seen (address → code), where they are and for how long more: this
         line is always on screen, even when the table is scrolled away from the card."""
-        out = Text("Seen now: ", style="bold yellow")
+        out = Text(say("tui.family.status.seen_now") + ": ", style="bold yellow")
         for i, (addr, code) in enumerate(seen.items()):
             if i:
                 out.append(" · ")
             seat, _, pos = addr.partition(".")
-            out.append(f"your card {pos} " if seat == str(self.me) else f"{addr} ")
+            out.append(say("addr.yours", pos=pos) + " " if seat == str(self.me) else f"{addr} ")
             out.append(f"[{code}]", style="bold")
-        them = "it" if len(seen) == 1 else "them"
-        out.append(
-            f" — face down again in {max(1, round(left))} s or at your move: remember {them}",
-            style="yellow",
-        )
+        seconds = max(1, round(left))
+        out.append(" — " + say("tui.board.seen", n=len(seen), seconds=seconds), style="yellow")
         return out

@@ -8,7 +8,7 @@ move the engine would refuse.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..events import (
     At,
@@ -24,6 +24,7 @@ from ..events import (
     SnapOpen,
 )
 from ..game import Event
+from ..text.catalog import say
 from ..text.keys import RESERVED
 from ..text.phrase import Reader
 from ..text.render import LETTERS, continuations, is_position
@@ -102,20 +103,31 @@ def event_places(ev: Happening) -> list[str]:
     return places
 
 
-PHASE_NAMES: dict[str, str] = {
-    "peek": "initial peek",
-    "turn": "start of a turn",
-    "drawn": "card drawn",
-    "power": "power",
-    "look": "after a look",
-    "give": "give a card",
-    "snap": "snap window",
-    "play": "playing",
-    "cover": "cover the 6",
-    "decide": "decision",
-    "over": "game over",
-}
-"""How the status bar names each phase of a game."""
+_PHASES = (
+    *("peek", "turn", "drawn", "power", "look", "give", "snap"),  # the Cabo family's
+    *("play", "cover", "decide"),  # Qute's
+    "over",
+)
+"""The phases of both games, each named in the catalogs (``tui.phase.<phase>``)."""
+
+
+class _PhaseNames(Mapping[str, str]):
+    """Each phase's name, read from the catalog in use when asked (``tui.phase.*``)."""
+
+    def __getitem__(self, phase: str) -> str:
+        if phase not in _PHASES:
+            raise KeyError(phase)
+        return say(f"tui.phase.{phase}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PHASES)
+
+    def __len__(self) -> int:
+        return len(_PHASES)
+
+
+PHASE_NAMES: Mapping[str, str] = _PhaseNames()
+"""How the status bar names each phase of a game (in the catalog in use)."""
 
 
 def seat_word(seat: int, me: int) -> str:
