@@ -16,6 +16,7 @@ import importlib.util
 from typing import TYPE_CHECKING, Literal, Unpack
 
 from .. import Game
+from ..text.catalog import say
 from .timing import REVEAL_RANGE, REVEAL_SECONDS
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def run_table(
 
 def farewell(seed: int, *, over: bool, saved: bool) -> str:
     """The lines printed when the full-screen table closes (its screen is gone by then)."""
-    lines = [f"seed {seed}: replay this deal with --seed {seed}"]
+    lines = [say("tui.line.replay", seed=seed)]
     if not over and saved:
-        lines.append("The game is saved: `cardtable play --resume` continues it.")
+        lines.append(say("tui.saved"))
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..text.catalog import say
 from ..text.render import FACE_DOWN
 
 __all__ = ["CardBox", "ChoiceBox", "HelpScreen", "Picked", "ResultScreen", "SeatPanel"]
@@ -123,7 +124,7 @@ class ResultScreen(ModalScreen[str]):
         PageUp/PageDown)."""
         with VerticalScroll(id="result"):
             yield Static(
-                Text("n: play again · q: quit · Esc: look at the table", style="bold"),
+                Text(say("tui.result.keys"), style="bold"),
                 classes="keys",
             )
             yield Static(self.result)
@@ -155,8 +156,8 @@ class RoundScreen(ModalScreen[None]):
                 Text.assemble(
                     (self.title_text, "bold"),
                     "  ",
-                    ("Enter: next round", "bold reverse"),
-                    " (the clocks and the AI players wait)",
+                    (say("tui.round.next"), "bold reverse"),
+                    " " + say("tui.round.wait"),
                 ),
                 classes="keys",
             )
