@@ -33,6 +33,7 @@ from .guard import (
     SecurityHeaders,
     parse_origins,
 )
+from .lessons import Lessons, lesson_routes
 from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
 from .replays import (
@@ -165,6 +166,7 @@ def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -
     app.state.store = store
     app.state.guard = guard
     app.state.replays = replays
+    app.state.lessons = Lessons(manager.clock)  # guided lessons, in memory (.lessons)
     # the last added runs first: headers on every answer, then the origin check (so a page of
     # another site cannot spend a visitor's quotas), the rate limits and the body limit
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
@@ -177,6 +179,7 @@ def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -
     _add_rooms(app, manager, store)
     _add_replays(app, manager, store, replays)
     _add_play(app, manager, guard)
+    app.include_router(lesson_routes())
     return app
 
 
