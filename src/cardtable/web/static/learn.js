@@ -1,0 +1,642 @@
+// @ts-check
+// The lessons' page (learn.html): /learn lists every game that has a lesson, /learn/{game} plays
+// one. A lesson runs on the server (cardtable.web.lessons): this page draws the learner's seat's
+// view with the live table's renderer (table.js), says what the step says, offers the legal
+// moves as buttons in plain words (and the cards and piles to click, as at the table: actions.js),
+// and shows why a move was not played — nothing is lost by a wrong move. At the end it opens a
+// normal room against the beginner AI.
+
+import { Picker } from "./actions.js";
+import { api, ApiError, errorMessage, saveSeat } from "./net.js";
+import { getName } from "./prefs.js";
+import { saidNodes } from "./said.js";
+import { renderTable } from "./table.js";
+import { byId, el, tapOrClick, toast } from "./ui.js";
+import { loadVariants } from "./variants.js";
+
+/** @typedef {import("./types/view").View} View */
+/** @typedef {import("./types/protocol").ToldEvent} ToldEvent */
+/** @typedef {import("./types/protocol").CreateRoomBody} CreateRoomBody */
+/** @typedef {import("./types/protocol").CreatedRoom} CreatedRoom */
+
+/**
+ * A lesson as the server sends it (GET /api/lessons/{id}; cardtable.web.lessons.LessonState).
+ * @typedef {{
+ *   id: string,
+ *   game: string,
+ *   title: string,
+ *   heading: string,
+ *   lang: string,
+ *   seat: number,
+ *   players: number,
+ *   names: string[],
+ *   view: View,
+ *   step: {number: number, count: number, progress: string, words: string, reading: boolean},
+ *   waiting: boolean,
+ *   moves: {action: string, words: string}[],
+ *   outcome: null | {
+ *     kind: "played" | "wrong" | "refused" | "read",
+ *     accepted: boolean,
+ *     action: string,
+ *     move: string,
+ *     text: string,
+ *   },
+ *   events: ToldEvent[],
+ *   result: string | null,
+ *   done: boolean,
+ *   final: string | null,
+ * }} LessonState
+ */
+
+/** @typedef {{game: string, title: string, summary: string}} LessonListing */
+
+// --- words ------------------------------------------------------------------------------------
+
+/** The page's own words; the lesson's words come from the server in the language asked for. */
+const WORDS = {
+  en: {
+    learn: "Learn to play",
+    lead:
+      "Pick a game. A short lesson on a prepared table shows you each rule while you play. " +
+      "A wrong move is explained, never punished.",
+    start: "Start the lesson",
+    loading: "Loading the lesson…",
+    failed: "Could not load the lesson",
+    next: "Next",
+    yourMove: "Your move",
+    howToMove: `${cap(tapOrClick())} a marked card or pile on the table, or choose a move:`,
+    chosen: "Now choose the second card on the table, or a move below:",
+    happened: "What just happened",
+    seen: "Face up only for this step — remember it!",
+    realRound: "Play a real round against the beginner AI",
+    opening: "Opening the table…",
+    noRoom: "Could not open the table",
+    another: "Choose another game",
+    leave: "Leave the lesson",
+    restart: "Start again",
+    lobby: "Back to the lobby",
+    you: "You",
+    noLesson: "There is no lesson for this game.",
+  },
+  de: {
+    learn: "Spielen lernen",
+    lead:
+      "Such dir ein Spiel aus. Eine kurze Lektion an einem vorbereiteten Tisch zeigt dir jede " +
+      "Regel beim Spielen. Ein falscher Zug wird erklärt, nie bestraft.",
+    start: "Lektion starten",
+    loading: "Die Lektion wird geladen …",
+    failed: "Die Lektion konnte nicht geladen werden",
+    next: "Weiter",
+    yourMove: "Dein Zug",
+    howToMove: "Tippe auf eine markierte Karte oder einen Stapel auf dem Tisch, oder wähle einen Zug:",
+    chosen: "Wähle jetzt die zweite Karte auf dem Tisch, oder einen Zug unten:",
+    happened: "Was gerade passiert ist",
+    seen: "Nur in diesem Schritt aufgedeckt — merk sie dir!",
+    realRound: "Eine echte Runde gegen die Anfänger-KI spielen",
+    opening: "Der Tisch wird geöffnet …",
+    noRoom: "Der Tisch konnte nicht geöffnet werden",
+    another: "Ein anderes Spiel wählen",
+    leave: "Lektion verlassen",
+    restart: "Neu beginnen",
+    lobby: "Zurück zur Lobby",
+    you: "Du",
+    noLesson: "Für dieses Spiel gibt es keine Lektion.",
+  },
+};
+
+/** @typedef {keyof typeof WORDS.en} WordKey */
+
+/**
+ * The language of the lesson and of this page: German where the browser's language is German,
+ * else English. (One place to change when the client gets a language setting.)
+ * @returns {"en" | "de"}
+ */
+export function lessonLanguage() {
+  return (navigator.language || "").toLowerCase().startsWith("de") ? "de" : "en";
+}
+
+/**
+ * The page's word `key` in the lesson's language.
+ * @param {WordKey} key
+ */
+function t(key) {
+  return WORDS[lessonLanguage()][key];
+}
+
+/**
+ * `text` with a capital first letter.
+ * @param {string} text
+ */
+function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// --- what the learner sees for a moment ----------------------------------------------------------
+
+const ADDR = /^\d+\.\d+$/;
+
+/**
+ * The cards the learner was shown by `events` (its own peeks, spies and looks, the deal's
+ * first sight, the cards a failed claim or drop shows everybody), address → code. They stay
+ * face up until the lesson moves on: a card a later event of the same move moves or names is
+ * left out.
+ * @param {ToldEvent[]} events
+ * @param {number} seat
+ * @returns {Map<string, string>}
+ */
+export function seenNow(events, seat) {
+  /** @type {Map<string, string>} */
+  const seen = new Map();
+  for (const ev of events) {
+    const fields = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (ev));
+    const mine = fields.seat === seat;
+    if ((ev.type === "peek" || ev.type === "spy") && mine && ev.card) seen.set(ev.at, ev.card);
+    else if (ev.type === "look" && mine && ev.cards) {
+      const cards = ev.cards;
+      ev.at.forEach((a, i) => cards[i] && seen.set(a, cards[i]));
+    } else if (ev.type === "claim" && !ev.ok && ev.shown) {
+      const shown = ev.shown;
+      ev.at.forEach((a, i) => shown[i] && seen.set(a, shown[i]));
+    } else if (ev.type === "drop" && !ev.ok && ev.card) seen.set(ev.at, ev.card);
+    else {
+      for (const a of [fields.at, fields.from, fields.to].flat()) {
+        if (typeof a === "string" && ADDR.test(a)) seen.delete(a);
+      }
+    }
+  }
+  return seen;
+}
+
+// --- the list of lessons -------------------------------------------------------------------------
+
+/** /learn: every game that has a lesson. */
+export class LessonList {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    this.root = root;
+  }
+
+  async start() {
+    document.title = `cardtable — ${t("learn")}`;
+    const list = el("ul", { class: "lesson-list", dataset: { ui: "lesson-list" } });
+    this.root.replaceChildren(
+      el(
+        "section",
+        { class: "panel learn-intro" },
+        el("h1", {}, t("learn")),
+        el("p", { class: "learn-lead" }, t("lead")),
+        list,
+        el("p", {}, el("a", { href: "/" }, t("lobby"))),
+      ),
+    );
+    try {
+      const games = /** @type {LessonListing[]} */ (await api("/api/lessons"));
+      list.replaceChildren(
+        ...games.map((g) =>
+          el(
+            "li",
+            {},
+            el(
+              "a",
+              {
+                class: "btn btn-primary lesson-link",
+                href: `/learn/${encodeURIComponent(g.game)}`,
+                dataset: { game: g.game },
+              },
+              g.title,
+            ),
+            el("span", { class: "muted lesson-summary" }, g.summary),
+          ),
+        ),
+      );
+    } catch (err) {
+      list.replaceChildren(el("li", { class: "error-text" }, errorMessage(err)));
+    }
+  }
+}
+
+// --- one lesson ----------------------------------------------------------------------------------
+
+/** @param {string} game */
+const storeKey = (game) => `cardtable:lesson:${game}`;
+
+/** /learn/{game}: the lesson of one game. */
+export class LessonPage {
+  /**
+   * @param {HTMLElement} root
+   * @param {string} game
+   */
+  constructor(root, game) {
+    this.root = root;
+    this.game = game;
+    /** @type {LessonState | null} */
+    this.state = null;
+    this.picker = new Picker();
+    /** @type {Map<string, string>} cards face up for this step: address → code */
+    this.revealed = new Map();
+    this.busy = false;
+    this.answers = 0;
+    this.tableHost = el("div", { class: "table-host learn-table", dataset: { ui: "learn-table" } });
+    this.panel = el("section", {
+      class: "panel learn-panel",
+      "aria-live": "polite",
+      dataset: { ui: "lesson" },
+    });
+  }
+
+  async start() {
+    document.title = `cardtable — ${t("learn")}`;
+    this.root.replaceChildren(
+      el("div", { class: "learn-layout" }, this.tableHost, this.panel),
+    );
+    this.panel.replaceChildren(el("p", { class: "muted" }, t("loading")));
+    byId("page-tools").replaceChildren(
+      el("a", { class: "btn btn-small", href: "/learn", dataset: { ui: "leave" } }, t("leave")),
+    );
+    // A page for the tests to read (like the table's window.cardtable).
+    Object.assign(window, {
+      lesson: {
+        state: () => this.state,
+        clicksFor: (/** @type {string} */ text) => this.picker.clicksFor(text),
+        busy: () => this.busy,
+      },
+    });
+    try {
+      await loadVariants();
+      await this.resume();
+    } catch (err) {
+      const missing = err instanceof ApiError && err.status === 404;
+      this.panel.replaceChildren(
+        el(
+          "p",
+          { class: "error-text", role: "alert" },
+          missing ? t("noLesson") : `${t("failed")}: ${errorMessage(err)}`,
+        ),
+        el("p", {}, el("a", { href: "/learn" }, t("another"))),
+      );
+    }
+  }
+
+  /** The lesson this tab was in (after a reload), else a new one. */
+  async resume() {
+    const id = sessionStorage.getItem(storeKey(this.game));
+    if (id) {
+      try {
+        const state = /** @type {LessonState} */ (
+          await api(`/api/lessons/${encodeURIComponent(id)}?lang=${lessonLanguage()}`)
+        );
+        this.show(state, true);
+        return;
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+    }
+    await this.restart();
+  }
+
+  async restart() {
+    const state = /** @type {LessonState} */ (
+      await api(`/api/lessons/${encodeURIComponent(this.game)}?lang=${lessonLanguage()}`, {
+        method: "POST",
+      })
+    );
+    sessionStorage.setItem(storeKey(this.game), state.id);
+    this.show(state, true);
+  }
+
+  /**
+   * Send `path` ("move" with a body, or "next") and show the answer.
+   * @param {string} path
+   * @param {unknown} [body]
+   */
+  async send(path, body) {
+    if (!this.state || this.busy) return;
+    this.busy = true;
+    document.body.dataset.busy = "1";
+    try {
+      const id = encodeURIComponent(this.state.id);
+      const state = /** @type {LessonState} */ (
+        await api(`/api/lessons/${id}/${path}?lang=${lessonLanguage()}`, { method: "POST", body })
+      );
+      this.show(state, false);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        sessionStorage.removeItem(storeKey(this.game));
+      }
+      toast(`${t("failed")}: ${errorMessage(err)}`, "error");
+    } finally {
+      this.busy = false;
+      delete document.body.dataset.busy;
+    }
+  }
+
+  /** @param {string} action */
+  play(action) {
+    this.picker.clear();
+    return this.send("move", { action });
+  }
+
+  /**
+   * Take a new state: the cards just seen are face up for the step that follows them.
+   * @param {LessonState} state
+   * @param {boolean} first the first state this page shows (a start or a reload)
+   */
+  show(state, first) {
+    const before = this.state;
+    this.state = state;
+    // how many answers the page has shown (the tests wait on it, as on a table's version)
+    this.answers += 1;
+    document.body.dataset.answers = String(this.answers);
+    const moved = first || before?.step.number !== state.step.number;
+    if (moved) this.revealed = seenNow(state.events, state.seat);
+    // the step that first shows the deal keeps its cards face up; going on turns them over
+    if (!first && state.outcome?.kind === "read") this.revealed.clear();
+    this.picker.setLegal(
+      state.waiting ? state.moves.map((m) => m.action) : [],
+      state.seat,
+      state.game,
+    );
+    this.render();
+    // the new step's words, or why the move was not played, in view (on a phone the panel is
+    // under the table, and the move's button may have been far down)
+    if (!first) {
+      const note = moved ? this.panel.querySelector("h2") : this.panel.querySelector(".learn-answer");
+      note?.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // --- drawing -----------------------------------------------------------------------------------
+
+  /** @param {number} seat */
+  name(seat) {
+    const state = this.state;
+    if (!state) return "";
+    return seat === state.seat ? t("you") : (state.names[seat] ?? `Seat ${seat}`);
+  }
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const piles = {
+      deck: Boolean(this.picker.pileAction("deck")),
+      discard: Boolean(this.picker.pileAction("discard")),
+    };
+    const table = renderTable(state.view, {
+      viewer: state.seat,
+      names: (s) => this.name(s),
+      revealed: this.revealed,
+      targets: this.picker.nextTargets(),
+      selection: this.picker.selection,
+      piles,
+      interactive: state.waiting,
+      live: false,
+    });
+    // the learner's own seat reads "You", not "You (you)"
+    const own = table.querySelector(".seat-me .seat-name");
+    if (own) own.textContent = t("you");
+    table.addEventListener("click", (ev) => this.onTableClick(ev));
+    this.tableHost.replaceChildren(table);
+    this.renderPanel(state);
+  }
+
+  /** @param {LessonState} state */
+  renderPanel(state) {
+    const step = state.step;
+    const bar = el("progress", {
+      class: "learn-progress",
+      max: String(step.count),
+      value: String(step.number),
+      "aria-hidden": "true",
+    });
+    /** @type {(HTMLElement | null)[]} */
+    const parts = [
+      el(
+        "div",
+        { class: "learn-head" },
+        el("h1", { class: "learn-title" }, state.heading),
+        el("span", { class: "learn-step", dataset: { ui: "progress" } }, cap(step.progress)),
+      ),
+      bar,
+      el("h2", { class: "sr-only" }, cap(step.progress)),
+      el("p", { class: "learn-words", dataset: { ui: "step-words" } }, saidNodes(step.words)),
+    ];
+    if (this.revealed.size && !state.view.over) {
+      parts.push(el("p", { class: "learn-seen", dataset: { ui: "seen" } }, t("seen")));
+    }
+    const outcome = state.outcome;
+    if (outcome && !outcome.accepted && outcome.kind !== "read") {
+      parts.push(
+        el(
+          "div",
+          {
+            class: `learn-answer learn-${outcome.kind}`,
+            role: "status",
+            dataset: { ui: "answer", kind: outcome.kind },
+          },
+          saidNodes(outcome.text),
+        ),
+      );
+    }
+    if (state.result) parts.push(this.resultLine(state, state.result));
+    if (state.done) parts.push(this.finalBlock(state));
+    else if (step.reading) {
+      parts.push(
+        el(
+          "div",
+          { class: "learn-actions" },
+          el(
+            "button",
+            {
+              type: "button",
+              class: "btn btn-primary learn-next",
+              dataset: { ui: "next" },
+              onclick: () => this.send("next"),
+            },
+            `${t("next")} →`,
+          ),
+        ),
+      );
+    } else if (state.waiting) parts.push(this.movesBlock(state));
+    parts.push(this.happened(state));
+    this.panel.replaceChildren(...parts.filter((p) => p !== null));
+  }
+
+  /**
+   * The legal moves, in words; with a card chosen on the table, only the moves that go on from
+   * it.
+   * @param {LessonState} state
+   */
+  movesBlock(state) {
+    const chosen = this.picker.selection;
+    const fits = new Set(this.picker.candidates().map((a) => a.text));
+    const moves = chosen.length
+      ? state.moves.filter((m) => fits.has(m.action))
+      : state.moves;
+    return el(
+      "div",
+      { class: "learn-moves", dataset: { ui: "moves" } },
+      el("h3", {}, t("yourMove")),
+      el("p", { class: "muted learn-how" }, chosen.length ? t("chosen") : t("howToMove")),
+      el(
+        "div",
+        { class: "learn-move-list" },
+        moves.map((m) =>
+          el(
+            "button",
+            {
+              type: "button",
+              class: "btn learn-move",
+              title: m.action,
+              dataset: { action: m.action },
+              onclick: () => this.play(m.action),
+            },
+            saidNodes(cap(m.words)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Who won, and each seat's points.
+   * @param {LessonState} state
+   * @param {string} result
+   */
+  resultLine(state, result) {
+    const totals = state.view.totals ?? [];
+    return el(
+      "p",
+      { class: "learn-result", dataset: { ui: "result" } },
+      el("strong", {}, result),
+      " ",
+      totals.map((points, s) => `${s ? " · " : ""}${this.name(s)} ${points}`).join(""),
+    );
+  }
+
+  /**
+   * The end: a real round against the beginner AI, or another lesson.
+   * @param {LessonState} state
+   */
+  finalBlock(state) {
+    /** @type {HTMLButtonElement} */
+    const real = el(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-primary learn-real",
+        dataset: { ui: "real-round" },
+        onclick: () => this.realRound(state, real),
+      },
+      t("realRound"),
+    );
+    return el(
+      "div",
+      { class: "learn-actions learn-final" },
+      real,
+      el("a", { class: "btn", href: "/learn" }, t("another")),
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          onclick: () => {
+            sessionStorage.removeItem(storeKey(this.game));
+            this.restart().catch((err) => toast(errorMessage(err), "error"));
+          },
+        },
+        t("restart"),
+      ),
+    );
+  }
+
+  /** @param {LessonState} state */
+  happened(state) {
+    const said = state.events.filter((e) => e.said?.text);
+    if (!said.length) return null;
+    return el(
+      "details",
+      { class: "learn-happened", open: true, dataset: { ui: "happened" } },
+      el("summary", {}, t("happened")),
+      el(
+        "ul",
+        { class: "learn-log" },
+        said.map((e) => el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said.text))),
+      ),
+    );
+  }
+
+  /**
+   * A normal room: the learner and the final step's AI, one round; then its table.
+   * @param {LessonState} state
+   * @param {HTMLButtonElement} button
+   */
+  async realRound(state, button) {
+    button.disabled = true;
+    button.textContent = t("opening");
+    const level = state.final ?? "beginner";
+    /** @type {CreateRoomBody} */
+    const body = {
+      game: state.game,
+      players: state.players,
+      seats: [...Array(state.players).keys()].map((s) =>
+        s === state.seat ? { type: "human" } : { type: "ai", level },
+      ),
+      options: { target: null },
+      public: false,
+      name: getName(),
+    };
+    try {
+      const res = /** @type {CreatedRoom} */ (await api("/api/rooms", { method: "POST", body }));
+      if (res.token && res.seat !== null && res.seat !== undefined)
+        saveSeat(res.room, res.seat, res.token);
+      sessionStorage.removeItem(storeKey(this.game));
+      location.assign(`/r/${encodeURIComponent(res.room)}`);
+    } catch (err) {
+      button.disabled = false;
+      button.textContent = t("realRound");
+      toast(`${t("noRoom")}: ${errorMessage(err)}`, "error");
+    }
+  }
+
+  // --- clicks on the table -------------------------------------------------------------------
+
+  /** @param {MouseEvent} ev */
+  onTableClick(ev) {
+    if (!this.state?.waiting || this.busy) return;
+    const clicked = /** @type {Element} */ (ev.target);
+    const pileNode = /** @type {HTMLElement | null} */ (clicked.closest("[data-pile]"));
+    if (pileNode) {
+      const action = this.picker.pileAction(pileNode.dataset.pile ?? "");
+      if (action) this.play(action.text);
+      return;
+    }
+    const cardNode = /** @type {HTMLElement | null} */ (
+      clicked.closest(".card[data-addr], .card[data-card]")
+    );
+    if (!cardNode) return;
+    const target = cardNode.dataset.card ?? cardNode.dataset.addr ?? "";
+    const result = this.picker.click(target, ev.shiftKey);
+    if (result.play) this.play(result.play);
+    else this.render();
+  }
+}
+
+/**
+ * The page for `path`: the list, a lesson, or null.
+ * @param {string} path
+ */
+function route(path) {
+  const root = byId("app");
+  if (/^\/learn\/?$/.test(path)) return new LessonList(root);
+  const m = /^\/learn\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  return m ? new LessonPage(root, m[1]) : null;
+}
+
+document.documentElement.lang = lessonLanguage();
+window.addEventListener("error", (ev) => toast(`Client error: ${ev.message}`, "error"));
+window.addEventListener("unhandledrejection", (ev) =>
+  toast(`Client error: ${ev.reason?.message ?? ev.reason}`, "error"),
+);
+const page = route(location.pathname);
+if (page) page.start();
+else byId("app").replaceChildren(el("p", {}, el("a", { href: "/learn" }, t("learn"))));
