@@ -99,6 +99,12 @@ export class LobbyPage {
             "within a few seconds, computer players take the empty seats and the game starts.",
         ),
         this.quickHost,
+        el(
+          "p",
+          { class: "learn-entry" },
+          el("a", { class: "btn", href: "/learn", dataset: { ui: "learn" } }, "Learn to play"),
+          " New to these games? A short guided lesson for each one.",
+        ),
       ),
       el(
         "div",
