@@ -65,7 +65,9 @@ const WORDS = {
     next: "Next",
     yourMove: "Your move",
     howToMove: `${cap(tapOrClick())} a marked card or pile on the table, or choose a move:`,
-    chosen: "Now choose the second card on the table, or a move below:",
+    chosen: "Now choose another card on the table, or a move below:",
+    several: "…or in place of several equal cards at once",
+    severalHow: "Choose the equal cards on the table one after the other, or a move below:",
     happened: "What just happened",
     seen: "Face up only for this step — remember it!",
     realRound: "Play a real round against the beginner AI",
@@ -88,8 +90,11 @@ const WORDS = {
     failed: "Die Lektion konnte nicht geladen werden",
     next: "Weiter",
     yourMove: "Dein Zug",
-    howToMove: "Tippe auf eine markierte Karte oder einen Stapel auf dem Tisch, oder wähle einen Zug:",
-    chosen: "Wähle jetzt die zweite Karte auf dem Tisch, oder einen Zug unten:",
+    howToMove:
+      "Tippe auf eine markierte Karte oder einen Stapel auf dem Tisch, oder wähle einen Zug:",
+    chosen: "Wähle jetzt eine weitere Karte auf dem Tisch, oder einen Zug unten:",
+    several: "…oder anstelle mehrerer gleicher Karten auf einmal",
+    severalHow: "Wähle die gleichen Karten auf dem Tisch nacheinander, oder einen Zug unten:",
     happened: "Was gerade passiert ist",
     seen: "Nur in diesem Schritt aufgedeckt — merk sie dir!",
     realRound: "Eine echte Runde gegen die Anfänger-KI spielen",
@@ -246,9 +251,7 @@ export class LessonPage {
 
   async start() {
     document.title = `cardtable — ${t("learn")}`;
-    this.root.replaceChildren(
-      el("div", { class: "learn-layout" }, this.tableHost, this.panel),
-    );
+    this.root.replaceChildren(el("div", { class: "learn-layout" }, this.tableHost, this.panel));
     this.panel.replaceChildren(el("p", { class: "muted" }, t("loading")));
     byId("page-tools").replaceChildren(
       el("a", { class: "btn btn-small", href: "/learn", dataset: { ui: "leave" } }, t("leave")),
@@ -360,7 +363,9 @@ export class LessonPage {
     // the new step's words, or why the move was not played, in view (on a phone the panel is
     // under the table, and the move's button may have been far down)
     if (!first) {
-      const note = moved ? this.panel.querySelector("h2") : this.panel.querySelector(".learn-answer");
+      const note = moved
+        ? this.panel.querySelector("h2")
+        : this.panel.querySelector(".learn-answer");
       note?.scrollIntoView({ block: "nearest" });
     }
   }
@@ -467,16 +472,32 @@ export class LessonPage {
    * @param {LessonState} state
    */
   movesBlock(state) {
-    const chosen = this.picker.selection;
-    const fits = new Set(this.picker.candidates().map((a) => a.text));
-    const moves = chosen.length
-      ? state.moves.filter((m) => fits.has(m.action))
-      : state.moves;
+    const picker = this.picker;
+    const chosen = picker.selection;
+    const fits = new Set(picker.candidates().map((a) => a.text));
+    // Cabo's claims of several equal cards: offered once asked for, as at the table (a card
+    // clicked first replaces that card alone)
+    const several = picker.hasSeveral();
+    const claims = new Set(
+      picker
+        .targetActions()
+        .filter((a) => a.verb === "replace" && a.targets.length > 1)
+        .map((a) => a.text),
+    );
+    const moves = state.moves.filter(
+      (m) => (!chosen.length || fits.has(m.action)) && (picker.several || !claims.has(m.action)),
+    );
+    const how =
+      picker.several && !chosen.length
+        ? t("severalHow")
+        : chosen.length
+          ? t("chosen")
+          : t("howToMove");
     return el(
       "div",
       { class: "learn-moves", dataset: { ui: "moves" } },
       el("h3", {}, t("yourMove")),
-      el("p", { class: "muted learn-how" }, chosen.length ? t("chosen") : t("howToMove")),
+      el("p", { class: "muted learn-how" }, how),
       el(
         "div",
         { class: "learn-move-list" },
@@ -494,6 +515,24 @@ export class LessonPage {
           ),
         ),
       ),
+      several
+        ? el(
+            "button",
+            {
+              type: "button",
+              class: "btn btn-small btn-toggle learn-several",
+              "aria-pressed": picker.several ? "true" : "false",
+              dataset: { ui: "several" },
+              onclick: () => {
+                const on = !picker.several;
+                picker.clear();
+                picker.several = on;
+                this.render();
+              },
+            },
+            t("several"),
+          )
+        : null,
     );
   }
 
