@@ -4,7 +4,8 @@ A word has the same letter in every menu of a game (``pass`` is always ``a``, ``
 ``o``, ``draw`` always ``d``), so a key typed out of habit never means something else in the
 next menu. A card is typed as its number; a key that means nothing at a step is refused with a
 message, never taken for the nearest word. ``h`` (help), ``q`` (quit), ``n`` (play again,
-once a game is over) and ``b`` (the hint: the best moves) are never a word's key.
+once a game is over), ``b`` (the hint: the best moves) and ``f`` (faces: open hands, for
+practice) are never a word's key.
 
 The Cabo family shares one map (:data:`FAMILY_KEYS`); a call word of a variant registered at
 run time gets the first letter of its own that no word of the map holds. Qute has its own
@@ -30,9 +31,9 @@ __all__ = [
     "word_keys",
 ]
 
-RESERVED = frozenset("hqnb")
-"""Keys that are never a word's: help, quit, play again (at the end of a game) and the hint
-(the best moves)."""
+RESERVED = frozenset("hqnbf")
+"""Keys that are never a word's: help, quit, play again (at the end of a game), the hint
+(the best moves) and open hands (the AI players' faces, for practice)."""
 
 FAMILY_KEYS: Mapping[str, str] = {
     "draw": "d",

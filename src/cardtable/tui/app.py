@@ -67,8 +67,8 @@ NARROW_WIDTH = 100
 WIDE_WIDTH = 160
 """Screens at least this wide give the event panel a third of the width."""
 
-_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b"})
-"""Keys the app's bindings take (help, quit, hint) before the table sees them."""
+_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b", "f"})
+"""Keys the app's bindings take (help, quit, hint, open hands) before the table sees them."""
 
 
 class TableArea(VerticalScroll, can_focus=False):
@@ -122,6 +122,7 @@ class CardtableApp(TableFlow):
         Binding("question_mark,f1,h", "help", "help"),
         Binding("q,ctrl+q", "quit", "quit"),
         Binding("b", "hint", "hint"),
+        Binding("f", "open_hands", "open hands"),
     ]
 
     @classmethod
@@ -129,7 +130,7 @@ class CardtableApp(TableFlow):
         """The app continuing a saved game (a record of :func:`cardtable.tui.saves.load_save`):
         its actions are replayed."""
         game = replay(record["log"])
-        return cls(
+        app = cls(
             game,
             int(record.get("seat", 0)),
             opponents=str(record.get("opponents", "casual")),
@@ -138,6 +139,8 @@ class CardtableApp(TableFlow):
             resumed=True,
             **kwargs,
         )
+        app.practice = app.open_hands = bool(record.get("practice", False))
+        return app
 
     @property
     def legal(self) -> list[str]:
@@ -331,6 +334,8 @@ class CardtableApp(TableFlow):
             parts.append(f"{who} called {view['call']}; final turns left: {left or 0}")
         if not self.qute:
             parts.append("memory aid" if self.memory_aid else "no memory aid")
+        if self.practice:
+            parts.append(say("practice.status.open" if self.open_hands else "practice.status"))
         return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
 
     def _prompt(self) -> Text:
@@ -633,6 +638,18 @@ class CardtableApp(TableFlow):
         )
         self.message = Text(f"Your hand is sorted by {self.order} now.", style="dim")
         self._redraw()
+
+    def action_open_hands(self) -> None:
+        """Show the AI players' cards face up, or hide them again; once shown, the game is a
+        practice game (saved so)."""
+        self.open_hands = not self.open_hands
+        if self.open_hands and not self.practice:
+            self.practice = True
+            self.message = Text(say("practice.now"), style="yellow")
+        self.table = self._view()
+        self._redraw()
+        if self.save and not self.game.over:
+            saves.write_save(self.record())
 
     def action_hint(self) -> None:
         """Weigh every legal move of the person's decision with the search (in a thread; the

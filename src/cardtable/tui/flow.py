@@ -12,7 +12,7 @@ bots wait (:attr:`TableFlow.covers`); a card just seen keeps its own time
 from __future__ import annotations
 
 import time
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -159,6 +159,8 @@ class TableFlow(App[None]):
         self.look_at: At | None = None
         """Another seat's card just seen, which the table scrolls into view (``None``: none)."""
         self.covers = 0
+        self.open_hands = False  # the AI players' cards face up (practice)
+        self.practice = False  # open hands were shown in this game: a practice game
         self.hinting = False  # a hint is being weighed
         self.hints_asked = 0  # hints asked for (each its own search seed)
         """How many screens cover the table (help, a round's results): while any does, the
@@ -207,7 +209,13 @@ class TableFlow(App[None]):
 
     def _view(self) -> TableView:
         sights = self.reveals.active(self.clock())
-        return table_view(self.game, self.me, self.memory_aid, sights, self.front)
+        view = table_view(self.game, self.me, self.memory_aid, sights, self.front)
+        if not self.open_hands:
+            return view
+        opened = cast("list[object]", self.game.open_view(self.me)["hands"])
+        mine = cast("list[object]", view["hands"])
+        hands = [mine[s] if s == self.me else row for s, row in enumerate(opened)]
+        return cast(TableView, {**view, "hands": hands})
 
     @property
     def qute(self) -> bool:
@@ -410,6 +418,7 @@ class TableFlow(App[None]):
             "opponents": self.opponents,
             "bot_seed": self.bot_seed,
             "memory_aid": self.memory_aid,
+            "practice": self.practice,
             "peek_window": self.peek_window,
             "snap_window": self.snap_window,
             "reveal": self.reveal,

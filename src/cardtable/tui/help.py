@@ -27,14 +27,26 @@ def keys_line(
     word of this game (the same in every menu), then the table's own keys; ``events``: the
     scroll keys move the event panel. Where it would not fit two lines of ``width`` cells
     (Qute's many words at 80 columns), it is written tighter."""
-    full = _keys_line(keys, words, qute=qute, events=events, tight=False)
-    if width <= 0 or full.cell_len <= 2 * (width - 2):
+    full = _keys_line(keys, words, qute=qute, events=events, tight=False, extras=True)
+    if width <= 0:
         return full
-    return _keys_line(keys, words, qute=qute, events=events, tight=True)
+    # two lines of the width, less what word wrapping may leave empty at the first line's end
+    room = 2 * (width - 2) - 8
+    for tight, extras in ((False, True), (False, False), (True, False)):
+        line = _keys_line(keys, words, qute=qute, events=events, tight=tight, extras=extras)
+        if line.cell_len <= room:
+            return line
+    return line
 
 
 def _keys_line(
-    keys: Mapping[str, str], words: Sequence[str], *, qute: bool, events: bool, tight: bool
+    keys: Mapping[str, str],
+    words: Sequence[str],
+    *,
+    qute: bool,
+    events: bool,
+    tight: bool,
+    extras: bool = True,
 ) -> Text:
     out = Text()
     gap = " " if tight else "  "
@@ -45,7 +57,9 @@ def _keys_line(
 
     key("?", say("tui.keys.help"))
     key("q", say("tui.keys.quit"))
-    key("b", say("hint.short"))
+    if extras:  # where the line has room (else the help page names them)
+        key("b", say("hint.short"))
+        key("f", say("practice.short"))
     out.append("│ ")
     # Qute's suits: their own capital letter, in the suit order
     suits = sorted((w for w in words if keys.get(w) == w), key="CDHS".find)
@@ -93,6 +107,8 @@ def help_markdown(
         f"{bullets}{sort}"
         f"- {say('tui.help.mouse')}\n"
         f"- {say('tui.help.help')}\n"
+        f"- **b**: {say('hint.help')}\n"
+        f"- **f**: {say('practice.help')}\n"
         f"- {say('tui.help.meaningless')}\n\n"
         f"# {say('tui.help.clocks')}\n\n"
         f"- {say('tui.help.clock')}\n"

@@ -212,13 +212,17 @@ class LessonApp(CardtableApp):
         self._say(say("hint.lesson"))
         self._draw_bars()
 
+    def action_open_hands(self) -> None:
+        """No open hands in a lesson either: the step says what to do."""
+        self.action_hint()
+
     def help_markdown(self) -> str:
         """The table's help, after what the lesson says now."""
         return self.run_.words + "\n\n---\n\n" + super().help_markdown()
 
 
-_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b"})
-"""Keys the app's bindings take (help, quit, hint) before the lesson sees them."""
+_APP_KEYS = frozenset({"question_mark", "f1", "h", "q", "ctrl+q", "ctrl+c", "b", "f"})
+"""Keys the app's bindings take (help, quit, hint, open hands) before the lesson sees them."""
 
 _SCROLL_KEYS = frozenset({"pageup", "pagedown", "home", "end", "tab"})
 """Keys that scroll the other seats or the event panel, on every step."""

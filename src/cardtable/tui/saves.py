@@ -52,6 +52,8 @@ class SaveRecord(TypedDict, total=False):
     """Seed of the bots."""
     memory_aid: bool
     """Whether every card the person has seen stays shown."""
+    practice: bool
+    """Whether the AI players' cards were shown face up (a practice game)."""
     peek_window: float
     """Seconds of the initial-peek window (0: no clock)."""
     snap_window: float
