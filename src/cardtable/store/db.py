@@ -116,6 +116,7 @@ rooms = Table(
     Column("created", Float, nullable=False),
     Column("turn_time", Float),
     Column("spectator_chat", Boolean, nullable=False, server_default=false()),
+    Column("hints", Boolean, nullable=False, server_default=false()),
     Index("ix_rooms_public_created", "public", "created"),
 )
 
@@ -129,6 +130,7 @@ seats = Table(
     Column("name", String(32)),
     Column("token_hash", String(64)),
     Column("memory_aid", Boolean, nullable=False),
+    Column("hints", Boolean, nullable=False, server_default=false()),
     ForeignKeyConstraint(["room_id"], ["rooms.id"]),
 )
 
@@ -182,6 +184,9 @@ class SeatRow:
     """SHA-256 digest of the seat's token (``None``: not taken, or an AI seat)."""
     memory_aid: bool = False
     """A person's seat that is sent perfect-memory views (always ``False`` for AI seats)."""
+    hints: bool = False
+    """A person's seat that asked for a hint at a table of people: marked for everyone to see,
+    and given the memory aid from then on (:meth:`Store.mark_hints`)."""
 
 
 @dataclass
@@ -208,6 +213,9 @@ class RoomRow:
     """Seconds a person has per turn in this room (``None``: the server's default)."""
     spectator_chat: bool = False
     """Spectators may write in the room's chat (they always read it)."""
+    hints: bool = False
+    """People may ask for hints at this table of people (a seat that does is marked); at a
+    table of one person and AI players hints are always allowed."""
 
 
 @dataclass
@@ -331,13 +339,14 @@ ends it, who chose it (``chosen_by``) and the stand-in's level."""
 _Write = (
     tuple[Literal["room"], RoomRow]
     | tuple[Literal["seat"], tuple[str, int, str, str]]
+    | tuple[Literal["hints"], tuple[str, int]]
     | tuple[Literal["game"], GameRow]
     | tuple[Literal["action"], _Append]
     | tuple[Literal["finish"], tuple[str, int, GameResult]]
 )
 """One write for the writer task: its kind and what it writes (a new room, a seat taken by
-``(room, seat, name, token_hash)``, a new game, an action, a game's end by
-``(room, game_no, result)``)."""
+``(room, seat, name, token_hash)``, a seat marked for its hints by ``(room, seat)``, a new
+game, an action, a game's end by ``(room, game_no, result)``)."""
 
 _Queued = tuple[_Write, "asyncio.Future[None]"]
 """A write waiting for the writer, with the future its caller awaits."""
@@ -374,6 +383,8 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
             steps.extend(_room_steps(write[1]))
         elif write[0] == "seat":
             steps.append(_seat_step(*write[1]))
+        elif write[0] == "hints":
+            steps.append(_hints_step(*write[1]))
         elif write[0] == "game":
             steps.append(_game_step(write[1]))
         elif write[0] == "finish":
@@ -427,6 +438,7 @@ def _room_steps(r: RoomRow) -> list[_Step]:
         "created": r.created,
         "turn_time": r.turn_time,
         "spectator_chat": r.spectator_chat,
+        "hints": r.hints,
     }
     steps: list[_Step] = [(insert(rooms), room_row, None)]
     seat_rows: list[dict[str, object]] = [
@@ -438,6 +450,7 @@ def _room_steps(r: RoomRow) -> list[_Step]:
             "name": s.name,
             "token_hash": s.token_hash,
             "memory_aid": s.memory_aid,
+            "hints": s.hints,
         }
         for s in r.seats
     ]
@@ -456,6 +469,17 @@ def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
             seats.c.token_hash.is_(None),
         )
         .values(name=name, token_hash=token_hash)
+    )
+    return (stmt, None, 1)
+
+
+def _hints_step(room: str, seat: int) -> _Step:
+    """The update that marks a person's seat for its hints: from then on it has the memory aid
+    too (it must find the seat)."""
+    stmt = (
+        update(seats)
+        .where(seats.c.room_id == room, seats.c.seat == seat, seats.c.type == "human")
+        .values(hints=True, memory_aid=True)
     )
     return (stmt, None, 1)
 
@@ -563,6 +587,12 @@ class Store:
     async def take_seat(self, room: str, seat: int, name: str, token_hash: str) -> None:
         """Record that a person took ``seat`` under ``name``."""
         await self._submit(("seat", (room, seat, name, token_hash)))
+
+    async def mark_hints(self, room: str, seat: int) -> None:
+        """Record that the person at ``seat`` asked for a hint at a table of people: the seat is
+        marked (``hints``) and has the memory aid from then on. :class:`StoreError` if there is
+        no such person's seat."""
+        await self._submit(("hints", (room, seat)))
 
     async def start_game(self, game: GameRow) -> None:
         """Store the start of a game (its seed, base version and rules version)."""
@@ -698,8 +728,11 @@ class Store:
             created=row.created,
             turn_time=row.turn_time,
             spectator_chat=bool(row.spectator_chat),
+            hints=bool(row.hints),
             seats=[
-                SeatRow(s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid))
+                SeatRow(
+                    s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid), bool(s.hints)
+                )
                 for s in seat_rows
             ],
         )
