@@ -321,6 +321,7 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
                 memory_aid=body.memory_aid,
                 turn_time=body.turn_time,
                 spectator_chat=body.spectator_chat,
+                hints=body.hints,
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None

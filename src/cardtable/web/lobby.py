@@ -248,6 +248,7 @@ class Lobby:
         turn_time: float | None = None,
         quickplay: bool = False,
         spectator_chat: bool = False,
+        hints: bool = False,
     ) -> tuple[Table, int | None, str | None]:
         """Create a room; the creator takes the first person's seat. Returns its table, that
         seat and its token (``None`` when every seat is an AI). Raises ``ValueError``.
@@ -257,7 +258,9 @@ class Lobby:
         perfect-memory view, its level models how well it remembers. ``turn_time`` gives the
         room's people another time per turn than the server's. ``quickplay``: the room is opened
         by quick play (its id says so, and its open seats go to AI players after a wait).
-        ``spectator_chat``: spectators may write in the room's chat."""
+        ``spectator_chat``: spectators may write in the room's chat. ``hints``: people may ask
+        for hints at this table of people (each who does is marked and has the memory aid from
+        then on; at a table of one person and AI players hints are always allowed)."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -280,6 +283,7 @@ class Lobby:
             seats=rows,
             turn_time=turn_time,
             spectator_chat=spectator_chat,
+            hints=hints,
         )
         await self.store.create_room(row)
         room = Room(

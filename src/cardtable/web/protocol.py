@@ -48,6 +48,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ID",
     "MAX_ID_CHARS",
+    "MAX_LANG_CHARS",
     "MAX_MESSAGE_BYTES",
     "MAX_NAME_CHARS",
     "MAX_OPTIONS",
@@ -62,6 +63,10 @@ __all__ = [
     "CreateRoom",
     "ErrorFrame",
     "Frame",
+    "HintFrame",
+    "HintLabels",
+    "HintMsg",
+    "HintRow",
     "HoldMsg",
     "JoinMsg",
     "JoinRoom",
@@ -108,6 +113,9 @@ MAX_ID_CHARS = 64
 
 MAX_ID = 2**53
 """Largest magnitude of an integer ``id`` (every JSON reader holds it exactly)."""
+
+MAX_LANG_CHARS = 35
+"""Longest language tag a ``hint`` may name (``de-AT``, ``en-US``: BCP 47)."""
 
 MAX_NAME_CHARS = 24
 """Longest display name, after whitespace is collapsed."""
@@ -368,13 +376,29 @@ class ChatMsg(_Msg):
     reaction: Annotated[str, StringConstraints(max_length=32)] | None = None
 
 
+class HintMsg(_Msg):
+    """Ask for a hint at the seat's decision (the token's seat, based on state ``version``):
+    every legal move with what the search expects of it, answered to this connection only
+    (a :class:`HintFrame`), in the language ``lang`` names (a tag such as ``de-AT``; none: the
+    server's). At a table of people the first hint marks the seat (shown to everyone, and the
+    memory aid from then on): without ``handicap`` the answer only says so, with it the seat
+    accepts that."""
+
+    type: Literal["hint"]
+    room: RoomId
+    token: Token
+    version: Annotated[int, Field(ge=0, le=MAX_ID)]
+    lang: Annotated[str, StringConstraints(max_length=MAX_LANG_CHARS)] | None = None
+    handicap: StrictBool = False
+
+
 class PingMsg(_Msg):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | PingMsg
+ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | HintMsg | PingMsg
 """Any message a client may send."""
 
 _MODELS: dict[str, type[ClientMessage]] = {
@@ -384,6 +408,7 @@ _MODELS: dict[str, type[ClientMessage]] = {
     "rematch": RematchMsg,
     "hold": HoldMsg,
     "chat": ChatMsg,
+    "hint": HintMsg,
     "ping": PingMsg,
 }
 
@@ -569,6 +594,9 @@ class SeatInfo(TypedDict):
     back (join with their token, or act)."""
     played_for: PlayedFor
     """The seat's actions in the current game chosen by the clock or by a stand-in."""
+    hints: bool
+    """A person's seat that asked for a hint at a table of people: it has the memory aid from
+    then on (a handicap everyone sees)."""
 
 
 class RoomSummary(TypedDict):
@@ -592,6 +620,9 @@ class RoomSummary(TypedDict):
     """Whether spectators may write in the chat (they always read it)."""
     rematch: RematchOffer | None
     """The rematch offered, if any (until the next game starts, or a new offer)."""
+    hints: bool
+    """Whether people may ask for hints at this table of people (at a table of one person and
+    AI players they always may)."""
     turn_time: NotRequired[float]
     """Seconds each person has per turn or decision (0: no clock)."""
     quickplay: NotRequired[bool]
@@ -690,6 +721,63 @@ class StateFrame(TypedDict):
     """The ``id`` of the message this frame answers."""
 
 
+class HintRow(TypedDict):
+    """One legal move of a hint (:meth:`cardtable.learn.hints.HintRow.as_json`)."""
+
+    action: str
+    """The move, as ``act`` sends it."""
+    words: str
+    """The move in plain words, told to the seat, in the hint's language."""
+    points: float
+    """Expected points for the round after it (fewer are better)."""
+    win: float
+    """Chance to win the round after it (0 to 1)."""
+    loss: float
+    """Expected points it gives away against the move with the fewest."""
+    best: bool
+    """The search's choice (the first row)."""
+
+
+class HintLabels(TypedDict):
+    """The words of the hint panel, in the hint's language."""
+
+    title: str
+    order: str
+    """How the rows are ranked."""
+    best: str
+    points: str
+    """The heading of the expected points."""
+    win: str
+    """The heading of the chance to win."""
+    play: str
+    """What a row does when chosen."""
+    close: str
+    thinking: str
+    accept: str
+    """The button that asks for hints anyway (at a table of people)."""
+    badge: str
+    """The mark by a seat that asked for hints."""
+
+
+class HintFrame(TypedDict):
+    """The ``hint`` frame: the answer to a ``hint`` message, to that connection only. Its rows
+    are every legal move of the seat at ``version``, best first; none when the answer only says
+    that hints here are a handicap (``handicap``: the words, asked to accept)."""
+
+    type: Literal["hint"]
+    room: str
+    version: int
+    """The room's version the hint was computed for (sent only while it is still current)."""
+    rows: list[HintRow]
+    deals: int
+    """Worlds the search dealt."""
+    labels: HintLabels
+    handicap: NotRequired[str]
+    """At a table of people, before the seat's first hint: what asking means (no rows)."""
+    id: NotRequired[MsgId]
+    """The ``id`` of the ``hint`` message."""
+
+
 class PongFrame(TypedDict):
     """The answer to ``ping``."""
 
@@ -706,7 +794,7 @@ class ErrorFrame(TypedDict):
     id: NotRequired[MsgId]
 
 
-Frame = StateFrame | ChatFrame | PongFrame | ErrorFrame
+Frame = StateFrame | ChatFrame | HintFrame | PongFrame | ErrorFrame
 """Any frame the server sends on the WebSocket."""
 
 
@@ -779,6 +867,10 @@ class CreateRoom(BaseModel):
     ``--turn-time``)."""
     spectator_chat: StrictBool = False
     """Spectators may write in the room's chat (they always read it)."""
+    hints: StrictBool = False
+    """People may ask for hints at this table of people (each one who does is marked, and
+    has the memory aid from then on). At a table of one person and AI players hints are
+    always allowed."""
 
 
 class JoinRoom(BaseModel):

@@ -207,6 +207,7 @@ class Room:
                 "away": s.seat in self.away,
                 "stand_in": self.stand_ins[s.seat].name if s.seat in self.stand_ins else None,
                 "played_for": self.moves.played_for(s.seat),
+                "hints": s.hints,
             }
             for s in self.row.seats
         ]
@@ -228,4 +229,5 @@ class Room:
             "chat": has_chat(self.row),
             "spectator_chat": self.row.spectator_chat,
             "rematch": self.rematch.to_json() if self.rematch is not None else None,
+            "hints": self.row.hints,
         }

@@ -29,6 +29,7 @@ from .protocol import (
     ActMsg,
     ChatMsg,
     ClientMessage,
+    HintMsg,
     HoldMsg,
     JoinMsg,
     MsgId,
@@ -125,6 +126,7 @@ class RoomManager:
         turn_time: float | None = None,
         quickplay: bool = False,
         spectator_chat: bool = False,
+        hints: bool = False,
     ) -> tuple[Room, int | None, str | None]:
         """Create a room (:meth:`.Lobby.create`, which says what each keyword does); the room,
         the creator's seat and its token (``None`` when every seat is an AI). Raises
@@ -141,6 +143,7 @@ class RoomManager:
             turn_time=turn_time,
             quickplay=quickplay,
             spectator_chat=spectator_chat,
+            hints=hints,
         )
         return table.room, seat, token
 
@@ -215,9 +218,10 @@ class RoomManager:
             table.join(conn, seat, msg.id)
 
     async def _seat_message(
-        self, conn: Conn, msg: ActMsg | HoldMsg | RematchMsg | StartMsg
+        self, conn: Conn, msg: ActMsg | HoldMsg | RematchMsg | StartMsg | HintMsg
     ) -> None:
-        """An action, a hold, a rematch or a start: what only a seat's token may send."""
+        """An action, a hold, a rematch, a start or a hint: what only a seat's token may
+        send."""
         table = await self._open(msg.room, msg.id)
         room = table.room
         if msg.token is None:  # a rematch or a hold from a spectator
@@ -247,6 +251,10 @@ class RoomManager:
                 table.hold(conn, seat, msg.on, msg.id)
             elif isinstance(msg, RematchMsg):
                 await table.rematch(conn, seat, msg.accept, msg.id)
+            elif isinstance(msg, HintMsg):
+                # checked and started here; computed without the lock, answered to conn only
+                await table.hint(conn, seat, msg.version, msg.lang, msg.handicap, msg.id)
+                return
             else:
                 await table.start_asked(conn, msg.id)
             if conn not in room.conns:  # not listening: answer the sender anyway

@@ -21,6 +21,10 @@ would on the live game (``tests/test_agents.py`` checks that every agent does), 
 game's hidden cards never leave the server's process. The worker hands the agent a
 :class:`~cardtable.seat.Seat` of that world.
 
+A person's hint (the ``hint`` message) is the pool's other job, :func:`appraise`: the same world
+of the seat, and back every legal move with what the search expects of it
+(:func:`cardtable.learn.hints.hint`), phrased in the language the person reads.
+
 Why a pickled world rather than the log replayed in the worker (``cardtable.replay(game.log)``):
 a log holds the seed, from which every hidden card follows, and a replay costs the worker time
 in proportion to the whole match, while a pickle costs about the same whatever the match's
@@ -52,7 +56,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..agents import get as get_agent
+from ..catalog import language
 from ..game import Game
+from ..learn.hints import HINT_SECONDS, hint
 from ..rng import Rng
 from ..seat import Seat
 
@@ -60,6 +66,7 @@ __all__ = [
     "SEARCH_LEVELS",
     "WORKER_NICE",
     "SearchPool",
+    "appraise",
     "default_workers",
     "snapshot",
     "think",
@@ -92,13 +99,35 @@ def snapshot(game: Game, seat: int) -> bytes:
     return pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def think(level: str, seed: int, seat: int, state: bytes) -> str:
-    """The worker's job: the action (text) that ``cardtable.agents.get(level, seed=seed)``
-    chooses for ``seat`` given its world as :func:`snapshot` pickled it in ``state``."""
+def _world(state: bytes) -> Game:
+    """The world a job's ``state`` holds (:func:`snapshot`)."""
     world = pickle.loads(state)
     if not isinstance(world, Game):
         raise TypeError(f"a search job holds a world, not {type(world).__name__}")
-    return str(get_agent(level, seed=seed).act(Seat(world, seat)))
+    return world
+
+
+def think(level: str, seed: int, seat: int, state: bytes) -> str:
+    """The worker's job: the action (text) that ``cardtable.agents.get(level, seed=seed)``
+    chooses for ``seat`` given its world as :func:`snapshot` pickled it in ``state``."""
+    return str(get_agent(level, seed=seed).act(Seat(_world(state), seat)))
+
+
+def appraise(
+    seed: int,
+    seat: int,
+    state: bytes,
+    lang: str,
+    names: tuple[str, ...] = (),
+    seconds: float = HINT_SECONDS,
+) -> dict[str, object]:
+    """The worker's other job: the hint for ``seat`` (:func:`cardtable.learn.hints.hint`,
+    within ``seconds``) given its world as :func:`snapshot` pickled it in ``state``, its moves
+    in words of the language ``lang`` (seats named ``names``), as the browser receives it
+    (``{"rows": [...], "deals": n}``, best first)."""
+    world = _world(state)
+    with language(lang):
+        return hint(Seat(world, seat), seed=seed, seconds=seconds, names=names).as_json()
 
 
 def _ready() -> int:
@@ -198,6 +227,28 @@ class SearchPool:
                 raise
             self._replace(pool)
             return await loop.run_in_executor(self._executor(), think, level, seed, seat, state)
+
+    async def hint(
+        self,
+        seed: int,
+        seat: int,
+        state: bytes,
+        lang: str,
+        names: tuple[str, ...] = (),
+        seconds: float = HINT_SECONDS,
+    ) -> dict[str, object]:
+        """The hint of :func:`appraise` for these arguments, computed in a worker (as
+        :meth:`choose` computes a move: never on the event loop)."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        args = (seed, seat, state, lang, names, seconds)
+        try:
+            return await loop.run_in_executor(pool, appraise, *args)
+        except BrokenProcessPool:
+            if self._closed or pool is None:
+                raise
+            self._replace(pool)
+            return await loop.run_in_executor(self._executor(), appraise, *args)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """Give up a broken process pool for a new one (once, whoever notices first)."""

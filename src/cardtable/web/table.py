@@ -36,14 +36,17 @@ any face-down card; what it learns reaches it only in the events of the moment i
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import cast
 
 from .. import variants
 from ..agents import Agent
 from ..agents import get as get_agent
+from ..catalog import catalog, language, negotiate, say
 from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..game import Event, Game
 from ..notation import Action
@@ -58,6 +61,9 @@ from .frames import first_sight, join_log, push_all, state_frame
 from .movelog import CLOCK, Chosen, by_label, stand_in
 from .protocol import (
     By,
+    HintFrame,
+    HintLabels,
+    HintRow,
     MsgId,
     ProtocolError,
     RoomSummary,
@@ -66,13 +72,14 @@ from .protocol import (
     TurnClock,
     ai_seat_label,
 )
+from .protocol import error as error_frame
 from .rematch import answer as answer_rematch
 from .room import Conn, Room, ai_seed
-from .said import reader_for
+from .said import reader_for, seat_names
 from .search import SEARCH_LEVELS, SearchPool, snapshot
 from .settings import ServerSettings
 
-__all__ = ["HOLD_LIMIT", "Services", "Table", "new_game"]
+__all__ = ["HOLD_LIMIT", "Services", "Table", "hint_labels", "hint_language", "new_game"]
 
 log = logging.getLogger("cardtable.web")
 
@@ -87,6 +94,28 @@ own; every other is ``illegal`` (its words say which rule)."""
 def new_game(row: RoomRow, seed: int) -> Game:
     """A new game of the room ``row`` dealt from ``seed``."""
     return variants.new_game(row.game, players=row.players, seed=seed, options=row.options)
+
+
+def hint_language(tag: str | None) -> str:
+    """The language a hint is phrased in: the shipped one ``tag`` names (``de-AT``: German),
+    else English; no tag: the server's."""
+    return negotiate([tag]) if tag else catalog().language
+
+
+def hint_labels() -> HintLabels:
+    """The hint panel's words, in the language in use (:func:`cardtable.catalog.language`)."""
+    return {
+        "title": say("hint.title"),
+        "order": say("hint.order"),
+        "best": say("hint.best"),
+        "points": say("hint.points"),
+        "win": say("hint.win"),
+        "play": say("hint.play"),
+        "close": say("hint.close"),
+        "thinking": say("hint.thinking"),
+        "accept": say("hint.accept"),
+        "badge": say("hint.badge"),
+    }
 
 
 WindowKey = tuple[int, int, int, str]
@@ -158,6 +187,8 @@ class Table:
         """Seconds the turn clock has left while held."""
         self.fill_task: asyncio.Task[None] | None = None
         """The end of a quick-play room's wait for people, while it runs."""
+        self.hinting: set[Conn] = set()
+        """Connections with a hint being computed (one at a time each)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- life ---------------------------------------------------------------------------------
@@ -512,6 +543,129 @@ class Table:
             log.exception("AI move failed in room %s", room.id)
             if self.ai_task is me:
                 self.ai_task = self.ai_version = None
+
+    # -- hints ----------------------------------------------------------------------------------
+    def hints_free(self, seat: int) -> bool:
+        """Whether ``seat`` may have hints without being marked: every other seat is an AI's."""
+        return self.only_person(seat)
+
+    async def hint(
+        self,
+        conn: Conn,
+        seat: int,
+        version: int,
+        lang: str | None,
+        handicap: bool,
+        msg_id: MsgId,
+    ) -> None:
+        """A ``hint`` from ``conn``, listening as ``seat`` (the lock is held): check it, and
+        start computing the hint in the search pool (:meth:`.SearchPool.hint`) on a world of the
+        seat taken now; the lock is not held while it thinks, and its answer goes to ``conn``
+        only, if the room is still at ``version`` then (:meth:`_send_hint`).
+
+        Refused (in the hint's language) when the room is not at ``version``, when it is not
+        the seat's decision, where hints are off (a table of people made without them), and
+        while the connection's last hint is still being computed. At a table of people the
+        seat's first hint is answered with what asking means (``handicap``, no rows) unless it
+        accepts that (``handicap``): then the seat is marked, stored first, and shown to
+        everyone, and from then on it has the memory aid."""
+        room = self.room
+        game = room.game
+        if game is None:
+            raise ProtocolError("not_started", "the game has not started", msg_id)
+        if conn.room is not room or conn.seat != seat:
+            raise ProtocolError(
+                "not_joined",
+                "join the room with this seat's token first: a hint is sent to the connection "
+                "listening as the seat",
+                msg_id,
+            )
+        tongue = hint_language(lang)
+        with language(tongue):
+            if version != room.version:
+                raise ProtocolError("stale", say("hint.stale"), msg_id)
+            if game.over or seat not in game.actors or not game.legal_actions(seat):
+                raise ProtocolError("not_your_turn", say("hint.wait"), msg_id)
+            people = not self.hints_free(seat)
+            if people and not room.row.hints:
+                raise ProtocolError("hints_off", say("hint.off"), msg_id)
+            if conn in self.hinting:
+                raise ProtocolError("busy", say("hint.busy"), msg_id)
+            labels = hint_labels()
+            srow = room.row.seats[seat]
+            if people and not srow.hints and not handicap:
+                ask: HintFrame = {
+                    "type": "hint",
+                    "room": room.id,
+                    "version": version,
+                    "rows": [],
+                    "deals": 0,
+                    "labels": labels,
+                    "handicap": say("hint.handicap"),
+                }
+                if msg_id is not None:
+                    ask["id"] = msg_id
+                conn.push(ask)
+                return
+        if people and not srow.hints:
+            try:
+                await self.store.mark_hints(room.id, seat)
+            except StoreError:
+                log.exception("store refused the hints mark of room %s", room.id)
+                raise ProtocolError(
+                    "store", "the server could not save that you asked for hints", msg_id
+                ) from None
+            srow.hints = srow.memory_aid = True
+            self.broadcast([])  # the mark for everyone; the seat's view has the memory aid
+        state = snapshot(game, seat)
+        names = tuple(seat_names(room.seats_public()))
+        self.hinting.add(conn)
+        job = functools.partial(self.search.hint, secrets.randbits(31), seat, state, tongue, names)
+        self._spawn(self._send_hint(conn, seat, version, job, labels, msg_id))
+
+    async def _send_hint(
+        self,
+        conn: Conn,
+        seat: int,
+        version: int,
+        job: Callable[[], Awaitable[dict[str, object]]],
+        labels: HintLabels,
+        msg_id: MsgId,
+    ) -> None:
+        """Wait for a hint being computed, then send it to ``conn`` if the room is still at
+        ``version`` and ``conn`` still listens as ``seat``; else it is dropped (the table moved
+        on: the rows would be about a decision that is gone)."""
+        room = self.room
+        try:
+            found = await job()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a hint failed in room %s", room.id)
+            found = None
+        finally:
+            self.hinting.discard(conn)
+        if found is None:
+            conn.push(error_frame("server_error", "the hint could not be computed", msg_id))
+            return
+        async with self.lock:
+            if room.evicted or room.version != version or conn.room is not room:
+                return
+            if conn.seat != seat:
+                return
+            rows = found.get("rows")
+            deals = found.get("deals")
+            frame: HintFrame = {
+                "type": "hint",
+                "room": room.id,
+                "version": version,
+                "rows": cast("list[HintRow]", rows),
+                "deals": deals if isinstance(deals, int) else 0,
+                "labels": labels,
+            }
+            if msg_id is not None:
+                frame["id"] = msg_id
+            conn.push(frame)
 
     # -- holding the clocks ---------------------------------------------------------------------
     def only_person(self, seat: int) -> bool:
