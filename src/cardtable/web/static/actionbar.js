@@ -1,6 +1,7 @@
 // @ts-check
 // The live table's action bar: the selection so far, the actions it completes, the word
-// actions (pass, the call, a suit …) and, before the first game, the start button.
+// actions (pass, the call, a suit …), the hint button (hints.js) and, before the first game,
+// the start button.
 //
 // Calling the end of a round (Cabo!, Gabo!, Knock) asks for confirmation, so that one misclick
 // never ends a round: the first activation (the button, or the K key) replaces the button with
@@ -10,6 +11,7 @@
 
 import { cardShort } from "./cards.js";
 import { dock } from "./dock.js";
+import { hintButton, syncHints } from "./hints.js";
 import { el, forTheScreen, isTouch } from "./ui.js";
 import { callName, callWord, isShedding, variantInfo } from "./variants.js";
 
@@ -245,6 +247,10 @@ export function renderBar(page) {
         ),
       );
     }
+    // The hint of this decision: the button, and its panel kept in step with the table.
+    syncHints(page);
+    const hint = hintButton(page, busy);
+    if (hint) buttons.push(hint);
   }
   if (state && !view && state.seat !== null && state.status === "waiting") {
     const allTaken = state.seats.every((s) => s.type !== "human" || s.taken);

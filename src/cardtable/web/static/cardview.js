@@ -34,8 +34,25 @@ import { el, tapOrClick } from "./ui.js";
 /** What the memory-aid badge means, for its tooltip and screen readers. */
 export const AID_TEXT = "Memory aid: this player sees every card they have seen";
 
-/** The badge shown by the name of a seat that has the memory aid. */
-export function aidBadge() {
+/** What the hints badge means: a person who asked for hints at a table of people. */
+export const HINTS_TEXT =
+  "Hints: this player asked the computer for the best moves, and sees every card they have seen";
+
+/**
+ * The badge shown by the name of a seat that has the memory aid — or, for a person who asked
+ * for hints at a table of people (`info.hints`, which brings the memory aid with it), the
+ * hints badge instead.
+ * @param {{hints?: boolean} | null} [info] the seat, as the server describes it
+ */
+export function aidBadge(info = null) {
+  if (info?.hints) {
+    return el(
+      "span",
+      { class: "badge badge-hints", title: HINTS_TEXT, dataset: { ui: "hints-badge" } },
+      el("span", { "aria-hidden": "true" }, "Hints"),
+      el("span", { class: "sr-only" }, HINTS_TEXT),
+    );
+  }
   return el(
     "span",
     { class: "badge badge-aid", title: AID_TEXT, dataset: { ui: "aid-badge" } },

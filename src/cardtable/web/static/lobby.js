@@ -55,6 +55,10 @@ export class LobbyPage {
     this.seatsEl;
     /** @type {HTMLInputElement} */
     this.aidAllInput;
+    /** @type {HTMLInputElement} the hints switch of a table of people */
+    this.hintsInput;
+    /** @type {HTMLDivElement} the hints switch and its note (shown for two people or more) */
+    this.hintsField;
     /** @type {HTMLInputElement} */
     this.singleInput;
     /** @type {HTMLInputElement} */
@@ -251,6 +255,24 @@ export class LobbyPage {
       id: "f-aid-all",
       onchange: () => this.labelSeats(),
     });
+    this.hintsInput = el("input", { type: "checkbox", name: "hints", id: "f-hints" });
+    this.hintsField = el(
+      "div",
+      { class: "hints-field", dataset: { ui: "hints-field" } },
+      el(
+        "div",
+        { class: "field check" },
+        this.hintsInput,
+        el("label", { for: "f-hints" }, "Allow hints at this table"),
+      ),
+      el(
+        "p",
+        { class: "field-note" },
+        "A hint lists every move with the points the computer expects of it. At a table of " +
+          "people it is a handicap: whoever asks is marked by their name and keeps the " +
+          "memory aid from then on. Against computer players alone, hints are always there.",
+      ),
+    );
     this.singleInput = el("input", {
       type: "checkbox",
       name: "single",
@@ -336,6 +358,7 @@ export class LobbyPage {
             "aid keeps seeing every card they have seen; everybody at the table can see who " +
             "has it. AI players remember as their level does.",
         ),
+        this.hintsField,
       ),
       el(
         "fieldset",
@@ -470,8 +493,13 @@ export class LobbyPage {
     this.labelSeats();
   }
 
-  // Who sits where, and the memory-aid box of each person's seat (AI seats have none).
+  // Who sits where, and the memory-aid box of each person's seat (AI seats have none); the hints
+  // switch only where two people or more sit (alone against AI players, hints are free).
   labelSeats() {
+    const people = [...this.seatsEl.querySelectorAll(".seat-row select")].filter(
+      (select) => /** @type {HTMLSelectElement} */ (select).value === "human",
+    ).length;
+    this.hintsField.hidden = people < 2;
     let first = true;
     const all = this.aidAllInput.checked;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
@@ -517,6 +545,7 @@ export class LobbyPage {
     };
     body.name = name;
     if (this.aidAllInput.checked) body.memory_aid = true;
+    if (!this.hintsField.hidden && this.hintsInput.checked) body.hints = true;
     if (this.turnSelect.value) body.turn_time = Number(this.turnSelect.value);
     if (!this.singleInput.disabled) {
       let target = null;
@@ -580,6 +609,7 @@ export class LobbyPage {
       .map((s, i) => {
         if (s.type === "ai") return seatName(room.seats, i); // as the table names it
         const person = s.taken ? s.name || "player" : "free seat";
+        if (s.hints) return `${person} (hints)`;
         return s.memory_aid ? `${person} (memory aid)` : person;
       })
       .join(", ");
@@ -622,6 +652,17 @@ export class LobbyPage {
           matchFormat(room.options),
         ),
         el("span", { class: `status status-${room.status}` }, room.status),
+        room.hints
+          ? el(
+              "span",
+              {
+                class: "status room-tag",
+                dataset: { ui: "room-hints" },
+                title: "People at this table may ask for hints (and are marked when they do)",
+              },
+              "hints allowed",
+            )
+          : null,
         el("span", { class: "muted" }, who),
       ),
       el("div", { class: "room-actions" }, buttons),

@@ -6,6 +6,7 @@
 /** @typedef {import("./types/protocol").ChatReaction} ChatReaction */
 /** @typedef {import("./types/protocol").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types/protocol").HeldSeat} HeldSeat */
+/** @typedef {import("./types/protocol").HintMessage} HintMessage */
 /** @typedef {import("./types/protocol").MessageId} MessageId */
 /** @typedef {import("./types/protocol").ServerMessage} ServerMessage */
 /** @typedef {import("./types/protocol").StateMessage} StateMessage */
@@ -122,7 +123,7 @@ export function forgetSeat(room) {
  * The events of a RoomConnection and their details: `chat` (a line or reaction), `chat_log`
  * (the room's last lines, which the state answering each join carries: after that "state") and
  * `chat_error` (the refusal of a chat message this connection sent, which is not also an
- * `error` event).
+ * `error` event); `hint` (the answer to a hint this connection asked for, hints.js).
  * @typedef {{
  *   state: StateMessage,
  *   error: ErrorMessage,
@@ -130,6 +131,7 @@ export function forgetSeat(room) {
  *   chat: ChatMessage,
  *   chat_log: ChatLog,
  *   chat_error: ErrorMessage,
+ *   hint: HintMessage,
  * }} ConnEvents
  */
 
@@ -221,7 +223,8 @@ export class RoomConnection extends EventTarget {
         if (typeof msg.id === "number") this.holdIds.delete(msg.id);
         this.emit("state", msg);
         if (msg.chat_log) this.emit("chat_log", msg.chat_log);
-      } else if (msg.type === "error") this.emit("error", msg);
+      } else if (msg.type === "hint") this.emit("hint", msg);
+      else if (msg.type === "error") this.emit("error", msg);
     });
     ws.addEventListener("close", () => {
       clearInterval(this.pingTimer);

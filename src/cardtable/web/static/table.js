@@ -120,7 +120,7 @@ function seatHeader(view, seat, ctx) {
     if (seat === ctx.viewer && (view.hands[seat] ?? []).some((slot) => slot?.card))
       badges.push(quteSortControl(view, seat, ctx));
   }
-  if (info?.memory_aid) badges.push(aidBadge());
+  if (info?.memory_aid || info?.hints) badges.push(aidBadge(info));
   if (info && ctx.live && info.stand_in)
     badges.push(
       el(

@@ -60,6 +60,9 @@ export interface SeatInfo {
   /** How many actions of this seat in the current game were not chosen by its own player:
    * played by the turn clock (or a timed window closing), or by an AI standing in. */
   played_for: PlayedFor;
+  /** A person who asked for hints at a table of people: they have the memory aid from then on
+   * (a handicap everyone sees, shown by their name). */
+  hints: boolean;
 }
 
 /** Counts of a seat's actions in the current game chosen by someone else than its player. */
@@ -127,6 +130,9 @@ export interface RoomSummary {
   ai_fill_in?: number;
   /** The rematch offered in the room, if any (see RematchOffer). */
   rematch: RematchOffer | null;
+  /** Whether people may ask for hints at this table of people (at a table of one person and AI
+   * players they always may). */
+  hints: boolean;
 }
 
 /** `GET /api/rooms`: the lobby. */
@@ -200,6 +206,9 @@ export interface CreateRoomBody {
   turn_time?: number;
   /** Spectators may write in the room's chat (default false: they only read it). */
   spectator_chat?: boolean;
+  /** People may ask for hints at this table of people (each who does is marked and gets the
+   * memory aid); at a table of one person and AI players hints are always allowed. */
+  hints?: boolean;
 }
 
 /** The answer of `POST /api/rooms` (`seat`, `token` null when every seat is an AI). */
@@ -389,11 +398,61 @@ export interface ChatLog {
   writable: boolean;
 }
 
+/** One legal move of a hint, with what the search expects of it. */
+export interface HintRow {
+  /** The move, as `act` sends it. */
+  action: string;
+  /** The move in plain words, in the hint's language (cards as tokens, "[7H]"). */
+  words: string;
+  /** Expected points of the round after the move (fewer are better). */
+  points: number;
+  /** Chance to win the round after the move (0 to 1). */
+  win: number;
+  /** Expected points it gives away against the best move. */
+  loss: number;
+  /** The search's choice (the first row). */
+  best: boolean;
+}
+
+/** The hint panel's words, in the hint's language. */
+export interface HintLabels {
+  title: string;
+  /** How the rows are ranked (the search's weighing, win chance first). */
+  order: string;
+  best: string;
+  points: string;
+  win: string;
+  play: string;
+  close: string;
+  thinking: string;
+  /** The button that asks for hints anyway, at a table of people. */
+  accept: string;
+  /** The mark by the name of a seat that asked for hints. */
+  badge: string;
+}
+
+/** The `hint` frame, to the asking connection only: every legal move of the seat's decision at
+ * `version`, best first; no rows when it only says what asking means (`handicap`). */
+export interface HintMessage {
+  type: "hint";
+  room: string;
+  version: number;
+  rows: HintRow[];
+  /** Worlds the search dealt. */
+  deals: number;
+  labels: HintLabels;
+  /** At a table of people, before the seat's first hint: what asking means (accept with
+   * `handicap: true`). */
+  handicap?: string;
+  id?: MessageId;
+}
+
 /** Any frame the server sends. */
 export type ServerMessage =
   | StateMessage
   | ErrorMessage
   | ChatMessage
+  | HintMessage
   | { type: "pong" };
 
 /** What a client sends (`room` and `id` are added by RoomConnection.send). */
@@ -411,6 +470,17 @@ export type ClientMessage =
       token?: string;
       text?: string;
       reaction?: ChatReaction;
+      id?: MessageId;
+    }
+  /** Every legal move of the seat's decision, ranked (`lang`: the language of its words;
+   * `handicap`: accept being marked at a table of people). */
+  | {
+      type: "hint";
+      room?: string;
+      token?: string;
+      version: number;
+      lang?: string;
+      handicap?: boolean;
       id?: MessageId;
     }
   | { type: "ping" };
