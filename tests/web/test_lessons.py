@@ -361,6 +361,20 @@ def test_the_lesson_used_longest_ago_goes_first_when_too_many_are_kept(web: Asgi
     assert len(lessons_of(web)) == 2
 
 
+def test_one_address_cannot_push_out_the_lessons_of_others(web: Asgi) -> None:
+    lessons = Lessons(ManualClock(), capacity=10, per_client=2)
+    web.app.state.lessons = lessons
+    theirs, _ = lessons.start("kaboo", client="192.0.2.7")
+    first, second = web.start()["id"], web.start()["id"]
+    for _ in range(5):
+        third = web.start()["id"]  # each forgets the oldest of this address alone
+    assert len(lessons) == 3
+    assert web.request("GET", f"/api/lessons/{first}")[0] == 404
+    assert web.request("GET", f"/api/lessons/{second}")[0] == 404
+    assert web.request("GET", f"/api/lessons/{third}")[0] == 200
+    assert web.request("GET", f"/api/lessons/{theirs}")[0] == 200
+
+
 def test_the_default_idle_time_is_hours() -> None:
     assert IDLE_SECONDS >= 3600
 

@@ -48,6 +48,7 @@ from ..learn.lessons import LessonRun, Outcome, answer, available, load
 from ..text.moves import move_words
 from ..text.phrase import Reader, result_head
 from ..views import View
+from .guard import client_address
 from .protocol import Phrasing
 from .said import said_for
 
@@ -55,6 +56,7 @@ __all__ = [
     "IDLE_SECONDS",
     "MAX_ACTION_CHARS",
     "MAX_RUNS",
+    "MAX_RUNS_PER_CLIENT",
     "LessonEntry",
     "LessonMove",
     "LessonNotFound",
@@ -68,6 +70,10 @@ __all__ = [
 
 MAX_RUNS = 1000
 """Lessons kept at once; starting one more forgets the one used longest ago."""
+
+MAX_RUNS_PER_CLIENT = 16
+"""Lessons one client address keeps at once; starting one more forgets its own used longest
+ago (so that one address cannot push everybody else's lessons out)."""
 
 IDLE_SECONDS = 2 * 3600.0
 """Seconds a lesson is kept after its last request."""
@@ -181,6 +187,8 @@ class LessonEntry:
     """The language its words are read in."""
     touched: float
     """When it was last asked about (the clock's monotonic seconds)."""
+    client: str = ""
+    """The address of the client that started it."""
     events: list[Event] = field(default_factory=list)
     """The events of the last move played (at the start: the deal's)."""
     outcome: OutcomeInfo | None = None
@@ -205,24 +213,27 @@ def _language(lang: str | None) -> str | None:
 
 
 class Lessons:
-    """The lessons in play, by id (see the module's text): at most ``capacity``, each kept
-    ``idle`` seconds after its last request on ``clock``; ``seed`` deals each new table (the
-    cards after the lesson's stacked ones)."""
+    """The lessons in play, by id (see the module's text): at most ``capacity``, and
+    ``per_client`` of one client address, each kept ``idle`` seconds after its last request on
+    ``clock``; ``seed`` deals each new table (the cards after the lesson's stacked ones)."""
 
     def __init__(
         self,
         clock: Monotonic,
         *,
         capacity: int = MAX_RUNS,
+        per_client: int = MAX_RUNS_PER_CLIENT,
         idle: float = IDLE_SECONDS,
         seed: Callable[[], int] = _fresh_seed,
     ) -> None:
-        if capacity < 1 or idle <= 0:
+        if capacity < 1 or per_client < 1 or idle <= 0:
             raise ValueError("a lesson store keeps at least one lesson for some time")
         self.clock = clock
         """What the idle time is read on."""
         self.capacity = capacity
         """Lessons kept at most."""
+        self.per_client = per_client
+        """Lessons of one client address kept at most."""
         self.idle = idle
         """Seconds a lesson is kept after its last request."""
         self._seed = seed
@@ -240,10 +251,12 @@ class Lessons:
                 break
             self._runs.popitem(last=False)
 
-    def start(self, game: str, lang: str | None = None) -> tuple[str, LessonEntry]:
-        """A new lesson of ``game`` (a name or alias) read in ``lang`` (default English): its
-        id and entry. ``ValueError`` for an unknown game or language, ``LookupError`` for a
-        game without a lesson."""
+    def start(
+        self, game: str, lang: str | None = None, client: str = ""
+    ) -> tuple[str, LessonEntry]:
+        """A new lesson of ``game`` (a name or alias) read in ``lang`` (default English) for
+        the client at address ``client``: its id and entry. ``ValueError`` for an unknown game
+        or language, ``LookupError`` for a game without a lesson."""
         code = _language(lang) or DEFAULT_LANGUAGE
         name = variants.get(game).name  # ValueError: no such game
         try:
@@ -251,10 +264,15 @@ class Lessons:
         except ValueError as err:
             raise LookupError(str(err)) from None
         self._sweep()
+        own = [k for k, e in self._runs.items() if e.client == client]  # oldest first
+        for k in own[: max(0, len(own) - self.per_client + 1)]:
+            del self._runs[k]
         while len(self._runs) >= self.capacity:
             self._runs.popitem(last=False)
         run = lesson.start(self._seed())
-        entry = LessonEntry(run, code, self.clock.monotonic(), list(run.game.opening_events))
+        entry = LessonEntry(
+            run, code, self.clock.monotonic(), client, list(run.game.opening_events)
+        )
         lesson_id = secrets.token_urlsafe(12)
         self._runs[lesson_id] = entry
         return lesson_id, entry
@@ -427,7 +445,7 @@ def lesson_routes() -> APIRouter:
         """Start the lesson of ``game`` with its words in ``lang``: its ``id`` and state."""
         lessons = _lessons(request)
         try:
-            lesson_id, entry = lessons.start(game, lang)
+            lesson_id, entry = lessons.start(game, lang, client_address(request.scope))
         except LookupError as err:
             raise HTTPException(404, str(err)) from None
         except ValueError as err:
