@@ -3,8 +3,9 @@ their HTTP routes and pages.
 
 A lesson is one learner at a stacked table (:class:`~cardtable.learn.lessons.LessonRun`): no
 room, no store, no clock of its own. :class:`Lessons` keeps the runs by id, at most
-:data:`MAX_RUNS` (the one used longest ago goes first) and each for :data:`IDLE_SECONDS` after
-its last request, read on the server's injected clock (:mod:`.clock`).
+:data:`MAX_RUNS` (the one used longest ago goes first) and :data:`MAX_RUNS_PER_CLIENT` of one
+client address (its own oldest goes first), each for :data:`IDLE_SECONDS` after its last
+request, read on the server's injected clock (:mod:`.clock`).
 
 The routes::
 
@@ -23,8 +24,8 @@ words when the step waits for a move, the answer to the last move the lesson did
 (:func:`~cardtable.learn.lessons.answer`), and the events of the last move played (the learner's
 and the scripted answers) as the learner saw them at that moment, each with its words phrased
 as the server phrases them for a table (:func:`.said.said_for`; as for a seat without memory
-aid, the words do not name a card the learner saw privately: the event shows it, the page
-turns it face up for a moment).
+aid, the words do not name a card the learner saw privately: the event shows it, and the page
+keeps it face up until the lesson moves on).
 """
 
 from __future__ import annotations
