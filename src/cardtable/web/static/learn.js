@@ -66,6 +66,7 @@ const WORDS = {
     yourMove: "Your move",
     howToMove: `${cap(tapOrClick())} a marked card or pile on the table, or choose a move:`,
     chosen: "Now choose another card on the table, or a move below:",
+    clear: "Choose again",
     several: "…or in place of several equal cards at once",
     severalHow: "Choose the equal cards on the table one after the other, or a move below:",
     happened: "What just happened",
@@ -93,6 +94,7 @@ const WORDS = {
     howToMove:
       "Tippe auf eine markierte Karte oder einen Stapel auf dem Tisch, oder wähle einen Zug:",
     chosen: "Wähle jetzt eine weitere Karte auf dem Tisch, oder einen Zug unten:",
+    clear: "Neu wählen",
     several: "…oder anstelle mehrerer gleicher Karten auf einmal",
     severalHow: "Wähle die gleichen Karten auf dem Tisch nacheinander, oder einen Zug unten:",
     happened: "Was gerade passiert ist",
@@ -399,6 +401,11 @@ export class LessonPage {
     // the learner's own seat reads "You", not "You (you)"
     const own = table.querySelector(".seat-me .seat-name");
     if (own) own.textContent = t("you");
+    // the other seats' cards numbered too: the lesson names them ("Opponent's card 2")
+    for (const card of table.querySelectorAll(".seat:not(.seat-me) .slot > .card[data-addr]")) {
+      const pos = /** @type {HTMLElement} */ (card).dataset.addr?.split(".")[1] ?? "";
+      card.after(el("span", { class: "pos-label", "aria-hidden": "true" }, pos));
+    }
     table.addEventListener("click", (ev) => this.onTableClick(ev));
     this.tableHost.replaceChildren(table);
     this.renderPanel(state);
@@ -497,7 +504,29 @@ export class LessonPage {
       "div",
       { class: "learn-moves", dataset: { ui: "moves" } },
       el("h3", {}, t("yourMove")),
-      el("p", { class: "muted learn-how" }, how),
+      el(
+        "p",
+        { class: "muted learn-how" },
+        how,
+        chosen.length
+          ? [
+              " ",
+              el(
+                "button",
+                {
+                  type: "button",
+                  class: "linkish",
+                  dataset: { ui: "clear" },
+                  onclick: () => {
+                    picker.clear();
+                    this.render();
+                  },
+                },
+                t("clear"),
+              ),
+            ]
+          : null,
+      ),
       el(
         "div",
         { class: "learn-move-list" },
