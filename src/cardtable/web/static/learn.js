@@ -11,7 +11,7 @@ import { api, ApiError, errorMessage, saveSeat } from "./net.js";
 import { getName } from "./prefs.js";
 import { saidNodes } from "./said.js";
 import { renderTable } from "./table.js";
-import { byId, el, tapOrClick, toast } from "./ui.js";
+import { byId, el, isTouch, tapOrClick, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 
 /** @typedef {import("./types/view").View} View */
@@ -92,7 +92,8 @@ const WORDS = {
     next: "Weiter",
     yourMove: "Dein Zug",
     howToMove:
-      "Tippe auf eine markierte Karte oder einen Stapel auf dem Tisch, oder wähle einen Zug:",
+      `${isTouch() ? "Tippe" : "Klicke"} auf eine markierte Karte oder einen Stapel auf dem ` +
+      "Tisch, oder wähle einen Zug:",
     chosen: "Wähle jetzt eine weitere Karte auf dem Tisch, oder einen Zug unten:",
     clear: "Neu wählen",
     several: "…oder anstelle mehrerer gleicher Karten auf einmal",
