@@ -23,6 +23,16 @@ from ..webserver import Server
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 
+TOUCH_TARGET = 44
+"""The least width and height of a control on a touch screen (px)."""
+
+SMALL_CONTROLS = """least => [...document.querySelectorAll('main button, main a.btn, header .btn')]
+    .filter(n => n.getClientRects().length > 0)
+    .map(n => [n.outerHTML.slice(0, 80), n.getBoundingClientRect()])
+    .filter(([, r]) => r.width < least - 0.5 || r.height < least - 0.5)
+    .map(([what, r]) => `${what} ${r.width}x${r.height}`)"""
+"""The buttons of the page smaller than a finger (``least`` px either way)."""
+
 KABOO = [
     "draw deck",
     "replace 2",
@@ -147,6 +157,8 @@ def fits(page: Page, size: str) -> None:
     if size == "phone":
         assert panel["y"] >= table["y"] + table["height"] - 1
         assert panel["x"] >= 0 and panel["x"] + panel["width"] <= PHONE["width"]
+        small = page.evaluate(SMALL_CONTROLS, TOUCH_TARGET)
+        assert not small, f"controls under {TOUCH_TARGET}px: {small}"
     else:
         assert panel["x"] >= table["x"] + table["width"] - 1  # beside it
         assert panel["y"] < 200
@@ -234,6 +246,8 @@ def test_a_newcomer_learns_kaboo_by_clicking(
     moves = page.locator("[data-ui=moves] [data-action]")
     expect(moves).to_have_count(4)  # the card of the other seat it goes to
     expect(moves.first).to_have_text("Swap your card 1 and Opponent's card 0 unseen")
+    expect(page.locator("[data-ui=clear]")).to_be_visible()
+    fits(page, size)
     shot(page, screenshots, f"swap-en-{size}")
     click_and_wait(page, '.seat:not(.seat-me) .card[data-addr="1.0"]')
     assert step(page) == 15

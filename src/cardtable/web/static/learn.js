@@ -516,7 +516,7 @@ export class LessonPage {
                 "button",
                 {
                   type: "button",
-                  class: "linkish",
+                  class: "btn btn-small",
                   dataset: { ui: "clear" },
                   onclick: () => {
                     picker.clear();
