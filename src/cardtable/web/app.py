@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -24,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..store import Store
-from ..store.db import DEFAULT_URL
+from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
 from .guard import (
     Guard,
@@ -40,11 +41,13 @@ from .replays import (
     DEFAULT_COUNT,
     SEAT_TOKEN_HEADER,
     JSONBytes,
+    NotFinished,
     ReplayCache,
     ReplaySource,
     check_page,
     check_seat,
 )
+from .reviews import ReviewService, ReviewSource, pick_language
 from .rooms import Conn, Room, RoomError, RoomManager
 from .said import seat_names
 from .settings import DEFAULTS, ServerSettings
@@ -146,19 +149,25 @@ def _short_errors(exc: RequestValidationError) -> list[dict[str, object]]:
     return out
 
 
-def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -> FastAPI:
+def create_app(
+    db_url: str = DEFAULT_URL,
+    settings: ServerSettings = DEFAULTS,
+    reviews: ReviewService | None = None,
+) -> FastAPI:
     """The web application around the store at ``db_url``, run as ``settings`` say (its clocks,
     AI players, chat rate, the other origins whose pages may use it and its rate limits; see
-    :class:`.settings.ServerSettings`). ``ValueError`` names an allowed origin that is not an
+    :class:`.settings.ServerSettings`), its game reviews computed by ``reviews`` (default: one
+    worker process, :mod:`.reviews`). ``ValueError`` names an allowed origin that is not an
     origin."""
     origins = parse_origins(settings.allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
     manager = RoomManager(store, settings)
     guard = Guard(settings.limits)
     replays = ReplayCache()
+    reviews = reviews if reviews is not None else ReviewService()
     app = FastAPI(
         title="cardtable",
-        lifespan=_lifespan(store, manager, replays),
+        lifespan=_lifespan(store, manager, replays, reviews),
         docs_url="/api/docs",
         redoc_url=None,
     )
@@ -167,6 +176,7 @@ def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -
     app.state.guard = guard
     app.state.replays = replays
     app.state.lessons = Lessons(manager.clock)  # guided lessons, in memory (.lessons)
+    app.state.reviews = reviews
     # the last added runs first: headers on every answer, then the origin check (so a page of
     # another site cannot spend a visitor's quotas), the rate limits and the body limit
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
@@ -178,16 +188,17 @@ def create_app(db_url: str = DEFAULT_URL, settings: ServerSettings = DEFAULTS) -
     _add_reference(app)
     _add_rooms(app, manager, store)
     _add_replays(app, manager, store, replays)
+    _add_reviews(app, manager, store, replays, reviews)
     _add_play(app, manager, guard)
     app.include_router(lesson_routes())
     return app
 
 
 def _lifespan(
-    store: Store, manager: RoomManager, replays: ReplayCache
+    store: Store, manager: RoomManager, replays: ReplayCache, reviews: ReviewService
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """The app's life: the store opens and the manager starts before the first request; the
-    manager, the replay builder and the store close after the last."""
+    manager, the replay builder, the review workers and the store close after the last."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -204,6 +215,7 @@ def _lifespan(
         finally:
             await manager.close()  # AI moves, timers and the search workers
             replays.close()  # the replay build thread
+            await reviews.close()  # the review workers
             await store.close()
 
     return lifespan
@@ -238,6 +250,7 @@ def _add_pages(app: FastAPI) -> None:
     @app.get("/r/{room}", include_in_schema=False)
     @app.get("/r/{room}/history", include_in_schema=False)
     @app.get("/r/{room}/replay/{n}", include_in_schema=False)
+    @app.get("/r/{room}/review/{n}", include_in_schema=False)
     async def page(room: str | None = None, n: int | None = None) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -456,6 +469,110 @@ async def _replay_source(
         [by_label(Chosen.of(a), a.seat, room.row) for a in stored],
         seat_names(room.seats_public()),
     )
+
+
+def _add_reviews(
+    app: FastAPI, manager: RoomManager, store: Store, replays: ReplayCache, reviews: ReviewService
+) -> None:
+    """A finished game with every hand shown, and the review of one seat's decisions."""
+
+    @app.get("/api/rooms/{room_id}/games/{game_no}/open")
+    async def open_replay(
+        request: Request,
+        room_id: str,
+        game_no: int,
+        start: int = 0,
+        count: int = DEFAULT_COUNT,
+        lang: str | None = None,
+    ) -> JSONBytes:
+        """A finished game move by move with every hand shown, and at each step the places
+        of the cards each seat knew then (``known``: one list of ``"S.P"`` per seat), the
+        events in words in ``lang`` (default: the request's ``Accept-Language``); pages as the
+        replay's. ``409`` for a game not over: open hands are for a finished game only."""
+        check_page(start, count)
+        room = await _live_room(manager, room_id)
+        words = pick_language(lang, request.headers.get("accept-language"))
+
+        async def source() -> ReplaySource:
+            await _finished_game(store, room_id, game_no)
+            src = await _replay_source(store, room, room_id, game_no, None)
+            return dataclasses.replace(src, open=True, lang=words)
+
+        try:
+            built = await replays.get((room_id, game_no, "open", words), source)
+        except NotFinished:
+            raise HTTPException(409, _OPEN_REFUSED) from None
+        except ValueError:
+            log.warning("the moves of game %s/%d do not replay", room_id, game_no)
+            raise HTTPException(409, "this game's moves do not replay under these rules") from None
+        meta = {
+            "room": room_id,
+            "game_no": game_no,
+            "game": room.row.game,
+            "players": room.row.players,
+            "seats": [dict(s) for s in room.seats_public()],
+            "viewer": None,
+            "open": True,
+            "lang": words,
+        }
+        body = await replays.page(built, meta, start, count)
+        return JSONBytes(body, headers={"X-Replay-Build": str(built.build_no)})
+
+    @app.get(
+        "/api/rooms/{room_id}/games/{game_no}/review",
+        responses={202: {"description": "the review is being computed: its progress"}},
+    )
+    async def game_review(
+        request: Request, room_id: str, game_no: int, seat: int, lang: str | None = None
+    ) -> Response:
+        """The review of ``seat``'s decisions in a finished game (:mod:`.reviews`): ``202``
+        with ``{status, done, total, waiting}`` while it is computed, then every decision
+        weighed (``decisions``: as ``cardtable review --json`` gives them, with their words,
+        memory slips and the search's best moves) and the summary line, in ``lang`` (default:
+        the request's ``Accept-Language``). ``409`` for a game not over."""
+        room = await _live_room(manager, room_id)
+        if not 0 <= seat < room.row.players:
+            raise HTTPException(422, f"seat must be from 0 to {room.row.players - 1}")
+        words = pick_language(lang, request.headers.get("accept-language"))
+
+        async def source() -> ReviewSource:
+            row = await _finished_game(store, room_id, game_no)
+            src = await _replay_source(store, room, room_id, game_no, None)
+            seats = room.row.seats
+            return ReviewSource(
+                {
+                    "game": src.game,
+                    "players": src.players,
+                    "seed": row.seed,
+                    "options": dict(src.options),
+                    "actions": [[s, a] for s, a in src.actions],
+                },
+                seat,
+                seats[seat].memory_aid if seat < len(seats) else False,
+                tuple(src.names),
+                game_no,
+            )
+
+        answer = await reviews.answer((room_id, game_no, seat), words, source)
+        if isinstance(answer, bytes):
+            return JSONBytes(answer)
+        return JSONResponse(dict(answer), status_code=202, headers={"Retry-After": "1"})
+
+
+_OPEN_REFUSED = "open hands and reviews are only for a finished game: this game is still in play"
+"""Why a game in play is not shown with every hand open, nor reviewed."""
+
+
+async def _finished_game(store: Store, room_id: str, game_no: int) -> GameRow:
+    """The stored row of game ``game_no`` of ``room_id``: ``404`` if the room never had it,
+    ``409`` while it is in play (every hand is shown, and every decision judged, only once a
+    game is over)."""
+    row = next((g for g in await store.games(room_id) if g.game_no == game_no), None)
+    if row is None:
+        raise HTTPException(404, f"room {room_id} has no game {game_no}")
+    if row.finished is None:
+        raise HTTPException(409, _OPEN_REFUSED)
+    return row
 
 
 def _add_play(app: FastAPI, manager: RoomManager, guard: Guard) -> None:

@@ -77,6 +77,7 @@ from fastapi import HTTPException
 from starlette.responses import Response
 
 from .. import variants
+from ..catalog import language
 from ..game import Game
 from ..text.phrase import Reader
 from ..variants import Options
@@ -98,6 +99,7 @@ __all__ = [
     "Block",
     "BuiltReplay",
     "JSONBytes",
+    "NotFinished",
     "ReplayBuilder",
     "ReplayCache",
     "ReplaySource",
@@ -105,6 +107,8 @@ __all__ = [
     "build_replay",
     "check_page",
     "check_seat",
+    "known_places",
+    "open_hands",
     "page_body",
     "round_end_view",
 ]
@@ -171,6 +175,12 @@ class ReplaySource:
     names: Sequence[str] = ()
     """Each seat's name as the browser shows it (:func:`.said.seat_names`), for the words of
     the events (none: ``seat N``)."""
+    open: bool = False
+    """Every hand shown at every step (:func:`open_hands`), with what each seat knew: only for
+    a finished game (the build refuses a game that does not end, :class:`NotFinished`). The
+    steps show the spectator's view otherwise (:attr:`seat` is not read)."""
+    lang: str | None = None
+    """The language of the events' words (``None``: the server's)."""
 
 
 class Step(TypedDict):
@@ -275,6 +285,67 @@ def _last_seq(view: View, default: int = 0) -> int:
     return int(events[-1]["seq"]) if events else default
 
 
+class NotFinished(RuntimeError):
+    """An open-hands replay was asked of a game that does not end (every hand is shown only
+    once a game is over)."""
+
+
+def known_places(game: Game, seat: int, hands: Sequence[Sequence[object]]) -> list[str]:
+    """The places (``"S.P"``) of the hand cards ``seat`` knows now in ``game`` (its
+    :meth:`~cardtable.game.Game.knowledge`: what it was shown, remembered perfectly; in a
+    game of hands held face up, as Qute, its own hand); ``hands`` are the view's."""
+    knows = game.knowledge(seat)
+    if knows is None:
+        mine = hands[seat] if seat < len(hands) else ()
+        return [f"{seat}.{pos}" for pos, cell in enumerate(mine) if cell is not None]
+    return [
+        f"{owner}.{pos}"
+        for owner, row in enumerate(knows)
+        for pos, card in enumerate(row)
+        if card >= 0
+    ]
+
+
+def open_hands(game: Game, told: Mapping[str, object]) -> dict[str, object]:
+    """The spectator's view ``told`` (of ``game`` now) with every hand card's face, the card a
+    seat holds after drawing it, and ``known``: for each seat, the places of the cards it knew
+    (:func:`known_places`).
+
+    Omniscient (:meth:`~cardtable.game.Game.card_at`): only for the replay of a **finished**
+    game, which :class:`ReplayBuilder` checks before anything of it is served."""
+    out = dict(told)
+    hands = told.get("hands")
+    opened: list[list[object]] = []
+    if isinstance(hands, list):
+        for owner, hand in enumerate(hands):
+            row: list[object] = []
+            for pos, cell in enumerate(hand if isinstance(hand, list) else ()):
+                if isinstance(cell, Mapping):
+                    row.append({**cell, "card": game.card_at(owner, pos)})
+                else:
+                    row.append(cell)
+            opened.append(row)
+        out["hands"] = opened
+    drawer = told.get("drawer")
+    if isinstance(drawer, int) and told.get("drawn") is None:
+        out["drawn"] = game.view(drawer).get("drawn")  # the drawer sees what it drew
+    out["known"] = [known_places(game, s, opened) for s in range(game.players)]
+    return out
+
+
+def _all_known(told: Mapping[str, object], players: int) -> dict[str, object]:
+    """The table at a round's end (every hand shown to everyone) with every card known to
+    every seat."""
+    hands = told.get("hands")
+    places = [
+        f"{owner}.{pos}"
+        for owner, hand in enumerate(hands if isinstance(hands, list) else ())
+        for pos, cell in enumerate(hand if isinstance(hand, list) else ())
+        if cell is not None
+    ]
+    return {**told, "known": [list(places) for _ in range(players)]}
+
+
 def round_end_view(
     before: Game, seat: int, action: str, after: View, viewer: int | None
 ) -> View | None:
@@ -343,11 +414,13 @@ class ReplayBuilder:
         self._game: Game = variants.new_game(
             source.game, players=source.players, seed=source.seed, options=source.options
         )
-        self._seat = source.seat
+        self._open = source.open
+        self._lang = source.lang
+        self._seat = None if source.open else source.seat
         self._actions = source.actions
         self._by = source.by
         self._variant = source.game
-        self._reader = Reader(source.seat, tuple(source.names))
+        self._reader = Reader(self._seat, tuple(source.names))
         self._chosen: dict[int, By] = {}
         """Who chose the move that caused each event of a move its player did not choose."""
         self._said: dict[int, Phrasing] = {}
@@ -365,7 +438,7 @@ class ReplayBuilder:
         self._done_rounds = len(first["round_results"])
         self._moves = 0
         self._rounds: list[dict[str, int]] = []
-        self.initial = _dumps(self._told(first))
+        self.initial = _dumps(self._shown(first))
         """JSON of the view before the first step."""
 
     def _view(self, game: Game) -> View:
@@ -378,8 +451,19 @@ class ReplayBuilder:
         said = self._said.get(seq)
         if said is None:
             by = self._chosen.get(seq)
-            said = self._said[seq] = said_for(event, self._reader, self._variant, by)
+            if self._lang is None:
+                said = said_for(event, self._reader, self._variant, by)
+            else:
+                with language(self._lang):
+                    said = said_for(event, self._reader, self._variant, by)
+            self._said[seq] = said
         return said
+
+    def _shown(self, view: View) -> dict[str, object]:
+        """``view`` (of the game now) as a step shows it: with its events' words, and every
+        hand open in an open replay."""
+        told = self._told(view)
+        return open_hands(self._game, told) if self._open else told
 
     def _told(self, view: View) -> dict[str, object]:
         """``view`` with the words of its events; the words of older events are forgotten."""
@@ -409,7 +493,7 @@ class ReplayBuilder:
             "seat": seat,
             "action": action,
             "by": by,
-            "view": self._told(view),
+            "view": self._shown(view),
             "first_event": first,
         }
         self._moves += 1
@@ -422,7 +506,8 @@ class ReplayBuilder:
                 if end is None:
                     log.warning("a round's end could not be drawn apart from the next deal")
                 else:
-                    step["end_view"] = self._told(end)
+                    told = self._told(end)
+                    step["end_view"] = _all_known(told, game.players) if self._open else told
         return step
 
     def run_block(self) -> bool:
@@ -454,6 +539,8 @@ class ReplayBuilder:
         """The replay, once :attr:`done`."""
         if not self.done:
             raise RuntimeError("the replay is not built yet")
+        if self._open and not self._game.over:
+            raise NotFinished("every hand is shown only once the game is over")
         res = self._game.result
         rounds = list(self._rounds)
         if self._moves:  # a game that stopped inside a round (not a finished game)
@@ -566,14 +653,16 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-Key = tuple[str, int] | tuple[str, int, int | None]
+Key = tuple[str, int] | tuple[str, int, int | None] | tuple[str, int, str, str]
 """A replay: ``(room id, game number)``, or with the seat whose view it shows (``None``: the
-spectator's)."""
+spectator's), or ``(room id, game number, "open", language)`` for every hand shown."""
 
 
 def _whose(key: Key) -> str:
     """Whose view the replay of ``key`` shows, for the log."""
     seat = key[2] if len(key) > 2 else None
+    if isinstance(seat, str):
+        return "open hands"
     return "spectator" if seat is None else f"seat {seat}"
 
 
