@@ -400,3 +400,20 @@ def test_open_hands_show_every_card_and_what_each_seat_knew(tmp_path: Path) -> N
             assert any("Platz" in t or "hat" in t for t in said), said[:5]
 
     run(scenario)
+
+
+def test_the_server_s_service_from_the_environment() -> None:
+    default = ReviewService.from_env({})
+    assert (default.workers, default.samples) == (1, web_reviews.REVIEW_SAMPLES)
+    assert default.nice == web_reviews.WORKER_NICE
+    told = ReviewService.from_env(
+        {
+            "CARDTABLE_REVIEW_WORKERS": "2",
+            "CARDTABLE_REVIEW_SAMPLES": "20",
+            "CARDTABLE_REVIEW_NICE": "0",
+        }
+    )
+    assert (told.workers, told.samples, told.nice) == (2, 20, 0)
+    for bad in ({"CARDTABLE_REVIEW_SAMPLES": "many"}, {"CARDTABLE_REVIEW_SAMPLES": "1"}):
+        with pytest.raises(ValueError):
+            ReviewService.from_env(bad)

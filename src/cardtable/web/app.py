@@ -47,7 +47,7 @@ from .replays import (
     check_page,
     check_seat,
 )
-from .reviews import ReviewService, ReviewSource, pick_language
+from .reviews import ReviewService, ReviewSource, page_text, pick_language
 from .rooms import Conn, Room, RoomError, RoomManager
 from .said import seat_names
 from .settings import DEFAULTS, ServerSettings
@@ -156,15 +156,15 @@ def create_app(
 ) -> FastAPI:
     """The web application around the store at ``db_url``, run as ``settings`` say (its clocks,
     AI players, chat rate, the other origins whose pages may use it and its rate limits; see
-    :class:`.settings.ServerSettings`), its game reviews computed by ``reviews`` (default: one
-    worker process, :mod:`.reviews`). ``ValueError`` names an allowed origin that is not an
-    origin."""
+    :class:`.settings.ServerSettings`), its game reviews computed by ``reviews`` (default: as
+    :meth:`.reviews.ReviewService.from_env` says). ``ValueError`` names an allowed origin that
+    is not an origin."""
     origins = parse_origins(settings.allow_origins)  # ValueError names one that is not an origin
     store = Store(db_url)
     manager = RoomManager(store, settings)
     guard = Guard(settings.limits)
     replays = ReplayCache()
-    reviews = reviews if reviews is not None else ReviewService()
+    reviews = reviews if reviews is not None else ReviewService.from_env()
     app = FastAPI(
         title="cardtable",
         lifespan=_lifespan(store, manager, replays, reviews),
@@ -556,7 +556,8 @@ def _add_reviews(
         answer = await reviews.answer((room_id, game_no, seat), words, source)
         if isinstance(answer, bytes):
             return JSONBytes(answer)
-        return JSONResponse(dict(answer), status_code=202, headers={"Retry-After": "1"})
+        body = {**answer, "lang": words, "text": page_text(words)}
+        return JSONResponse(body, status_code=202, headers={"Retry-After": "1"})
 
 
 _OPEN_REFUSED = "open hands and reviews are only for a finished game: this game is still in play"

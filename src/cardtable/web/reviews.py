@@ -20,6 +20,11 @@ rollout search (0.2–0.4 s a decision with the default :data:`REVIEW_SAMPLES` d
 * At most :data:`MAX_PENDING` reviews wait or run at once; past that a new one is refused
   (``503``, try again later): reviews take CPU that the tables need.
 
+The server's service is made by :meth:`ReviewService.from_env`: one worker at the lowest
+priority, :data:`REVIEW_SAMPLES` deals, unless the environment says otherwise
+(``CARDTABLE_REVIEW_WORKERS``, ``CARDTABLE_REVIEW_SAMPLES``, ``CARDTABLE_REVIEW_NICE``: for a
+machine that reviews a lot, or for tests that need a review in seconds on a busy machine).
+
 Only a finished game is reviewed: the log holds the seed, from which every card follows, and
 the answer names cards (the best move, a memory slip) that no seat may know while the game
 is played. The routes check that the game is over before a review starts.
@@ -66,6 +71,7 @@ __all__ = [
     "ReviewKey",
     "ReviewService",
     "ReviewSource",
+    "page_text",
     "pick_language",
     "review_body",
 ]
@@ -113,6 +119,25 @@ TEXT_KEYS = (
     "review.web.move",
     "review.web.loss",
     "review.web.best",
+    "review.web.round",
+    "review.web.replay.first",
+    "review.web.replay.back",
+    "review.web.replay.play",
+    "review.web.replay.pause",
+    "review.web.replay.next",
+    "review.web.replay.next_round",
+    "review.web.replay.last",
+    "review.web.replay.speed",
+    "review.web.replay.start",
+    "review.web.replay.deal_of",
+    "review.web.replay.move_at",
+    "review.web.replay.deal_at",
+    "review.web.replay.round_over",
+    "review.web.replay.game_over",
+    "review.web.replay.step",
+    "review.web.replay.won_by",
+    "review.web.replay.totals",
+    "review.web.replay.next_deal",
 )
 """The words of the review page that the server sends in the language asked for (keys of
 ``review.po``; ``{placeholders}`` are filled in by the page)."""
@@ -370,6 +395,25 @@ class ReviewService:
         self._reader: threading.Thread | None = None
         self._pids: set[int] = set()
         self._closed = False
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ReviewService:
+        """The server's service: the defaults, or what ``CARDTABLE_REVIEW_WORKERS``,
+        ``CARDTABLE_REVIEW_SAMPLES`` and ``CARDTABLE_REVIEW_NICE`` say (whole numbers;
+        ``ValueError`` for anything else) in ``environ`` (default: :data:`os.environ`)."""
+        env = os.environ if environ is None else environ
+        found: dict[str, int] = {}
+        for name, field in (("WORKERS", "workers"), ("SAMPLES", "samples"), ("NICE", "nice")):
+            value = env.get(f"CARDTABLE_REVIEW_{name}")
+            if value is None or not value.strip():
+                continue
+            try:
+                found[field] = int(value)
+            except ValueError:
+                raise ValueError(
+                    f"CARDTABLE_REVIEW_{name} is a whole number, not {value!r}"
+                ) from None
+        return cls(**found)
 
     def __contains__(self, key: object) -> bool:
         return key in self._done

@@ -4,9 +4,11 @@
 //   /r/{room}              the table
 //   /r/{room}/history      the room's games
 //   /r/{room}/replay/{n}   a finished game, move by move
+//   /r/{room}/review/{n}   a finished game's decisions weighed, beside its open hands
 
 import { HistoryPage } from "./history.js";
 import { ReplayPage } from "./replay.js";
+import { ReviewPage } from "./review.js";
 import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./tablepage.js";
 import { errorMessage } from "./net.js";
@@ -16,7 +18,7 @@ import { loadVariants } from "./variants.js";
 /**
  * The page for `path`, or null (then the page says there is none).
  * @param {string} path
- * @returns {LobbyPage | TablePage | HistoryPage | ReplayPage | null}
+ * @returns {LobbyPage | TablePage | HistoryPage | ReplayPage | ReviewPage | null}
  */
 function route(path) {
   const root = byId("app");
@@ -27,6 +29,9 @@ function route(path) {
   if ((m = new RegExp(`^/r/${room}/history/?$`).exec(path))) return new HistoryPage(root, m[1]);
   if ((m = new RegExp(`^/r/${room}/replay/(\\d+)/?$`).exec(path))) {
     return new ReplayPage(root, m[1], Number(m[2]));
+  }
+  if ((m = new RegExp(`^/r/${room}/review/(\\d+)/?$`).exec(path))) {
+    return new ReviewPage(root, m[1], Number(m[2]));
   }
   root.replaceChildren(
     el("p", {}, "There is no such page. ", el("a", { href: "/" }, "To the lobby")),

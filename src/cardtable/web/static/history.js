@@ -1,8 +1,8 @@
 // @ts-check
-// A room's history, /r/{room}/history: its games, who played, the scores, and a link to each
-// game's replay (replay.js).
+// A room's history, /r/{room}/history: its games, who played, the scores, and links to each
+// finished game's replay (replay.js) and review (review.js).
 
-import { api, errorMessage } from "./net.js";
+import { api, errorMessage, loadSeat } from "./net.js";
 import { seatName } from "./table.js";
 import { byId, el, toast } from "./ui.js";
 
@@ -52,6 +52,10 @@ export class HistoryPage {
     }
     /** @param {number} i */
     const names = (i) => seatName(summary.seats, i);
+    // the review opens on this browser's seat, else on the first person's, else seat 0
+    const held = loadSeat(this.room);
+    const person = summary.seats.findIndex((s) => s.type === "human");
+    const reviewed = held?.seat ?? Math.max(0, person);
     const rows = data.games.map((g) => {
       const res = g.result;
       const outcome = res
@@ -60,13 +64,27 @@ export class HistoryPage {
       const link =
         g.status === "finished" || res
           ? el(
-              "a",
-              {
-                class: "btn btn-small",
-                href: `/r/${this.room}/replay/${g.game_no}`,
-                dataset: { ui: "replay" },
-              },
-              "Replay",
+              "span",
+              { class: "history-links" },
+              el(
+                "a",
+                {
+                  class: "btn btn-small",
+                  href: `/r/${this.room}/replay/${g.game_no}`,
+                  dataset: { ui: "replay" },
+                },
+                "Replay",
+              ),
+              el(
+                "a",
+                {
+                  class: "btn btn-small",
+                  href: `/r/${this.room}/review/${g.game_no}?seat=${reviewed}`,
+                  dataset: { ui: "review" },
+                  title: `Every decision of ${names(reviewed)} weighed, with all hands open`,
+                },
+                "Review",
+              ),
             )
           : el("span", { class: "muted" }, "in play");
       return el(
@@ -113,5 +131,3 @@ export class HistoryPage {
     );
   }
 }
-
-/** Steps the replay viewer asks for at a time (the server may send fewer: it bounds pages). */

@@ -1,16 +1,18 @@
 // @ts-check
 // The move-by-move replay of one game, /r/{room}/replay/{n}, drawn with the table renderer: as a
-// spectator saw it, or as the seat this browser holds saw it (its own peeks), with the end of
-// every round, a speed and captions in words (each event's, as the server phrased it for the
-// replay's viewer).
+// spectator saw it, as the seat this browser holds saw it (its own peeks), or with every hand
+// open (the game is over) and the cards one chosen seat knew at each step marked; with the end
+// of every round, a speed and captions in words (each event's, as the server phrased it for the
+// replay's viewer). The review page (review.js) embeds the open-hands replay beside its list of
+// decisions.
 
 import { ApiError, api, errorMessage, loadSeat } from "./net.js";
 import { getPref, REPLAY_SPEEDS, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
 import { saidNodes } from "./said.js";
-import { renderResults, renderTable, seatName } from "./table.js";
+import { cardElement, renderResults, renderTable, seatName } from "./table.js";
 import { byId, el, isModalOpen, toast } from "./ui.js";
-import { variantInfo } from "./variants.js";
+import { isSheddingView, variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/protocol").Replay} Replay */
 /** @typedef {import("./types/protocol").ReplayStep} ReplayStep */
@@ -29,6 +31,43 @@ const SETTLE = 120;
 const MOVE_MS = 700;
 /** How many times longer than a move the end of a round stays while the replay plays. */
 const END_HOLD = 4;
+/**
+ * The replay's own words (English), by key; `{name}` placeholders. A page that embeds the
+ * replay may give them in another language (ReplayOptions.say).
+ */
+export const REPLAY_WORDS = {
+  first: "First",
+  back: "Back",
+  play: "Play",
+  pause: "Pause",
+  next: "Next",
+  next_round: "Next round",
+  last: "Last",
+  speed: "Speed",
+  start: "Start",
+  deal_of: "the deal of round {round} — {moves} moves in this round",
+  move_at: "Round {round} · move {move} of {moves}",
+  deal_at: "Round {round} · the deal",
+  round_over: "Round {round} over",
+  game_over: "Game over",
+  step: "Step {step} of {total}",
+  won_by: "won by {who}",
+  totals: "Totals: {totals}",
+  next_deal: "Next: the deal of round {round}.",
+};
+/** @typedef {keyof typeof REPLAY_WORDS} ReplayWord */
+
+/**
+ * `template` with its `{placeholders}` filled from `params` (those it lacks are left).
+ * @param {string} template
+ * @param {Record<string, string | number>} [params]
+ */
+export function fill(template, params = {}) {
+  return template.replace(/\{(\w+)\}/g, (all, name) =>
+    name in params ? String(params[name]) : all,
+  );
+}
+
 /** Events a move's caption leaves to the round's end (or that say nothing of the move). */
 const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
 
@@ -46,10 +85,13 @@ const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
  */
 /**
  * A position of the slider: the deal, a move (the `index`-th step of the API, move `move` of
- * the `moves` of round `round`), or the end of a round (after its last move, step `index`).
+ * the `moves` of round `round`), the end of a round (after its last move, step `index`), or
+ * (open hands) the deal of the next round `round` (the `view` of step `index`, the move that
+ * ended the round before).
  * @typedef {{kind: "start"}
  *   | {kind: "move", index: number, round: number, move: number, moves: number}
- *   | {kind: "end", index: number, round: number, last: boolean}} Place
+ *   | {kind: "end", index: number, round: number, last: boolean}
+ *   | {kind: "deal", index: number, round: number}} Place
  */
 /**
  * The steps of one view loaded so far: by index, the pages (first index → number of steps),
@@ -61,7 +103,28 @@ const NOT_THE_MOVE = new Set(["round_end", "game_over", "round_start", "turn"]);
  *   initial: View | null,
  * }} Loaded
  */
-/** Whose view the replay shows. @typedef {"seat" | "spectator"} Mode */
+/** Whose view the replay shows (open: every hand, the game being over). @typedef {"seat" | "spectator" | "open"} Mode */
+/**
+ * A view of the open-hands replay: every card's face, and for each seat the places (`"S.P"`)
+ * of the cards it knew at that moment.
+ * @typedef {View & {known?: string[][]}} OpenView
+ */
+/**
+ * How a ReplayPage is made: `embedded` draws it inside another page (the review) with every
+ * hand open and no title, history link or whose-view switch; `lang` the language of the
+ * events' words (open hands); `seat` whose knowledge is marked at first; `onShow` is told each
+ * position drawn; `knewText` says what the marks of the open hands mean (in the page's
+ * language), given the marked seat's name; `say` gives the replay's own words in that
+ * language (undefined: the English of REPLAY_WORDS).
+ * @typedef {{
+ *   embedded?: boolean,
+ *   lang?: string,
+ *   seat?: number,
+ *   onShow?: (place: Place) => void,
+ *   knewText?: (name: string) => string,
+ *   say?: (key: ReplayWord, params: Record<string, string | number>) => string | undefined,
+ * }} ReplayOptions
+ */
 
 /**
  * The events of a view of the replay, each with its words.
@@ -72,13 +135,14 @@ const told = (view) => view.events ?? [];
 
 /**
  * The slider's positions for a game whose rounds took `rounds` moves: the deal, then each
- * round's moves and its end. Moves past the rounds listed (none from this server) make a
- * round of their own.
+ * round's moves and its end (and with `deals`, the next round's deal after each end but the
+ * last). Moves past the rounds listed (none from this server) make a round of their own.
  * @param {RoundMoves[]} rounds
  * @param {number} total the game's number of moves
+ * @param {boolean} [deals]
  * @returns {Place[]}
  */
-export function replayPlaces(rounds, total) {
+export function replayPlaces(rounds, total, deals = false) {
   /** @type {Place[]} */
   const places = [{ kind: "start" }];
   const list = [...rounds];
@@ -89,8 +153,11 @@ export function replayPlaces(rounds, total) {
     for (let move = 1; move <= r.moves && index < total; move++) {
       places.push({ kind: "move", index: index++, round: r.round, move, moves: r.moves });
     }
-    if (index > 0)
-      places.push({ kind: "end", index: index - 1, round: r.round, last: i === list.length - 1 });
+    if (index > 0) {
+      const last = i === list.length - 1;
+      places.push({ kind: "end", index: index - 1, round: r.round, last });
+      if (deals && !last) places.push({ kind: "deal", index: index - 1, round: list[i + 1].round });
+    }
   });
   return places;
 }
@@ -107,16 +174,50 @@ function keptSpeed() {
 /** "0.5×", "2×". @param {number} speed */
 const speedText = (speed) => `${speed}×`;
 
+/**
+ * Mark a face-up card of the open hands as known to a seat (the table's "known" mark, drawn as
+ * an eye here) or not (faded), and say so to screen readers.
+ * @param {HTMLElement} card
+ * @param {boolean} known
+ * @param {string} name the seat's name
+ */
+function mark(card, known, name) {
+  card.classList.toggle("known", known);
+  card.classList.toggle("unknown", !known);
+  card.dataset.known = known ? "1" : "0";
+  const badge = card.querySelector(".known-mark");
+  if (known && !badge) card.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
+  if (!known && badge) badge.remove();
+  const label = card.getAttribute("aria-label") ?? "";
+  card.setAttribute("aria-label", `${label}, ${known ? "known" : "not known"} to ${name}`);
+}
+
 export class ReplayPage {
   /**
    * @param {HTMLElement} root
    * @param {string} room
    * @param {number} gameNo
+   * @param {ReplayOptions} [options]
    */
-  constructor(root, room, gameNo) {
+  constructor(root, room, gameNo, options = {}) {
     this.root = root;
     this.room = room;
     this.gameNo = gameNo;
+    /** Drawn inside another page (the review), every hand open. */
+    this.embedded = Boolean(options.embedded);
+    /** The language of the open-hands replay's words (undefined: the browser's). */
+    this.lang = options.lang;
+    /** The seat whose knowledge the open hands mark. */
+    this.knownSeat = options.seat ?? 0;
+    /** Told each position drawn. */
+    this.onShow = options.onShow;
+    /** The replay's words in the page's language, where it gives them. */
+    this.say = options.say;
+    /** What the marks of the open hands mean, for a seat's name. */
+    this.knewText =
+      options.knewText ??
+      ((/** @type {string} */ name) =>
+        `Every card is shown face up. An eye marks the cards ${name} knew at this moment; the faded ones were hidden from ${name}.`);
     /** The position asked for: 0 (the deal) to `total`. */
     this.step = 0;
     /** The position drawn now (-1: none yet). */
@@ -136,11 +237,12 @@ export class ReplayPage {
     /** The seat this browser holds in the room, if it may replay that seat's view. */
     this.held = /** @type {HeldSeat | null} */ (loadSeat(room));
     /** @type {Mode} */
-    this.mode = "spectator";
+    this.mode = this.embedded ? "open" : "spectator";
     /** What is loaded of each view. @type {Record<Mode, Loaded>} */
     this.loaded = {
       seat: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
       spectator: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
+      open: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
     };
     // Set by start() once the first page is loaded, before anything reads them:
     /** @type {ReplayData} */
@@ -161,6 +263,19 @@ export class ReplayPage {
     this.logList;
     /** @type {HTMLElement | null} */
     this.toggle = null;
+    /** The "cards known to" choice of the open hands (not when embedded). */
+    this.seatPick = /** @type {HTMLElement | null} */ (null);
+    /** What the marks of the open hands mean. @type {HTMLElement} */
+    this.legend = el("p", { class: "open-legend muted", dataset: { ui: "open-legend" } });
+  }
+
+  /**
+   * One of the replay's own words, in the page's language.
+   * @param {ReplayWord} key
+   * @param {Record<string, string | number>} [params]
+   */
+  w(key, params = {}) {
+    return this.say?.(key, params) ?? fill(REPLAY_WORDS[key], params);
   }
 
   /** What is loaded of the view shown. */
@@ -168,13 +283,14 @@ export class ReplayPage {
     return this.loaded[this.mode];
   }
 
-  /** The seat whose view is shown (null: a spectator's). */
+  /** The seat whose view is shown (null: a spectator's); with open hands, the marked seat's. */
   get viewer() {
+    if (this.mode === "open") return this.knownSeat;
     return this.mode === "seat" && this.held ? this.held.seat : null;
   }
 
   async start() {
-    document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
+    if (!this.embedded) document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
     this.root.replaceChildren(el("p", {}, "Loading…"));
     try {
       this.data = await this.firstPage();
@@ -193,10 +309,17 @@ export class ReplayPage {
     }
     const d = this.data;
     this.names = (i) => seatName(d.seats, i);
-    this.places = replayPlaces(d.rounds ?? [], d.total);
-    this.total = this.places.length - 1;
+    this.setPlaces();
     this.build();
     this.go(0);
+  }
+
+  /** The slider's positions for the view shown (open hands: with the deal of every round). */
+  setPlaces() {
+    const d = this.data;
+    this.places = replayPlaces(d.rounds ?? [], d.total, this.mode === "open");
+    this.total = this.places.length - 1;
+    if (this.slider) this.slider.max = String(this.total);
   }
 
   /**
@@ -205,6 +328,7 @@ export class ReplayPage {
    * @returns {Promise<ReplayData>}
    */
   async firstPage() {
+    if (this.mode === "open") return this.fetchPage(0);
     if (this.held) {
       this.mode = "seat";
       try {
@@ -221,9 +345,10 @@ export class ReplayPage {
   /** Draw the page around the table: title, view toggle, controls, caption, hosts. */
   build() {
     const d = this.data;
-    byId("page-tools").replaceChildren(
-      el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
-    );
+    if (!this.embedded)
+      byId("page-tools").replaceChildren(
+        el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+      );
     this.slider = el("input", {
       type: "range",
       min: 0,
@@ -256,7 +381,7 @@ export class ReplayPage {
         el("span", { class: "replay-icon", "aria-hidden": "true" }, icon),
         el("span", { class: "replay-btn-text", "aria-hidden": "true" }, text),
       );
-    this.playBtn = btn("▶", "Play", "play", () => this.togglePlay(), "play", "space");
+    this.playBtn = btn("▶", this.w("play"), "play", () => this.togglePlay(), "play", "space");
     const speed = el(
       "select",
       {
@@ -282,49 +407,57 @@ export class ReplayPage {
     this.logList = el("ol", { class: "log-list" });
     const title = variantInfo(d.game)?.title ?? d.game;
     this.root.replaceChildren(
-      el(
-        "div",
-        { class: "room-bar" },
-        el(
-          "h1",
-          { class: "room-title" },
-          `Replay: game ${d.game_no} · ${title} · room ${this.room}`,
-        ),
-        el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
-      ),
-      this.viewToggle() ?? "",
+      this.embedded
+        ? ""
+        : el(
+            "div",
+            { class: "room-bar" },
+            el(
+              "h1",
+              { class: "room-title" },
+              `Replay: game ${d.game_no} · ${title} · room ${this.room}`,
+            ),
+            el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
+          ),
+      this.embedded ? "" : this.viewToggle(),
       el(
         "div",
         { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
         el(
           "div",
           { class: "replay-buttons" },
-          btn("⇤", "First", "first", () => this.go(0), "first step", "Home"),
-          btn("‹", "Back", "prev", () => this.go(this.step - 1), "previous step", "←"),
+          btn("⇤", this.w("first"), "first", () => this.go(0), "first step", "Home"),
+          btn("‹", this.w("back"), "prev", () => this.go(this.step - 1), "previous step", "←"),
           this.playBtn,
-          btn("›", "Next", "next", () => this.go(this.step + 1), "next step", "→"),
-          btn("»", "Next round", "next-round", () => this.nextRound(), "next round", "N"),
-          btn("⇥", "Last", "last", () => this.go(this.total), "last step", "End"),
+          btn("›", this.w("next"), "next", () => this.go(this.step + 1), "next step", "→"),
+          btn("»", this.w("next_round"), "next-round", () => this.nextRound(), "next round", "N"),
+          btn("⇥", this.w("last"), "last", () => this.go(this.total), "last step", "End"),
         ),
         el(
           "div",
           { class: "replay-track" },
           this.slider,
-          el("label", { class: "replay-speed-label" }, el("span", {}, "Speed"), speed),
+          el("label", { class: "replay-speed-label" }, el("span", {}, this.w("speed")), speed),
         ),
       ),
       this.caption,
       this.resultsHost,
+      this.legend,
       this.tableHost,
-      el("details", { class: "log" }, el("summary", {}, "Recent events"), this.logList),
+      this.embedded
+        ? ""
+        : el("details", { class: "log" }, el("summary", {}, "Recent events"), this.logList),
     );
+    this.legend.hidden = this.mode !== "open";
     document.addEventListener("keydown", (ev) => this.key(ev));
   }
 
-  /** The "Spectator / My view" switch, when this browser holds a seat of the game (else null). */
+  /**
+   * The switch between the views: "Spectator", "My view" (when this browser holds a seat of the
+   * game) and "Open hands" (every card, and the cards a chosen seat knew).
+   */
   viewToggle() {
-    if (!this.held) return null;
-    const seat = this.held.seat;
+    const held = this.held;
     /**
      * @param {Mode} mode
      * @param {string} label
@@ -341,14 +474,52 @@ export class ReplayPage {
         },
         label,
       );
+    const seats = [...Array(this.data.players).keys()];
+    this.seatPick = el(
+      "label",
+      { class: "replay-known-pick" },
+      el("span", {}, "Cards known to"),
+      el(
+        "select",
+        {
+          class: "replay-speed",
+          dataset: { ui: "known-seat" },
+          onchange: (/** @type {Event} */ ev) =>
+            this.setKnownSeat(Number(/** @type {HTMLSelectElement} */ (ev.target).value)),
+        },
+        seats.map((s) =>
+          el("option", { value: String(s), selected: s === this.knownSeat }, this.names(s)),
+        ),
+      ),
+    );
+    this.seatPick.hidden = this.mode !== "open";
     this.toggle = el(
       "div",
       { class: "replay-view", role: "group", "aria-label": "whose view" },
       el("span", { class: "replay-view-label" }, "Show:"),
       option("spectator", "Spectator"),
-      option("seat", `My view (${this.names(seat)})`),
+      held ? option("seat", `My view (${this.names(held.seat)})`) : null,
+      option("open", "Open hands"),
+      this.seatPick,
     );
     return this.toggle;
+  }
+
+  /** Draw the position shown again (its words may have changed), if it is loaded. */
+  redraw() {
+    if (this.shown === this.step && this.ready(this.step)) this.render();
+  }
+
+  /**
+   * Mark the cards `seat` knew (open hands), at the position shown.
+   * @param {number} seat
+   */
+  setKnownSeat(seat) {
+    if (!Number.isInteger(seat) || seat < 0 || seat >= this.data.players) return;
+    this.knownSeat = seat;
+    const pick = this.seatPick?.querySelector("select");
+    if (pick) pick.value = String(seat);
+    if (this.mode === "open") this.redraw();
   }
 
   /**
@@ -358,10 +529,18 @@ export class ReplayPage {
   async switchView(mode) {
     if (mode === this.mode || (mode === "seat" && !this.held)) return;
     const was = this.mode;
+    // the same moment in the other view (open hands have a position more per round: its deal)
+    const at = this.places[this.step];
     this.mode = mode;
     document.body.dataset.replayView = mode;
     for (const b of this.toggle?.querySelectorAll("button") ?? []) {
       b.setAttribute("aria-pressed", String(b.dataset.ui === `view-${mode}`));
+    }
+    if (this.seatPick) this.seatPick.hidden = mode !== "open";
+    this.legend.hidden = mode !== "open";
+    if ((was === "open") !== (mode === "open")) {
+      this.setPlaces();
+      this.step = Math.max(0, this.placeOf(at));
     }
     if (!this.cur.initial) {
       this.busy(true);
@@ -393,10 +572,13 @@ export class ReplayPage {
       const path = `/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`;
       const held = this.held;
       const query = `?start=${start}&count=${PAGE}`;
+      const lang = this.lang ? `&lang=${encodeURIComponent(this.lang)}` : "";
       const request =
-        mode === "seat" && held
-          ? api(`${path}${query}&seat=${held.seat}`, { headers: { "X-Seat-Token": held.token } })
-          : api(path + query);
+        mode === "open"
+          ? api(`${path}/open${query}${lang}`)
+          : mode === "seat" && held
+            ? api(`${path}${query}&seat=${held.seat}`, { headers: { "X-Seat-Token": held.token } })
+            : api(path + query);
       pending = /** @type {Promise<ReplayData>} */ (request)
         .then((page) => {
           if (page.initial) loaded.initial = page.initial;
@@ -492,7 +674,7 @@ export class ReplayPage {
     const want = this.step;
     const mode = this.mode;
     this.caption.replaceChildren(
-      el("span", { class: "replay-where" }, `Step ${want} of ${this.total}`),
+      el("span", { class: "replay-where" }, this.w("step", { step: want, total: this.total })),
       el("span", { class: "replay-words" }, "loading…"),
     );
     this.busy(true); // the table still shows the step before: dimmed until the new one comes
@@ -507,13 +689,46 @@ export class ReplayPage {
           this.busy(false);
           const why = errorMessage(err);
           this.caption.replaceChildren(
-            el("span", { class: "replay-where" }, `Step ${want} of ${this.total}`),
+            el(
+              "span",
+              { class: "replay-where" },
+              this.w("step", { step: want, total: this.total }),
+            ),
             el("span", { class: "replay-words" }, `could not load it (${why})`),
           );
           toast(why, "error");
           this.stop();
         });
     }, SETTLE);
+  }
+
+  /**
+   * The position in this view that shows what `place` (of any view) shows: the same place, or
+   * for a deal that this view has not, the end of the round before it (-1: none).
+   * @param {Place | undefined} place
+   */
+  placeOf(place) {
+    if (!place || place.kind === "start") return 0;
+    const same = this.places.findIndex(
+      (p) => p.kind === place.kind && "index" in p && p.index === place.index,
+    );
+    if (same >= 0) return same;
+    return this.places.findIndex((p) => p.kind === "end" && p.index === place.index);
+  }
+
+  /**
+   * Show the table as it was when the move of step index `index` was to be chosen: after the
+   * move before it (or the deal of the round it opened), before the move itself.
+   * @param {number} index
+   */
+  showBefore(index) {
+    if (index <= 0) {
+      this.go(0);
+      return;
+    }
+    const deal = this.places.findIndex((p) => p.kind === "deal" && p.index === index - 1);
+    const move = this.places.findIndex((p) => p.kind === "move" && p.index === index - 1);
+    this.go(deal >= 0 ? deal : Math.max(0, move));
   }
 
   /** Go to the end of the round shown (its results), or from there to the next round's end. */
@@ -557,13 +772,14 @@ export class ReplayPage {
    */
   endWords(view, round, last) {
     /** @param {number[]} winners */
-    const won = (winners) => `won by ${winners.map(this.names).join(", ")}`;
+    const won = (winners) => this.w("won_by", { who: winners.map(this.names).join(", ") });
     if (last && view.result) return [won(view.result.winners)];
     const result = view.round_results.find((r) => r.round === round);
     const lines = [won(result?.winners ?? [])];
     const totals = result?.totals ?? view.totals;
     if (view.target !== null && totals.length) {
-      lines.push(`Totals: ${totals.map((t, s) => `${this.names(s)} ${t}`).join(", ")}`);
+      const all = totals.map((t, s) => `${this.names(s)} ${t}`).join(", ");
+      lines.push(this.w("totals", { totals: all }));
     }
     return lines;
   }
@@ -576,7 +792,11 @@ export class ReplayPage {
     const step = place.kind === "start" ? undefined : this.cur.steps.get(place.index);
     const initial = /** @type {View} */ (this.cur.initial);
     // a move that ended a round shows the table at that round's end (its view: the next deal)
-    const view = step ? (step.end_view ?? step.view) : initial;
+    const view = step
+      ? place.kind === "deal"
+        ? step.view
+        : (step.end_view ?? step.view)
+      : initial;
     this.shown = this.step;
     document.body.dataset.step = String(this.step);
     document.body.dataset.replayView = this.mode;
@@ -588,15 +808,20 @@ export class ReplayPage {
     if (place.kind === "start") {
       const first = this.places.find((p) => p.kind === "move");
       const moves = first && first.kind === "move" ? first.moves : 0;
-      where = "Start";
-      words = [`the deal of round ${view.round} — ${moves} moves in this round`];
+      where = this.w("start");
+      words = [this.w("deal_of", { round: view.round, moves })];
     } else if (place.kind === "move" && step) {
-      where = `Round ${place.round} · move ${place.move} of ${place.moves}`;
+      where = this.w("move_at", { round: place.round, move: place.move, moves: place.moves });
       words = this.moveWords(step, view);
       if (!words.length) words = [`${this.names(step.seat)}: ${step.action}`];
+    } else if (place.kind === "deal") {
+      const next = this.places.find((p) => p.kind === "move" && p.round === place.round);
+      const moves = next && next.kind === "move" ? next.moves : 0;
+      where = this.w("deal_at", { round: place.round });
+      words = [this.w("deal_of", { round: place.round, moves })];
     } else {
       const end = /** @type {{round: number, last: boolean}} */ (place);
-      where = end.last ? "Game over" : `Round ${end.round} over`;
+      where = end.last ? this.w("game_over") : this.w("round_over", { round: end.round });
       words = this.endWords(view, end.round, end.last);
     }
     this.caption.replaceChildren(
@@ -606,7 +831,7 @@ export class ReplayPage {
         { class: "replay-words" },
         words.map((w) => el("span", { class: "replay-line" }, saidNodes(w))),
       ),
-      el("span", { class: "replay-count" }, `Step ${this.step} of ${this.total}`),
+      el("span", { class: "replay-count" }, this.w("step", { step: this.step, total: this.total })),
     );
     this.tableHost.replaceChildren(
       renderTable(view, {
@@ -617,6 +842,8 @@ export class ReplayPage {
         lastActor: step && place.kind === "move" ? step.seat : null,
       }),
     );
+    this.tableHost.classList.toggle("open-hands", this.mode === "open");
+    if (this.mode === "open") this.openHands(/** @type {OpenView} */ (view));
     this.resultsHost.replaceChildren(
       place.kind === "end"
         ? el(
@@ -626,14 +853,18 @@ export class ReplayPage {
               dataset: { ui: "round-end", round: String(place.round) },
               "aria-label": place.last ? "game over" : `round ${place.round} over`,
             },
-            el("h2", {}, place.last ? "Game over" : `Round ${place.round} over`),
+            el(
+              "h2",
+              {},
+              place.last ? this.w("game_over") : this.w("round_over", { round: place.round }),
+            ),
             renderResults(view, this.names),
             place.last
               ? null
               : el(
                   "p",
                   { class: "muted replay-next-deal" },
-                  `Next: the deal of round ${place.round + 1}.`,
+                  this.w("next_deal", { round: place.round + 1 }),
                 ),
           )
         : "",
@@ -648,6 +879,64 @@ export class ReplayPage {
     if (this.step >= this.total) this.stop();
     this.prefetch();
     this.schedule();
+    this.onShow?.(place);
+  }
+
+  /**
+   * Open hands: every hand's faces drawn (the table draws a Qute hand face up for its own seat
+   * only) and each card marked as one the chosen seat knew at this moment (the table's "known"
+   * mark, an eye) or did not (faded); the drawn card too, known to its drawer.
+   * @param {OpenView} view
+   */
+  openHands(view) {
+    const seat = this.knownSeat;
+    const name = this.names(seat);
+    const known = new Set(view.known?.[seat] ?? []);
+    const host = this.tableHost;
+    if (isSheddingView(view)) {
+      for (let s = 0; s < view.players; s++) {
+        if (s === seat) continue;
+        const hand = host.querySelector(`.seat[data-seat="${s}"] .hand`);
+        const cards = (view.hands[s] ?? []).flatMap((slot, i) =>
+          slot?.card
+            ? [
+                cardElement({
+                  code: slot.card,
+                  faceUp: true,
+                  addr: `${s}.${i}`,
+                  size: "sm",
+                  label: `${this.names(s)}, card ${i + 1}`,
+                }),
+              ]
+            : [],
+        );
+        hand?.replaceWith(
+          el(
+            "div",
+            { class: "hand hand-open", role: "group", "aria-label": `${this.names(s)}'s cards` },
+            cards,
+          ),
+        );
+      }
+    }
+    // the marked seat sits where "you" sit: named, not "(you)", unless this browser holds it
+    if (this.held?.seat !== seat) {
+      const me = host.querySelector(".seat-me .seat-name");
+      if (me) me.textContent = name;
+    }
+    for (const card of host.querySelectorAll(".hand .card[data-addr]:not(.empty)")) {
+      const on = known.has(/** @type {HTMLElement} */ (card).dataset.addr ?? "");
+      mark(/** @type {HTMLElement} */ (card), on, name);
+    }
+    if (!isSheddingView(view) && view.drawer !== null && view.drawer !== undefined) {
+      const drawn = host.querySelector(".drawn .card");
+      if (drawn) mark(/** @type {HTMLElement} */ (drawn), view.drawer === seat, name);
+    }
+    this.legend.replaceChildren(
+      el("span", { class: "legend-mark", "aria-hidden": "true" }),
+      " ",
+      this.knewText(name),
+    );
   }
 
   /** While playing, show the next position after a while (longer at the end of a round). */
@@ -686,7 +975,7 @@ export class ReplayPage {
     this.playBtn.title = "pause (space)";
     this.playBtn.replaceChildren(
       el("span", { class: "replay-icon", "aria-hidden": "true" }, "❚❚"),
-      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, "Pause"),
+      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, this.w("pause")),
     );
     if (this.step >= this.total) this.go(0);
     else this.schedule();
@@ -701,7 +990,7 @@ export class ReplayPage {
     this.playBtn.title = "play (space)";
     this.playBtn.replaceChildren(
       el("span", { class: "replay-icon", "aria-hidden": "true" }, "▶"),
-      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, "Play"),
+      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, this.w("play")),
     );
   }
 
