@@ -237,7 +237,13 @@ def test_progress_then_the_same_numbers_as_the_review_module(
             await until(lambda: any(p["done"] == 2 for p in reviews.under_way()))
             status, _, body = await get(app, url)
             assert status == 202
-            assert body == {"status": "running", "done": 2, "total": moves, "waiting": 0}
+            assert {k: body[k] for k in ("status", "done", "total", "waiting")} == {
+                "status": "running",
+                "done": 2,
+                "total": moves,
+                "waiting": 0,
+            }
+            assert body["lang"] == "en" and body["text"]["running"].startswith("The search")
             gate.set()
             got = await ready(app, url)
             assert reviews.computed == 1
@@ -393,6 +399,21 @@ def test_open_hands_show_every_card_and_what_each_seat_knew(tmp_path: Path) -> N
                     continue
                 check(step["view"])
             assert game.over
+            # the same hands and knowledge the review module judged each decision from
+            judged = learn_review.review(log, samples=2).judgements
+            assert judged
+            for j in judged:
+                view = page["initial"] if j.index == 0 else steps[j.index - 1]["view"]
+                assert [[c and c["card"] for c in hand] for hand in view["hands"]] == [
+                    list(hand) for hand in j.hands
+                ]
+                marked = {
+                    f"{o}.{p}"
+                    for o, row in enumerate(j.known)
+                    for p, knew in enumerate(row)
+                    if knew
+                }
+                assert set(view["known"][j.seat]) == marked
             # the words of the events in the language asked for
             status, _, german = await get(app, f"/api/rooms/{room}/games/1/open?lang=de")
             assert status == 200 and german["lang"] == "de"

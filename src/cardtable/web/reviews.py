@@ -536,12 +536,18 @@ class ReviewService:
         return result
 
     def _settle(self, key: ReviewKey, job: _Job, task: asyncio.Task[Review]) -> None:
-        """A review ended: keep it (or forget its failure once a request has seen it)."""
+        """A review ended: keep it (a failure stays until a request has seen it)."""
         self._by_number.pop(job.number, None)
-        if task.cancelled() or task.exception() is not None:
-            return  # stays in _jobs until a request reads the failure
-        self._jobs.pop(key, None)
-        self._done[key] = (task.result(), job.source)
+        if not task.cancelled() and task.exception() is None:
+            self._keep(key, job, task.result())
+
+    def _keep(self, key: ReviewKey, job: _Job, result: Review) -> None:
+        """Keep the review of ``job`` (once: whoever sees it ended first, the request or the
+        task's end) and forget the job; drop the least recently used beyond the bound."""
+        if self._jobs.get(key) is not job:
+            return  # kept already
+        del self._jobs[key]
+        self._done[key] = (result, job.source)
         self._done.move_to_end(key)
         while len(self._done) > self.max_entries:
             dropped, _ = self._done.popitem(last=False)
@@ -552,16 +558,16 @@ class ReviewService:
         """The answer of a job that has ended: its review in ``lang``, or its failure."""
         assert job.task is not None
         if job.task.cancelled() or job.task.exception() is not None:
-            self._jobs.pop(key, None)
+            if self._jobs.get(key) is job:
+                del self._jobs[key]
             err = None if job.task.cancelled() else job.task.exception()
             if isinstance(err, ValueError):
                 raise HTTPException(409, "this game's moves do not replay under these rules")
             log.error("a review failed", exc_info=err)
             raise HTTPException(500, "the review failed; try again")
-        self._jobs.pop(key, None)
-        return self._keep_body(
-            key, lang, review_body(job.task.result(), job.source, lang, self.samples)
-        )
+        result = job.task.result()
+        self._keep(key, job, result)
+        return self._keep_body(key, lang, review_body(result, job.source, lang, self.samples))
 
     def _keep_body(self, key: ReviewKey, lang: str, body: bytes) -> bytes:
         """Keep the answer of ``key`` in ``lang`` beside its review."""
