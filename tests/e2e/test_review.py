@@ -211,6 +211,12 @@ def test_review_at_desktop_and_phone_size_in_both_languages(
         assert table_box is not None and list_box is not None
         assert list_box["y"] >= table_box["y"] + table_box["height"] - 1
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        # no button's word cut off ("Abspielen")
+        clipped = page.eval_on_selector_all(
+            ".review-page button, .replay-controls button",
+            "bs => bs.filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)",
+        )
+        assert clipped == [], clipped
         items.nth(min(2, count - 1)).locator("button").click()
         check_open_hands(table, before, 0)
         page.screenshot(path=str(screenshots / f"review-phone-{lang}.png"), full_page=True)

@@ -405,9 +405,7 @@ export class ReviewPage {
       d.slip
         ? el(
             "span",
-            { class: "review-slip", dataset: { ui: "slip" } },
-            el("span", { class: "review-slip-chip" }, this.t("slip")),
-            " ",
+            { class: "review-slip", dataset: { ui: "slip" }, title: this.t("slip") },
             saidNodes(d.slip),
           )
         : null,
@@ -509,13 +507,7 @@ export class ReviewPage {
             )
           : "",
         d.slip
-          ? el(
-              "span",
-              { class: "review-slip" },
-              el("span", { class: "review-slip-chip" }, this.t("slip")),
-              " ",
-              saidNodes(d.slip),
-            )
+          ? el("span", { class: "review-slip", title: this.t("slip") }, saidNodes(d.slip))
           : "",
       );
     }
@@ -534,6 +526,8 @@ export class ReviewPage {
     if (seat === this.seat) return;
     this.seat = seat;
     this.current = -1;
+    this.review = null;
+    document.body.dataset.review = "asking";
     this.remember();
     this.replay.setKnownSeat(seat);
     this.list.replaceChildren();
