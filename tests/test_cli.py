@@ -158,7 +158,10 @@ def answered_play(
 # ---------------------------------------------------------------------------- commands
 @pytest.mark.parametrize("name", GAMES)
 def test_rules_command_prints_rules_for_every_variant(name: str) -> None:
-    result = runner.invoke(app, ["rules", name])
+    plain = runner.invoke(app, ["rules", name])  # the rules in plain words, by default
+    assert plain.exit_code == 0, plain.output
+    assert "What you type" not in plain.output and "--notation" in plain.output
+    result = runner.invoke(app, ["rules", name, "--notation"])
     assert result.exit_code == 0, result.output
     v = variants.get(name)
     assert v.title in result.output

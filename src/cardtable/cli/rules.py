@@ -1,7 +1,8 @@
 """The ``cardtable rules`` and ``cardtable variants`` commands, and the rule options.
 
 Everything here is read from the variant registry (:mod:`cardtable.variants`): the written
-rules, the option table, the list of games.
+rules (the plain page in the catalog's language, or with ``--notation`` the page of the words
+a player types, with its option table), the list of games.
 """
 
 from __future__ import annotations
@@ -14,15 +15,20 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 
 from .. import variants
-from ..text.rules import rules_markdown
+from ..catalog import say
+from ..text.render import card_text
+from ..text.rules import plain_rules, rules_markdown
 from ..variants import OptionValue
 from .errors import fail
 
@@ -128,6 +134,35 @@ def _pager() -> tuple[list[str], bool] | None:
     return command, colour
 
 
+_CARD = re.compile(r"\[([0-9]{1,2}|[0-9AJQK]{1,2}[CDHS]|RJ|BJ)\]")
+"""A card as the rules write it in the terminal: ``[KH]``, ``[10C]``, ``[RJ]``, ``[7]``."""
+
+
+class CardsColoured:
+    """A renderable that draws ``inner`` with every card in it (``[KH]``) coloured as the
+    table colours cards (:func:`~cardtable.text.render.card_text`): red suits red."""
+
+    def __init__(self, inner: RenderableType) -> None:
+        self.inner = inner
+        """What is drawn."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
+        """The inner renderable's segments, each card in them restyled (a card is never
+        split over two segments: it holds no space to wrap at)."""
+        for seg in console.render(self.inner, options):
+            if seg.control or "[" not in seg.text:
+                yield seg
+                continue
+            end = 0
+            for match in _CARD.finditer(seg.text):
+                yield Segment(seg.text[end : match.start()], seg.style)
+                drawn = card_text(match.group(1))
+                colour = drawn.get_style_at_offset(console, len(drawn) - 1)
+                yield Segment(match.group(), (seg.style or Style()) + colour)
+                end = match.end()
+            yield Segment(seg.text[end:], seg.style)
+
+
 def _page(markdown: str) -> None:
     """Show ``markdown`` in a pager on this terminal; printed plain if no pager runs."""
     pager = _pager()
@@ -136,7 +171,7 @@ def _page(markdown: str) -> None:
     buf = io.StringIO()
     Console(
         file=buf, width=width, force_terminal=styled, color_system="standard" if styled else None
-    ).print(Markdown(markdown))
+    ).print(CardsColoured(Markdown(markdown)))
     if pager is not None:
         try:
             subprocess.run(pager[0], input=buf.getvalue(), text=True, check=False)
@@ -156,21 +191,38 @@ def rules_command(
             show_default=False,
         ),
     ],
+    notation: Annotated[
+        bool,
+        typer.Option(
+            "--notation",
+            help="print the words you type to play (draw deck, replace 2 …) and the rule "
+            "options instead of the rules in plain words",
+        ),
+    ] = False,
 ) -> None:
-    """Print the rules of a game, with its notation and options.
+    """Print the rules of a game in plain words, with its card values, in the language of
+    the messages (CARDTABLE_LANG: en, de); --notation prints the page of the words you type
+    and the rule options.
 
     On a terminal the rules open in a pager: $PAGER, else less -R (colours only where the
     pager shows them: less with -R; any other pager gets plain text); piped, they are printed
     plain.
     """
     try:
-        text = rules_markdown(resolve_variant(variant))
+        name = resolve_variant(variant)
+        text = rules_markdown(name) if notation else _plain_page(name)
     except ValueError as err:
         fail(str(err))
     if sys.stdout.isatty():
         _page(text)
     else:
-        Console().print(Markdown(text))
+        Console().print(CardsColoured(Markdown(text)))
+
+
+def _plain_page(name: str) -> str:
+    """The plain rules of the game ``name`` for the terminal, in the catalog's language, and
+    where the notation page is."""
+    return plain_rules(name) + "\n---\n\n*" + say("rules.notation_hint", game=name) + "*\n"
 
 
 def list_variants() -> None:
