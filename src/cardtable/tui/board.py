@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ..games.family.rulesets import RULESETS
 from ..text.catalog import say
-from ..text.presentation import hand_layout
+from ..text.presentation import hand_layout, value_marks
 from ..text.qute import sort_hand
 from ..views import FamilySlot, QuteSlot, View, is_family_view, is_qute_view
 from .steps import seat_word
@@ -90,11 +90,22 @@ class Board:
     """The compact layout (a short screen): panels without borders, names in their line."""
     memory_aid: bool = False
     """Whether the person plays with the memory aid."""
+    _marks: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """The game's unusual card values, read at the first card that asks."""
 
     @property
     def qute(self) -> bool:
         """Whether the game is Qute."""
         return is_qute_view(self.view)
+
+    def value_mark(self, code: str | None) -> int | None:
+        """The points marked beside the card ``code`` where its value is unusual in this
+        game (``None``: no mark)."""
+        if code is None:
+            return None
+        if self._marks is None:
+            self._marks = value_marks(str(self.view["game"]))
+        return self._marks.get(code)
 
     def classes(self, widget_id: str) -> str:
         """The marks of one widget, as CSS classes."""
@@ -114,6 +125,7 @@ class Board:
                 classes=" ".join(
                     filter(None, [self.classes(c.box_id), "-faceup" if c.face_up else ""])
                 ),
+                value=self.value_mark(c.code),
             )
             for c in hand
         ]
@@ -159,7 +171,16 @@ class Board:
         self, label: str, code: str | None, word: str, box_id: str, empty: bool = False
     ) -> CardBox:
         """A pile (or the drawn card) as a card box."""
-        return CardBox(label, code, word, id=box_id, classes=self.classes(box_id), empty=empty)
+        return CardBox(
+            label,
+            code,
+            word,
+            id=box_id,
+            classes=self.classes(box_id),
+            empty=empty,
+            value=self.value_mark(code),
+            beside=True,
+        )
 
     def piles(self) -> Horizontal:
         """The deck (Qute: the blind), the discard pile (Qute: the stack), a drawn card, and

@@ -1,5 +1,7 @@
 """The full-screen table's own words on its keys: the help page (``?``) and the keys line at
-the foot of the screen, both for the game being played only."""
+the foot of the screen, both for the game being played only. The help page also holds the
+game's card values (the legend of its rules pages, its cards written ``[KH]``), whose unusual
+values the table marks beside the cards."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from rich.text import Text
 from ..text.catalog import say
 from ..text.keys import QUTE_SORT_KEY
 from ..text.render import Front
-from ..text.rules import rules_markdown
+from ..text.rules import cards_as_text, rules_markdown, values_legend
 
 __all__ = ["help_markdown", "keys_line"]
 
@@ -91,8 +93,8 @@ def help_markdown(
     qute: bool,
     reveal: float,
 ) -> str:
-    """The help page: this game's keys, the table's keys, its notation, the memory note and
-    its rules, as Markdown."""
+    """The help page: this game's keys, the table's keys, its card values, its notation, the
+    memory note and its rules, as Markdown."""
     letters = " · ".join(f"**{keys[w]}** {w}" for w in words)
     sort = f"- {say('tui.help.sort', key=QUTE_SORT_KEY)}\n" if qute else ""
     memory = front.memory(memory_aid) if front.memory else ""
@@ -113,6 +115,7 @@ def help_markdown(
         f"# {say('tui.help.clocks')}\n\n"
         f"- {say('tui.help.clock')}\n"
         f"{seen}\n"
+        f"# {say('rules.values.heading')}\n\n{cards_as_text(values_legend(variant))}\n"
         f"# {say('tui.help.notation')}\n\n"
         f"| {say('tui.help.text')} | {say('tui.help.meaning')} |\n|---|---|\n{rows}\n\n"
         f"{front.note} {memory}\n\n" + rules_markdown(variant)

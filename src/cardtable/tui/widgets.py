@@ -19,7 +19,17 @@ from textual.widgets import Static
 from ..text.catalog import say
 from ..text.render import FACE_DOWN
 
-__all__ = ["CardBox", "ChoiceBox", "HelpScreen", "Picked", "ResultScreen", "SeatPanel"]
+__all__ = [
+    "CARD_WIDTH",
+    "MARK_STYLE",
+    "CardBox",
+    "ChoiceBox",
+    "HelpScreen",
+    "Picked",
+    "ResultScreen",
+    "SeatPanel",
+    "value_mark",
+]
 
 
 def _face(code: str | None, empty: bool = False) -> Text:
@@ -42,8 +52,38 @@ class Picked(Message):
         super().__init__()
 
 
+CARD_WIDTH = len(FACE_DOWN)
+"""The columns a card of a hand takes (the table's grid gives it no more)."""
+
+MARK_STYLE = "bold black on yellow"
+"""How the points of a card whose value is unusual are written beside it."""
+
+
+def value_mark(value: int) -> str:
+    """Points as the mark beside a card writes them: ``15``, ``−2`` (a real minus sign)."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def _card_text(label: str, code: str | None, empty: bool, value: int | None, beside: bool) -> Text:
+    """A card box's two lines: its label above its face, and where the card's value is
+    unusual (``value`` given and the card face up), that value marked — at the right of the
+    label line (tight against a long label: the mark's colours set it apart), or, ``beside``,
+    after the face (a pile, as wide as its name)."""
+    head = Text(label, style="bold")
+    face = _face(code, empty)
+    if value is None or code is None or empty:
+        return Text.assemble(head, "\n", face)
+    mark = Text(value_mark(value), style=MARK_STYLE)
+    if beside:
+        return Text.assemble(head, "\n", face, " ", mark)
+    gap = max(0, CARD_WIDTH - len(label) - len(mark))
+    return Text.assemble(head, " " * gap, mark, "\n", face)
+
+
 class CardBox(Static):
-    """One card or pile on the table: its number (or name) above its face."""
+    """One card or pile on the table: its number (or name) above its face, and the card's
+    points where its value is unusual in the game (:func:`~cardtable.text.presentation.
+    value_marks`): a gabo red king reads ``0  15`` over ``[KH]``."""
 
     def __init__(
         self,
@@ -54,6 +94,8 @@ class CardBox(Static):
         id: str,
         classes: str = "",
         empty: bool = False,
+        value: int | None = None,
+        beside: bool = False,
     ) -> None:
         self.label = label
         """The number shown above the card (the notation's), or the pile's name."""
@@ -61,9 +103,10 @@ class CardBox(Static):
         """The card's code as shown (``None``: face down)."""
         self.word = word
         """What choosing this card adds to a move."""
-        super().__init__(
-            Text.assemble((label, "bold"), "\n", _face(code, empty)), id=id, classes=classes
-        )
+        self.value = value if code is not None and not empty else None
+        """The points marked beside the face (``None``: no mark, the value is usual or the
+        card is face down)."""
+        super().__init__(_card_text(label, code, empty, value, beside), id=id, classes=classes)
 
     def on_click(self) -> None:
         """Offer this card's word to the move being built."""
