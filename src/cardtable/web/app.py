@@ -14,7 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -27,6 +27,7 @@ from ..agents.registry import LEVELS, describe
 from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
+from ..text.rules import plain_rules_page
 from .guard import (
     Guard,
     RateLimits,
@@ -299,13 +300,21 @@ def _add_reference(app: FastAPI) -> None:
         return [{"name": n, "description": describe(n)} for n in (*LEVELS, "random")]
 
     @app.get("/api/rules/{variant}")
-    async def rules(variant: str) -> dict[str, str]:
-        """A game's rules in Markdown."""
+    async def rules(
+        variant: str, plain: bool = False, lang: str = Query("en", max_length=35)
+    ) -> dict[str, str]:
+        """A game's rules in Markdown: the page with the notation a player types, or with
+        ``plain=1`` the rules in plain words in ``lang`` (``en``, ``de``; English for any
+        other), its cards left as ``{{KH}}`` tokens for the client to draw, with the language
+        it is written in and the heading of its dialog."""
         try:
             var = variants.get(variant)
         except (KeyError, ValueError):
             raise HTTPException(404, f"no game called {variant!r}") from None
-        return {"variant": var.name, "title": var.title, "markdown": variants.rules_text(var.name)}
+        if not plain:
+            text = variants.rules_text(var.name)
+            return {"variant": var.name, "title": var.title, "markdown": text}
+        return plain_rules_page(var.name, lang)
 
 
 async def _live_room(manager: RoomManager, room_id: str) -> Room:

@@ -1,11 +1,17 @@
 // @ts-check
 // A tiny Markdown renderer for the rules pages: headings, paragraphs, lists (with wrapped
-// continuation lines), tables, fenced code, inline code, bold, italics and links.
+// continuation lines), tables, fenced code, inline code, bold, italics and links; a card token
+// of the plain pages, {{KH}}, becomes an empty <span class="rules-card" data-card="KH"> that
+// the page fills with the card's face (rulesmodal.js).
 // The text is HTML-escaped first, so the output can only contain the tags made here.
 
 /** @param {string} s */
 const escapeHtml = (s) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+// A card of a plain rules page: {{KH}}, {{10C}}, {{RJ}}, {{7}} (a code is letters and digits only,
+// so it is safe inside an attribute).
+const CARD_TOKEN = /\{\{([0-9A-Z]{1,3})\}\}/g;
 
 // Inline markup on already-escaped text. Code spans are cut out first so that their contents
 // are not formatted.
@@ -18,6 +24,7 @@ function inline(s) {
     return `\u0000${codes.length - 1}\u0000`;
   });
   s = s
+    .replace(CARD_TOKEN, '<span class="rules-card" data-card="$1"></span>')
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
     .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, "$1<em>$2</em>")
     .replace(/(^|\W)_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>")

@@ -162,8 +162,11 @@ export interface VariantInfo {
   /** The call word (`cabo`, `knock`, `qute` …) and how its button reads. */
   call?: string | null;
   call_label?: string | null;
-  // Cabo family only:
+  /** Card code → points at the end of a round (Qute: a card left in hand). */
   values?: Record<string, number>;
+  /** Card code → points, for the cards whose value is unusual (drawn as a badge). */
+  value_marks?: Record<string, number>;
+  // Cabo family only:
   /** Card code → the power word printed on the card. */
   powers?: Record<string, string>;
   hand_size?: number;
@@ -183,6 +186,11 @@ export interface RulesText {
   variant: string;
   title?: string | null;
   markdown: string;
+  // With ?plain=1 (cards as {{KH}} tokens):
+  /** The language the page is written in (`en`, `de`). */
+  lang?: string;
+  /** The dialog's heading in that language ("Regeln: Gabo"). */
+  heading?: string;
 }
 
 /** A seat of a create body. */
