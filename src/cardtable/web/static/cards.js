@@ -213,21 +213,79 @@ function corners(rank, suit, color) {
 }
 
 /**
+ * A value as a badge prints it: a real minus sign ("−2").
+ * @param {number} value
+ */
+export function valueText(value) {
+  return value < 0 ? `\u2212${-value}` : String(value);
+}
+
+/**
+ * The badge of a card whose value is unusual in the game (a gabo red king's 15, a joker's −2):
+ * a bright pill with the points in the card's bottom-left corner, the one corner no index, pip
+ * or panel needs, drawn large enough to read on a phone's smallest card.
+ * @param {number} value
+ */
+function valueBadge(value) {
+  const label = valueText(value);
+  const g = node("g", { class: "value-mark", "data-value": String(value) });
+  g.append(
+    node("rect", {
+      x: 2,
+      y: 103,
+      width: 52,
+      height: 35,
+      rx: 12,
+      fill: "#ffd54f",
+      stroke: "#1d1d1f",
+      "stroke-width": 2.5,
+    }),
+  );
+  /** @type {Record<string, string | number>} */
+  const fit = label.length > 2 ? { textLength: 44, lengthAdjust: "spacingAndGlyphs" } : {};
+  g.append(
+    text(28, 131, label, {
+      "font-size": 30,
+      "font-weight": 800,
+      fill: "#1d1d1f",
+      "font-family": "system-ui, sans-serif",
+      ...fit,
+    }),
+  );
+  return g;
+}
+
+/**
  * The SVG of a card's face. `powers` (card code → power word, from /api/variants) prints the
- * power small on a numbered card, as the numbered deck's own cards do.
+ * power small on a numbered card, as the numbered deck's own cards do; `mark`, the card's value
+ * where it is unusual in the game (/api/variants' value_marks), is drawn as a badge.
  * @param {string} code
  * @param {Record<string, string> | null} [powers]
+ * @param {number | null} [mark]
  * @returns {SVGElement}
  */
-export function cardFace(code, powers = null) {
+export function cardFace(code, powers = null, mark = null) {
+  const svg = drawFace(code, powers);
+  if (mark !== null && mark !== undefined) svg.append(valueBadge(mark));
+  return svg;
+}
+
+/**
+ * The face itself, without a value badge.
+ * @param {string} code
+ * @param {Record<string, string> | null} powers
+ * @returns {SVGElement}
+ */
+function drawFace(code, powers) {
   const c = parseCard(code);
   const color = c.red ? "#c62828" : "#1d1d1f";
   const svg = svgRoot("face");
   svg.append(node("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-paper" }));
   if (c.joker) {
     svg.append(corners("★", null, color));
-    svg.append(text(50, 82, "★", { "font-size": 46, fill: color }));
-    svg.append(text(50, 112, "JOKER", { "font-size": 14, "font-weight": 700, fill: color }));
+    // The word clear of the bottom-left corner, where a value badge goes.
+    svg.append(text(50, 76, "★", { "font-size": 46, fill: color }));
+    svg.append(text(50, 99, "JOKER", { "font-size": 14, "font-weight": 700, fill: color }));
     return svg;
   }
   if (c.cabo) {

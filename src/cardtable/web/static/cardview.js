@@ -3,7 +3,7 @@
 // empty position that keeps a hand's shape, the seen-by markers under a card, the memory-aid
 // badge, and a pile (deck, discard, blind, stack) that may be clicked.
 
-import { cardBack, cardFace, cardName, cardShort } from "./cards.js";
+import { cardBack, cardFace, cardName, cardShort, valueText } from "./cards.js";
 import { el, tapOrClick } from "./ui.js";
 
 /** @typedef {(seat: number) => string} Names */
@@ -12,8 +12,9 @@ import { el, tapOrClick } from "./ui.js";
 /**
  * What cardElement draws: the code (null: unknown), face up or down, the address, a label for
  * screen readers, and the marks of a target, a selection, a known or revealed card; `extra` is
- * one more class, `powers` the power words printed on numbered cards. (Who has seen a card is
- * drawn under it by seenMarks.)
+ * one more class, `powers` the power words printed on numbered cards, `marks` the game's unusual
+ * card values (card code → points, /api/variants' value_marks) drawn as a badge on the face.
+ * (Who has seen a card is drawn under it by seenMarks.)
  * @typedef {{
  *   code?: string | null,
  *   faceUp?: boolean,
@@ -28,6 +29,7 @@ import { el, tapOrClick } from "./ui.js";
  *   size?: "sm" | "md" | "lg",
  *   extra?: string,
  *   powers?: Record<string, string> | null,
+ *   marks?: Record<string, number> | null,
  * }} CardOpts
  */
 
@@ -64,7 +66,8 @@ export function aidBadge(info = null) {
 /**
  * One card element.
  * opts: {code, faceUp, addr, label, legal, selected, known, revealed, interactive, size,
- *        extra, powers (card code → power word printed on numbered cards)}
+ *        extra, powers (card code → power word printed on numbered cards), marks (card code →
+ *        points, for the cards whose value is unusual: a badge on the face, said in the label)}
  * @param {CardOpts} opts
  * @returns {HTMLElement}
  */
@@ -81,8 +84,10 @@ export function cardElement(opts) {
   if (opts.revealed && showFace) classes.push("revealed");
   if (opts.extra) classes.push(opts.extra);
   const where = opts.label ?? "";
+  const mark = showFace ? (opts.marks?.[code] ?? null) : null;
+  const worth = mark === null ? "" : ` (${valueText(mark)} points)`;
   const label = showFace
-    ? `${cardName(code)}${where ? `, ${where}` : ""}${
+    ? `${cardName(code)}${worth}${where ? `, ${where}` : ""}${
         opts.revealed ? ` (shown for a moment: ${tapOrClick()} to turn it over)` : ""
       }`
     : `face-down card${where ? `, ${where}` : ""}`;
@@ -92,7 +97,7 @@ export function cardElement(opts) {
     class: classes.join(" "),
     "aria-label": label + (opts.selected ? " (selected)" : ""),
     dataset,
-    title: showFace ? cardShort(code) : undefined,
+    title: showFace ? `${cardShort(code)}${worth}` : undefined,
   };
   if (addr) attrs.dataset.addr = addr;
   if (opts.dataCard) attrs.dataset.card = opts.dataCard;
@@ -100,7 +105,8 @@ export function cardElement(opts) {
   const node = interactive
     ? el("button", { ...attrs, type: "button", "aria-pressed": opts.selected ? "true" : "false" })
     : el("div", { ...attrs, role: "img" });
-  node.append(showFace ? cardFace(code, opts.powers) : cardBack());
+  node.append(showFace ? cardFace(code, opts.powers, mark) : cardBack());
+  if (mark !== null) node.dataset.value = String(mark);
   if (opts.known && showFace)
     node.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
   return node;

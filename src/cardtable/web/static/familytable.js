@@ -65,6 +65,7 @@ export function familyHand(view, seat, ctx) {
       size,
       extra: open ? "open" : undefined,
       powers: ctx.powers,
+      marks: ctx.marks,
     });
     const cell = el("div", { class: "slot" }, card);
     // Who else has looked at this card (the viewer's own knowledge shows as the face), in a
@@ -110,6 +111,7 @@ export function familyCenter(view, ctx) {
             size: "md",
             extra: "pile-top",
             powers: ctx.powers,
+            marks: ctx.marks,
           })
         : el("div", { class: "card empty card-md" }),
       el("span", { class: "pile-count" }, `Discard · ${view.discard.length}`),
@@ -131,6 +133,7 @@ export function familyCenter(view, ctx) {
           label: own ? "the card you drew" : `drawn by ${ctx.names(view.drawer)}`,
           extra: "drawn-card",
           powers: ctx.powers,
+          marks: ctx.marks,
         }),
         el("span", { class: "pile-count" }, own ? "You drew" : `${ctx.names(view.drawer)} drew`),
       ),

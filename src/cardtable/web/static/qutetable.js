@@ -132,6 +132,7 @@ export function quteHand(view, seat, ctx) {
       selected: selIdx >= 0,
       interactive: ctx.interactive,
       size: "lg",
+      marks: ctx.marks,
     });
     card.style.setProperty("--k", String(k));
     if (selIdx >= 0)
@@ -168,6 +169,7 @@ export function quteCenter(view, ctx) {
           faceUp: true,
           size: "md",
           extra: k === recent.length - 1 ? "pile-top" : "under",
+          marks: ctx.marks,
         }),
       )
     : [el("div", { class: "card empty card-md" })];

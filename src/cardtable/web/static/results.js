@@ -284,6 +284,7 @@ export function renderResults(view, names) {
   const players = [...Array(view.players).keys()];
   const result = view.result;
   const powers = variantInfo(view.game)?.powers ?? null;
+  const marks = variantInfo(view.game)?.value_marks ?? null;
   const totals = currentTotals(view);
   const ranks = new Map(standings(view).map((s) => [s.seat, s.rank]));
   const worst = Math.max(...ranks.values());
@@ -343,7 +344,7 @@ export function renderResults(view, names) {
               { class: "hand" },
               (last.hands[p] ?? [])
                 .filter(Boolean)
-                .map((code) => cardElement({ code, faceUp: true, size: "sm", powers })),
+                .map((code) => cardElement({ code, faceUp: true, size: "sm", powers, marks })),
             ),
             el("span", { class: "sum", dataset: { ui: "hand-how" } }, scoreHow(view, last, p, names)),
           ),

@@ -28,7 +28,8 @@ export { renderResults } from "./results.js";
  * What renderTable draws besides the view: the viewer (null: a spectator), the seats, the names,
  * the cards shown for a moment (address → code), the targets that may be clicked next and the
  * selection, which piles play an action, whether cards are buttons, whether the table is live
- * (online dots), the seat that acted last; `powers` is added by renderTable.
+ * (online dots), the seat that acted last; `powers` and `marks` (the unusual card values drawn as
+ * badges) are added by renderTable.
  * @typedef {{
  *   viewer: number | null,
  *   seats?: SeatInfo[],
@@ -41,6 +42,7 @@ export { renderResults } from "./results.js";
  *   live?: boolean,
  *   lastActor?: number | null,
  *   powers?: Record<string, string> | null,
+ *   marks?: Record<string, number> | null,
  * }} TableCtx
  */
 
@@ -185,7 +187,8 @@ function seatPanel(view, seat, ctx, body) {
  * @returns {HTMLElement}
  */
 export function renderTable(view, tableCtx) {
-  const ctx = { ...tableCtx, powers: variantInfo(view.game)?.powers ?? null };
+  const info = variantInfo(view.game);
+  const ctx = { ...tableCtx, powers: info?.powers ?? null, marks: info?.value_marks ?? null };
   const qute = isSheddingView(view);
   /** @type {(seat: number) => HTMLElement} */
   const hand = isSheddingView(view)
