@@ -75,9 +75,7 @@ def _notation_forms() -> re.Pattern[str]:
     verbs = "|".join(re.escape(w) for w in words)
     argument = r"(?:\d+(?:\.\d+)?|N|P\.N|A|[0-9AJQK]{1,2}[CDHS]|[CDHS]|all|next|minus|plus)"
     verbs = f"(?i:{verbs})"  # any case; the arguments as the notation writes them
-    return re.compile(
-        rf"`|\b{verbs} {argument}\b|\b(?i:draw) (?:deck|discard)\b|\b{verbs} …"
-    )
+    return re.compile(rf"`|\b{verbs} {argument}\b|\b(?i:draw) (?:deck|discard)\b|\b{verbs} …")
 
 
 def test_the_notation_pattern_finds_the_notation() -> None:
@@ -149,7 +147,7 @@ def _legend_values(legend: str) -> dict[str, int]:
         for i, rank in enumerate(dict.fromkeys(ranks)):
             worth = points[0] + i if len(points) == 2 else points[0]
             codes = [c for c in shown if card(c).rank == rank] if exact else None
-            out.update({c: worth for c in codes or [rank]})
+            out.update(dict.fromkeys(codes or [rank], worth))
     return out
 
 
@@ -179,7 +177,7 @@ def test_the_qute_legend_says_what_its_points_table_says(lang: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_the_legend_marks_the_unusual_values_in_bold(name: str) -> None:
     legend = values_legend(name, "en")
-    bold = {m for m in re.findall(r"\*\*(−?\d+)\*\*", legend)}
+    bold = set(re.findall(r"\*\*(−?\d+)\*\*", legend))
     marked = {str(v).replace("-", "−") for v in value_marks(name).values()}
     assert bold == marked
 

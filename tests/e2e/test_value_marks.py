@@ -121,10 +121,13 @@ def test_the_badge_reads_on_a_phone(
     page.screenshot(path=str(screenshots / "phone-kaboo-value-marks.png"), full_page=True)
 
 
-@pytest.mark.parametrize(("locale", "heading", "words"), [
-    ("de-DE", "Regeln: Gabo", ["Einwerfen", "rote Könige", "Ablagestapel"]),
-    ("en-GB", "Rules: Gabo", ["Snapping", "red kings", "discard pile"]),
-])
+@pytest.mark.parametrize(
+    ("locale", "heading", "words"),
+    [
+        ("de-DE", "Regeln: Gabo", ["Einwerfen", "rote Könige", "Ablagestapel"]),
+        ("en-GB", "Rules: Gabo", ["Snapping", "red kings", "discard pile"]),
+    ],
+)
 def test_the_rules_dialog_speaks_plainly_with_cards(
     locale: str, heading: str, words: list[str], browser: Browser, server: Server, screenshots: Path
 ) -> None:
