@@ -25,8 +25,8 @@ from .driver import create_room, play_to_end
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-LABELS = {"fine", "inaccuracy", "mistake", "blunder"}
-LABELS_DE = {"gut", "Ungenauigkeit", "Fehler", "Patzer"}
+LABELS = {"fine", "not clear", "inaccuracy", "mistake", "blunder"}
+LABELS_DE = {"gut", "unklar", "Ungenauigkeit", "Fehler", "Patzer"}
 SHOWN = """view => document.body.dataset.replayView === view
     && !document.querySelector('.replay-loading')"""
 
@@ -151,7 +151,7 @@ def test_review_at_desktop_and_phone_size_in_both_languages(
         lab: items.locator(f".label-{lab}").first.evaluate(
             "e => getComputedStyle(e).backgroundColor"
         )
-        for lab in LABELS
+        for lab in ("unclear", "inaccuracy", "mistake", "blunder")
         if items.locator(f".label-{lab}").count()
     }
     assert len(set(colours.values())) == len(colours), colours

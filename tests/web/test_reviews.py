@@ -263,6 +263,7 @@ def test_progress_then_the_same_numbers_as_the_review_module(
                 assert d["words"] == j.words(names)
                 assert d["slip"] == (j.slip.words(1, names) if j.slip else None)
                 assert d["label_words"] == j.label
+                assert d["unclear"] == (j.label is None and j.loss >= learn_review.INACCURACY)
                 moves_shown = d["moves"]
                 assert 1 <= len(moves_shown) <= web_reviews.TOP_MOVES + 1
                 assert any(m["played"] for m in moves_shown)

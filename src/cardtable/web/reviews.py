@@ -54,7 +54,7 @@ from fastapi import HTTPException
 
 from ..agents.search import ActionValue
 from ..catalog import language, negotiate, say, supported
-from ..learn.review import Judgement, Review, SeatSummary, review
+from ..learn.review import INACCURACY, Judgement, Review, SeatSummary, review
 from ..text.moves import move_words
 from .search import WORKER_NICE
 
@@ -104,9 +104,11 @@ TEXT_KEYS = (
     "review.web.moves",
     "review.web.head.move",
     "review.web.head.points",
+    "review.web.head.loss",
     "review.web.head.win",
     "review.web.slip",
     "review.web.fine",
+    "review.web.unclear",
     "review.web.aid",
     "review.web.no_aid",
     "review.web.history",
@@ -223,7 +225,9 @@ def _moves(j: Judgement, names: tuple[str, ...]) -> list[dict[str, object]]:
 
 def _decision(j: Judgement, names: tuple[str, ...]) -> dict[str, object]:
     """One decision as the answer carries it: :meth:`Judgement.as_json`, its words, the
-    memory slip's words, its label in words and the search's best moves."""
+    memory slip's words, its label in words, whether it is ``unclear`` (it lost at least an
+    inaccuracy's points, not clearly more than the search's noise: no label) and the search's
+    best moves."""
     return {
         **j.as_json(),
         "seat": j.seat,
@@ -233,6 +237,8 @@ def _decision(j: Judgement, names: tuple[str, ...]) -> dict[str, object]:
         "best_words": move_words(j.best, j.seat, names),
         "label_words": say(f"review.label.{j.label}") if j.label else None,
         "slip": j.slip.words(j.seat, names) if j.slip is not None else None,
+        # a loss as large as an inaccuracy's that the search cannot tell from its noise
+        "unclear": j.label is None and j.loss >= INACCURACY,
         "moves": _moves(j, names),
     }
 

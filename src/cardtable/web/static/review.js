@@ -30,7 +30,7 @@ import { variantInfo } from "./variants.js";
  *   index: number, seat: number, played: string, best: string, loss: number,
  *   error: number | null, label: "inaccuracy" | "mistake" | "blunder" | null,
  *   words: string, played_words: string, best_words: string, label_words: string | null,
- *   slip: string | null, moves: ValuedMove[],
+ *   slip: string | null, unclear: boolean, moves: ValuedMove[],
  * }} Decision
  */
 /**
@@ -45,6 +45,13 @@ import { variantInfo } from "./variants.js";
  *   lang: string, text: Record<string, string>,
  * }} ReviewProgress
  */
+
+/**
+ * How a decision is judged, for its colour: its label, "unclear" (it lost enough points for a
+ * label, but not clearly more than the search's noise), or "fine".
+ * @param {Decision} d
+ */
+const verdict = (d) => d.label ?? (d.unclear ? "unclear" : "fine");
 
 /** What each language is called in its own words, for the language picker. */
 const LANGUAGE_NAMES = /** @type {Record<string, string>} */ ({ en: "English", de: "Deutsch" });
@@ -261,6 +268,14 @@ export class ReviewPage {
   }
 
   /**
+   * A decision's verdict in words (inaccuracy, mistake, blunder, not clear, fine).
+   * @param {Decision} d
+   */
+  verdictWords(d) {
+    return d.label_words ?? this.t(d.unclear ? "unclear" : "fine");
+  }
+
+  /**
    * A number as the language shown writes it, with `digits` decimals ("3.0", "3,0").
    * @param {number} x
    * @param {number} digits
@@ -376,7 +391,7 @@ export class ReviewPage {
    */
   item(d) {
     const open = d.index === this.current;
-    const label = d.label ?? "fine";
+    const label = verdict(d);
     const loss = d.loss >= 0.05 ? this.t("loss", { loss: this.num(d.loss, 1) }) : "";
     const body = el(
       "button",
@@ -394,7 +409,7 @@ export class ReviewPage {
         el(
           "span",
           { class: `review-label label-${label}`, dataset: { ui: "label" } },
-          d.label_words ?? this.t("fine"),
+          this.verdictWords(d),
         ),
         loss ? el("span", { class: "review-loss" }, loss) : null,
       ),
@@ -423,7 +438,8 @@ export class ReviewPage {
   }
 
   /**
-   * The search's best moves at decision `d`: its words, expected points, round win share.
+   * The search's best moves at decision `d`: its words, the points it gives away against the best
+   * (what the labels judge; its expected points in the tooltip), its share of round wins.
    * @param {Decision} d
    */
   movesTable(d) {
@@ -437,9 +453,7 @@ export class ReviewPage {
         el(
           "tr",
           {},
-          ["head.move", "head.points", "head.win"].map((k) =>
-            el("th", { scope: "col" }, this.t(k)),
-          ),
+          ["head.move", "head.loss", "head.win"].map((k) => el("th", { scope: "col" }, this.t(k))),
         ),
       ),
       el(
@@ -450,7 +464,17 @@ export class ReviewPage {
             "tr",
             { class: `${m.played ? "move-played" : ""} ${m.best ? "move-best" : ""}`.trim() },
             el("td", {}, saidNodes(m.words)),
-            el("td", { class: "num" }, m.points === null ? "—" : this.num(m.points, 1)),
+            el(
+              "td",
+              {
+                class: "num",
+                title:
+                  m.points === null
+                    ? undefined
+                    : `${this.t("head.points")}: ${this.num(m.points, 1)}`,
+              },
+              m.loss === null ? "—" : m.loss < 0.05 ? "0" : `−${this.num(m.loss, 1)}`,
+            ),
             el("td", { class: "num" }, m.win === null ? "—" : `${this.num(m.win * 100, 0)} %`),
           ),
         ),
@@ -490,11 +514,7 @@ export class ReviewPage {
         el(
           "span",
           { class: "review-banner-move" },
-          el(
-            "span",
-            { class: `review-label label-${d.label ?? "fine"}` },
-            d.label_words ?? this.t("fine"),
-          ),
+          el("span", { class: `review-label label-${verdict(d)}` }, this.verdictWords(d)),
           " ",
           saidNodes(d.played_words),
           d.loss >= 0.05 ? ` (${this.t("loss", { loss: this.num(d.loss, 1) })})` : "",
