@@ -54,6 +54,7 @@ __all__ = [
     "card_token",
     "cards_list",
     "catalog",
+    "decimal",
     "from_env",
     "has",
     "join_and",
@@ -329,6 +330,14 @@ class Names:
 def number_word(n: int) -> str:
     """``n`` in words for the small counts rules speak of (``two``); digits from ten on."""
     return say(f"number.{n}") if 0 <= n < 10 else str(n)
+
+
+def decimal(x: float, places: int = 1) -> str:
+    """``x`` with ``places`` decimals as the language in use writes it (``0.26``, ``0,26``)."""
+    from babel.numbers import format_decimal  # only when a number is first written
+
+    pattern = "0." + "0" * places if places > 0 else "0"
+    return str(format_decimal(round(x, places), format=pattern, locale=catalog().language))
 
 
 def join_and(items: Sequence[str]) -> str:

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ..catalog import say
+from ..catalog import decimal, say
 from ..errors import IllegalAction
 from ..learn.review import Judgement, Review, review
 from ..text.moves import move_words
@@ -182,7 +182,7 @@ def _print(result: Review, seat: int, names: tuple[str, ...], *, hands: bool = F
             str(j.index),
             Text(move_words(j.played, seat, names)),
             Text(best),
-            f"{j.loss:.1f}",
+            decimal(j.loss),
             label,
             style=style,
         )

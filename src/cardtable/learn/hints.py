@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..agents.levels import EXPERT_SAMPLES
 from ..agents.search import RolloutAgent
-from ..catalog import say
+from ..catalog import decimal, say
 from ..notation import Action
 from ..seat import Seat
 from ..text.moves import move_words
@@ -65,7 +65,7 @@ class HintRow:
         return say(
             "hint.row",
             move=self.words,
-            points=f"{self.points:.1f}",
+            points=decimal(self.points),
             win=f"{100 * self.win:.0f}",
         )
 

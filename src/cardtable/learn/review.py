@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from ..agents.search import ActionValue, RolloutAgent
-from ..catalog import card_token, say
+from ..catalog import card_token, decimal, say
 from ..events import At
 from ..game import Game
 from ..notation import Action, parse
@@ -160,13 +160,13 @@ class Judgement:
         """The decision in words, told to its seat."""
         played = move_words(self.played, self.seat, names)
         if self.played == self.best or self.label is None:
-            line = say("review.fine", move=played, loss=f"{self.loss:.1f}")
+            line = say("review.fine", move=played, loss=decimal(self.loss))
         else:
             line = say(
                 f"review.{self.label}",
                 move=played,
                 best=move_words(self.best, self.seat, names),
-                loss=f"{self.loss:.1f}",
+                loss=decimal(self.loss),
             )
         if self.slip is not None:
             line += " " + self.slip.words(self.seat, names)
@@ -198,7 +198,7 @@ class SeatSummary:
             "review.summary",
             who=Reader(None, names).name(self.seat),
             decisions=self.decisions,
-            loss=f"{self.mean_loss:.2f}",
+            loss=decimal(self.mean_loss, 2),
             inaccuracies=self.inaccuracies,
             mistakes=self.mistakes,
             blunders=self.blunders,
