@@ -19,6 +19,7 @@ import cardtable
 from cardtable.cli import app, describe_event, play_loop, render_round_end, render_view
 from cardtable.cli.rules import resolve_variant
 from cardtable.text.render import MENU_MAX, Choice, step_choices
+from cardtable.text.rules import plain_rules
 
 runner = CliRunner()
 
@@ -123,6 +124,16 @@ def test_the_help_says_how_to_type_moves() -> None:
     text = flat(buf.getvalue())
     assert "a card is always typed as its position" in text
     assert "numbers are never menu numbers" in text
+
+
+def test_rules_in_line_mode_are_the_plain_words_page() -> None:
+    out, buf = console()
+    assert not play_loop(cabo(), 0, out, ["rules", "quit", "y"])
+    text = flat(buf.getvalue())
+    plain = plain_rules("cabo").splitlines()
+    heading = next(line for line in plain if line.startswith("#")).lstrip("# ").strip()
+    assert heading in text
+    assert "replace N" not in text and "draw deck" not in text  # no notation
 
 
 def test_hint_lists_every_move_with_the_search_numbers_and_changes_nothing() -> None:

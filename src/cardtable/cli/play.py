@@ -54,7 +54,7 @@ from ..text.render import (
     render_result,
     step_choices,
 )
-from ..text.rules import rules_markdown
+from ..text.rules import plain_rules
 from ..text.sights import TableView, note_sights, table_view, with_keys
 from ..tui import REVEAL_RANGE, REVEAL_SECONDS, run_table, table_available
 from ..variants import Options
@@ -433,7 +433,7 @@ class _LineTable:
         elif word in _HELP:
             console.print(_help(self.game.variant, self.memory_aid))
         elif word == "rules":
-            console.print(Markdown(rules_markdown(self.game.variant)))
+            console.print(Markdown(plain_rules(self.game.variant)))
         elif word == "table":
             console.print(shown.table(self.view_now({}), self.seat, self.title))
         elif word == "sort" and shown.memory is None:

@@ -12,7 +12,7 @@ from rich.text import Text
 from ..text.catalog import say
 from ..text.keys import QUTE_SORT_KEY
 from ..text.render import Front
-from ..text.rules import cards_as_text, rules_markdown, values_legend
+from ..text.rules import cards_as_text, plain_rules, values_legend
 
 __all__ = ["help_markdown", "keys_line"]
 
@@ -118,5 +118,5 @@ def help_markdown(
         f"# {say('rules.values.heading')}\n\n{cards_as_text(values_legend(variant))}\n"
         f"# {say('tui.help.notation')}\n\n"
         f"| {say('tui.help.text')} | {say('tui.help.meaning')} |\n|---|---|\n{rows}\n\n"
-        f"{front.note} {memory}\n\n" + rules_markdown(variant)
+        f"{front.note} {memory}\n\n" + plain_rules(variant)
     )
