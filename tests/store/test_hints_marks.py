@@ -1,6 +1,7 @@
 """Hints at tables of people (migration 0005): a room keeps whether its people may ask for hints,
 a seat keeps whether its person asked (and then has the memory aid); rooms and seats stored
-before the revision read as without hints."""
+before the revision read as without hints. Practice tables (migration 0006): a room keeps that
+its person saw the AI players' cards; rooms stored before read as not practice."""
 
 from __future__ import annotations
 
@@ -73,3 +74,44 @@ def test_rooms_and_seats_stored_before_revision_0005_have_no_hints(url: str) -> 
     assert old.hints is False
     assert [(s.hints, s.memory_aid) for s in old.seats] == [(False, True), (False, False)]
     assert [(s.hints, s.memory_aid) for s in now.seats] == [(False, True), (True, True)]
+
+
+def test_a_practice_room_is_kept_and_read_back(url: str) -> None:
+    async def body(store: Store) -> tuple[RoomRow | None, RoomRow | None]:
+        await store.create_room(room_row("r1"))
+        await store.create_room(room_row("r2"))
+        await store.mark_practice("r1")
+        with pytest.raises(StoreError):
+            await store.mark_practice("nowhere")
+        return await store.room("r1"), await store.room("r2")
+
+    r1, r2 = asyncio.run(with_store(url, body))
+    assert r1 is not None and r2 is not None
+    assert (r1.practice, r2.practice) == (True, False)
+
+
+def test_rooms_stored_before_revision_0006_are_not_practice(url: str) -> None:
+    async def at_0005() -> None:
+        await with_store(url, Store.schema_revision)
+
+        async def down(conn: AsyncConnection) -> None:
+            await conn.run_sync(migrations.downgrade, "0005")
+
+        await on_connection(url, down)
+        await execute(
+            url,
+            "INSERT INTO rooms VALUES ('old1', 'kaboo', 2, '{\"target\": null}', TRUE, TRUE, "
+            "1600000000.5, NULL, FALSE, TRUE)",
+        )
+
+    asyncio.run(at_0005())
+
+    async def upgraded(store: Store) -> tuple[RoomRow | None, RoomRow | None]:
+        old = await store.room("old1")
+        await store.mark_practice("old1")
+        return old, await store.room("old1")
+
+    old, now = asyncio.run(with_store(url, upgraded))
+    assert old is not None and now is not None
+    assert (old.practice, old.hints) == (False, True)
+    assert (now.practice, now.hints) == (True, True)

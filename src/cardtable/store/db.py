@@ -117,6 +117,7 @@ rooms = Table(
     Column("turn_time", Float),
     Column("spectator_chat", Boolean, nullable=False, server_default=false()),
     Column("hints", Boolean, nullable=False, server_default=false()),
+    Column("practice", Boolean, nullable=False, server_default=false()),
     Index("ix_rooms_public_created", "public", "created"),
 )
 
@@ -216,6 +217,9 @@ class RoomRow:
     hints: bool = False
     """People may ask for hints at this table of people (a seat that does is marked); at a
     table of one person and AI players hints are always allowed."""
+    practice: bool = False
+    """A practice table: its one person asked to see the AI players' cards, so its games (that
+    one and every later one) are never rated (:meth:`Store.mark_practice`)."""
 
 
 @dataclass
@@ -340,13 +344,14 @@ _Write = (
     tuple[Literal["room"], RoomRow]
     | tuple[Literal["seat"], tuple[str, int, str, str]]
     | tuple[Literal["hints"], tuple[str, int]]
+    | tuple[Literal["practice"], str]
     | tuple[Literal["game"], GameRow]
     | tuple[Literal["action"], _Append]
     | tuple[Literal["finish"], tuple[str, int, GameResult]]
 )
 """One write for the writer task: its kind and what it writes (a new room, a seat taken by
-``(room, seat, name, token_hash)``, a seat marked for its hints by ``(room, seat)``, a new
-game, an action, a game's end by ``(room, game_no, result)``)."""
+``(room, seat, name, token_hash)``, a seat marked for its hints by ``(room, seat)``, a room
+marked practice by its id, a new game, an action, a game's end by ``(room, game_no, result)``)."""
 
 _Queued = tuple[_Write, "asyncio.Future[None]"]
 """A write waiting for the writer, with the future its caller awaits."""
@@ -385,6 +390,8 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
             steps.append(_seat_step(*write[1]))
         elif write[0] == "hints":
             steps.append(_hints_step(*write[1]))
+        elif write[0] == "practice":
+            steps.append(_practice_step(write[1]))
         elif write[0] == "game":
             steps.append(_game_step(write[1]))
         elif write[0] == "finish":
@@ -439,6 +446,7 @@ def _room_steps(r: RoomRow) -> list[_Step]:
         "turn_time": r.turn_time,
         "spectator_chat": r.spectator_chat,
         "hints": r.hints,
+        "practice": r.practice,
     }
     steps: list[_Step] = [(insert(rooms), room_row, None)]
     seat_rows: list[dict[str, object]] = [
@@ -482,6 +490,11 @@ def _hints_step(room: str, seat: int) -> _Step:
         .values(hints=True, memory_aid=True)
     )
     return (stmt, None, 1)
+
+
+def _practice_step(room: str) -> _Step:
+    """The update that marks a room practice (it must find the room)."""
+    return (update(rooms).where(rooms.c.id == room).values(practice=True), None, 1)
 
 
 def _game_step(g: GameRow) -> _Step:
@@ -593,6 +606,11 @@ class Store:
         marked (``hints``) and has the memory aid from then on. :class:`StoreError` if there is
         no such person's seat."""
         await self._submit(("hints", (room, seat)))
+
+    async def mark_practice(self, room: str) -> None:
+        """Record that ``room`` is a practice table (its person saw the AI players' cards): its
+        games are never rated, from then on. :class:`StoreError` if there is no such room."""
+        await self._submit(("practice", room))
 
     async def start_game(self, game: GameRow) -> None:
         """Store the start of a game (its seed, base version and rules version)."""
@@ -729,6 +747,7 @@ class Store:
             turn_time=row.turn_time,
             spectator_chat=bool(row.spectator_chat),
             hints=bool(row.hints),
+            practice=bool(row.practice),
             seats=[
                 SeatRow(
                     s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid), bool(s.hints)
