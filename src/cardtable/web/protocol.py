@@ -76,6 +76,7 @@ __all__ = [
     "PingMsg",
     "PlayedFor",
     "PongFrame",
+    "PracticeMsg",
     "ProtocolError",
     "QuickPlay",
     "RematchMsg",
@@ -392,13 +393,27 @@ class HintMsg(_Msg):
     handicap: StrictBool = False
 
 
+class PracticeMsg(_Msg):
+    """Show the AI players' cards face up to the one person at a table of AI players (``on``),
+    or turn them face down again. The first ``on`` makes the room a practice table for good:
+    its games, that one and every later one, are never rated. Refused where two people or more
+    sit at the table."""
+
+    type: Literal["practice"]
+    room: RoomId
+    token: Token
+    on: StrictBool
+
+
 class PingMsg(_Msg):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | HintMsg | PingMsg
+ClientMessage = (
+    JoinMsg | ActMsg | StartMsg | RematchMsg | HoldMsg | ChatMsg | HintMsg | PracticeMsg | PingMsg
+)
 """Any message a client may send."""
 
 _MODELS: dict[str, type[ClientMessage]] = {
@@ -409,6 +424,7 @@ _MODELS: dict[str, type[ClientMessage]] = {
     "hold": HoldMsg,
     "chat": ChatMsg,
     "hint": HintMsg,
+    "practice": PracticeMsg,
     "ping": PingMsg,
 }
 
@@ -623,6 +639,9 @@ class RoomSummary(TypedDict):
     hints: bool
     """Whether people may ask for hints at this table of people (at a table of one person and
     AI players they always may)."""
+    practice: bool
+    """Whether the room is a practice table (its person asked to see the AI players' cards):
+    its games are never rated."""
     turn_time: NotRequired[float]
     """Seconds each person has per turn or decision (0: no clock)."""
     quickplay: NotRequired[bool]
@@ -717,6 +736,9 @@ class StateFrame(TypedDict):
     held: NotRequired[bool]
     """On the frame answering a ``hold`` only: whether the room's clocks and AI players are
     held now."""
+    open_hands: NotRequired[bool]
+    """To the one person at a table of AI players only: whether the AI players' cards are shown
+    face up in ``view`` (``practice``)."""
     id: NotRequired[MsgId]
     """The ``id`` of the message this frame answers."""
 

@@ -230,4 +230,5 @@ class Room:
             "spectator_chat": self.row.spectator_chat,
             "rematch": self.rematch.to_json() if self.rematch is not None else None,
             "hints": self.row.hints,
+            "practice": self.row.practice,
         }

@@ -35,6 +35,7 @@ from .protocol import (
     MsgId,
     PingMsg,
     PongFrame,
+    PracticeMsg,
     ProtocolError,
     RematchMsg,
     RoomSummary,
@@ -218,10 +219,12 @@ class RoomManager:
             table.join(conn, seat, msg.id)
 
     async def _seat_message(
-        self, conn: Conn, msg: ActMsg | HoldMsg | RematchMsg | StartMsg | HintMsg
+        self,
+        conn: Conn,
+        msg: ActMsg | HoldMsg | RematchMsg | StartMsg | HintMsg | PracticeMsg,
     ) -> None:
-        """An action, a hold, a rematch, a start or a hint: what only a seat's token may
-        send."""
+        """An action, a hold, a rematch, a start, a hint or open hands: what only a seat's
+        token may send."""
         table = await self._open(msg.room, msg.id)
         room = table.room
         if msg.token is None:  # a rematch or a hold from a spectator
@@ -251,6 +254,8 @@ class RoomManager:
                 table.hold(conn, seat, msg.on, msg.id)
             elif isinstance(msg, RematchMsg):
                 await table.rematch(conn, seat, msg.accept, msg.id)
+            elif isinstance(msg, PracticeMsg):
+                await table.practice(conn, seat, msg.on, msg.id)
             elif isinstance(msg, HintMsg):
                 # checked and started here; computed without the lock, answered to conn only
                 await table.hint(conn, seat, msg.version, msg.lang, msg.handicap, msg.id)

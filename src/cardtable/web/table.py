@@ -189,6 +189,9 @@ class Table:
         """The end of a quick-play room's wait for people, while it runs."""
         self.hinting: set[Conn] = set()
         """Connections with a hint being computed (one at a time each)."""
+        self.open_hands = room.row.practice
+        """Whether the one person at this table of AI players is shown the AI players' cards
+        (:meth:`practice`; a practice room opens with them shown)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- life ---------------------------------------------------------------------------------
@@ -416,8 +419,11 @@ class Table:
     def state(
         self, seat: int | None, events: list[Event], msg_id: MsgId = None, by: By | None = None
     ) -> StateFrame:
-        """The ``state`` frame of the room for a connection of ``seat`` (:func:`.state_frame`)."""
-        return state_frame(
+        """The ``state`` frame of the room for a connection of ``seat`` (:func:`.state_frame`);
+        for the one person at a table of AI players, whether the AI players' cards are shown
+        (``open_hands``), and where they are, the view with them face up
+        (:meth:`.Game.open_view`)."""
+        out = state_frame(
             self.room,
             seat,
             events,
@@ -427,6 +433,12 @@ class Table:
             by=by,
             msg_id=msg_id,
         )
+        if seat is not None and self.only_person(seat):
+            out["open_hands"] = self.open_hands
+            game = self.room.game
+            if self.open_hands and game is not None:
+                out["view"] = game.open_view(seat, self.room.row.seats[seat].memory_aid)
+        return out
 
     def broadcast(
         self,
@@ -543,6 +555,32 @@ class Table:
             log.exception("AI move failed in room %s", room.id)
             if self.ai_task is me:
                 self.ai_task = self.ai_version = None
+
+    # -- open hands for practice ---------------------------------------------------------------
+    async def practice(self, conn: Conn, seat: int, on: bool, msg_id: MsgId) -> None:
+        """A ``practice`` from ``seat`` (the lock is held): show the AI players' cards face up to
+        the one person at this table of AI players (``on``), or face down again; the first
+        ``on`` marks the room practice for good, stored first (its games are never rated).
+        Refused where another person sits at the table (a free seat counts)."""
+        room = self.room
+        if not self.only_person(seat):
+            raise ProtocolError("not_allowed", say("practice.people"), msg_id)
+        if on and not room.row.practice:
+            try:
+                await self.store.mark_practice(room.id)
+            except StoreError:
+                log.exception("store refused the practice mark of room %s", room.id)
+                raise ProtocolError(
+                    "store", "the server could not save that this is a practice table", msg_id
+                ) from None
+            room.row.practice = True
+        self.open_hands = on
+        self.broadcast([], sender=conn, msg_id=msg_id)
+
+    def opens_hands(self, seat: int | None) -> bool:
+        """Whether a frame for ``seat`` shows the AI players' cards: the one person's, at a
+        table whose hands they opened (never a spectator's, never at a table of people)."""
+        return seat is not None and self.open_hands and self.only_person(seat)
 
     # -- hints ----------------------------------------------------------------------------------
     def hints_free(self, seat: int) -> bool:
