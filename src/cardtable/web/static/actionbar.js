@@ -12,6 +12,7 @@
 import { cardShort } from "./cards.js";
 import { dock } from "./dock.js";
 import { hintButton, syncHints } from "./hints.js";
+import { syncPractice } from "./practice.js";
 import { el, forTheScreen, isTouch } from "./ui.js";
 import { callName, callWord, isShedding, variantInfo } from "./variants.js";
 
@@ -287,4 +288,5 @@ export function renderBar(page) {
   page.ui.bar.dataset.empty = empty ? "1" : "";
   const prompt = page.ui.statusEl.parentElement ?? page.ui.statusEl;
   dock({ bar: page.ui.bar, prompt, host: page.ui.tableHost });
+  syncPractice(page);
 }

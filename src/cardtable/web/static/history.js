@@ -104,6 +104,14 @@ export class HistoryPage {
         "section",
         { class: "panel history" },
         el("h1", {}, `${summary.title ?? summary.game} · room ${this.room}`),
+        summary.practice
+          ? el(
+              "p",
+              { class: "muted", dataset: { ui: "history-practice" } },
+              "A practice table: the AI players' cards were shown face up, so its games are " +
+                "never rated.",
+            )
+          : null,
         el("p", {}, el("a", { href: `/r/${this.room}` }, "Back to the table")),
         rows.length
           ? el(

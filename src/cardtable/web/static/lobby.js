@@ -652,6 +652,17 @@ export class LobbyPage {
           matchFormat(room.options),
         ),
         el("span", { class: `status status-${room.status}` }, room.status),
+        room.practice
+          ? el(
+              "span",
+              {
+                class: "status room-tag",
+                dataset: { ui: "room-practice" },
+                title: "A practice table: the AI players' cards may be face up; never rated",
+              },
+              "practice",
+            )
+          : null,
         room.hints
           ? el(
               "span",

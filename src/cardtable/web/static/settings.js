@@ -1,7 +1,9 @@
 // @ts-check
-// The live table's settings dialog: how long a card you look at stays face up, and sound.
+// The live table's settings dialog: how long a card you look at stays face up, sound, and (alone
+// with AI players) their cards face up for practice (practice.js).
 
 import { askToNotify, canNotify } from "./notice.js";
+import { practiceField } from "./practice.js";
 import { getPref, REVEAL_SECONDS, revealSeconds, setPref } from "./prefs.js";
 import { el, modal, tapOrClick } from "./ui.js";
 
@@ -75,6 +77,7 @@ export function openSettings(page) {
         el("label", { for: "s-sound" }, "Sound"),
       ),
       notifyField(),
+      practiceField(page),
     ),
     {
       className: "settings-modal",

@@ -133,6 +133,9 @@ export interface RoomSummary {
   /** Whether people may ask for hints at this table of people (at a table of one person and AI
    * players they always may). */
   hints: boolean;
+  /** A practice table: its one person asked to see the AI players' cards (its games are never
+   * rated). */
+  practice: boolean;
 }
 
 /** `GET /api/rooms`: the lobby. */
@@ -365,6 +368,9 @@ export interface StateMessage {
   /** On the frame answering a `hold` only: whether the room's clocks and AI players are held
    * now (`false`: other people sit at the table, so the clocks go on, or no hold is left). */
   held?: boolean;
+  /** To the one person at a table of AI players only: whether the AI players' cards are shown
+   * face up in `view` (a practice table; see the `practice` message). */
+  open_hands?: boolean;
   id?: MessageId;
 }
 
@@ -491,6 +497,9 @@ export type ClientMessage =
       handicap?: boolean;
       id?: MessageId;
     }
+  /** Show the AI players' cards face up (`on`), or face down again: the one person at a table of
+   * AI players only; the first `on` makes the room a practice table for good. */
+  | { type: "practice"; room?: string; token?: string; on: boolean; id?: MessageId }
   | { type: "ping" };
 
 /** The connection's state, as RoomConnection's "status" events report it. */
