@@ -1,7 +1,9 @@
 """Hints in the browser: at a kaboo table against an AI the "Hint" button (or the H key) opens a
 panel listing every legal move best first, in words, with its expected points and chance to win;
-a click on a row plays that move. On a desktop and on a phone (the docked layout), each
-photographed for a person to look at (artifacts/screenshots/hints-*.png)."""
+a click on a row plays that move. On a desktop and on a phone (the docked layout). At a table of
+two people made with hints, the first hint says what it means and asks; accepted, the seat is
+marked for the other person to see. Each photographed for a person to look at
+(artifacts/screenshots/hints-*.png)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 
-from ..webserver import Server
+from ..webserver import Server, http
 from .driver import create_room, describe, state, wait_actionable, wait_version
 from .test_phone import HEIGHT, WIDTH, assert_fits
 
@@ -151,3 +153,66 @@ def test_a_hint_at_a_kaboo_table_on_a_phone(
     page.screenshot(path=str(screenshots / "hints-phone.png"))
     play_best(page, rows, sent)
     assert_fits(page)
+
+
+def seated(browser: Browser, room: str, seat: object, token: object) -> BrowserContext:
+    """A desktop browser profile that holds ``seat`` of ``room``."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900}, reduced_motion="reduce")
+    ctx.set_default_timeout(15_000)
+    held = json.dumps({"seat": seat, "token": token})
+    ctx.add_init_script(
+        f"localStorage.setItem({json.dumps(f'cardtable:seat:{room}')}, {json.dumps(held)})"
+    )
+    return ctx
+
+
+def test_a_hint_at_a_table_of_people_is_a_handicap_everyone_sees(
+    server: Server, browser: Browser, screenshots: Path
+) -> None:
+    spec = [{"type": "human"}, {"type": "human"}]
+    body = {"game": "kaboo", "seats": spec, "name": "Ann", "hints": True}
+    status, made = http("POST", f"{server.url}/api/rooms", body)
+    assert status == 201, made
+    room = made["room"]
+    status, bob = http("POST", f"{server.url}/api/rooms/{room}/join", {"name": "Bob"})
+    assert status == 200, bob
+    contexts = [
+        seated(browser, room, made["seat"], made["token"]),
+        seated(browser, room, bob["seat"], bob["token"]),
+    ]
+    try:
+        pages = [ctx.new_page() for ctx in contexts]
+        for page in pages:
+            page.goto(f"{server.url}/r/{room}")
+            page.wait_for_function("() => document.body.dataset.status === 'playing'")
+        first = state(pages[0])["view"]["actors"][0]
+        asker, other = pages[first], pages[1 - first]
+        wait_actionable(asker)
+        asker.locator("[data-ui=hint]").click()
+        expect(asker.locator("[data-ui=hint-handicap]")).to_contain_text("handicap")
+        expect(asker.locator("[data-ui=hint-row]")).to_have_count(0)
+        asker.screenshot(path=str(screenshots / "hints-people-ask.png"))
+        assert not state(other)["seats"][first]["hints"]
+        asker.locator("[data-ui=hint-accept]").click()
+        asker.wait_for_selector("[data-ui=hint-row]", timeout=HINT_WAIT)
+        check_rows(
+            asker,
+            [
+                {"action": a, "best": b, "words": w}
+                for a, b, w in asker.eval_on_selector_all(
+                    "[data-ui=hint-row]",
+                    """ns => ns.map(n => [n.dataset.action, n.dataset.best === "1",
+                                      n.querySelector(".hint-words").textContent])""",
+                )
+            ],
+        )
+        # both tables show the mark by the asker's name; the asker now has the memory aid
+        for page in (asker, other):
+            badge = page.locator(f'.seat[data-seat="{first}"] [data-ui=hints-badge]')
+            expect(badge).to_be_visible()
+        assert state(asker)["seats"][first]["memory_aid"] is True
+        other.screenshot(path=str(screenshots / "hints-people-badge.png"))
+        expect(asker.locator("[data-ui=reveal-hint]")).to_be_hidden()
+    finally:
+        for ctx in contexts:
+            ctx.close()
