@@ -317,12 +317,19 @@ class _Msg(BaseModel):
     id: MsgId = None
 
 
+LanguageTag = Annotated[str, StringConstraints(max_length=35)]
+"""A language a client reads (a BCP 47 tag: ``de``, ``de-AT``, ``en-US``)."""
+
+
 class JoinMsg(_Msg):
-    """Subscribe to a room, as a seat (with its token) or as a spectator."""
+    """Subscribe to a room, as a seat (with its token) or as a spectator; ``lang``: the
+    language the connection reads (a tag such as ``de-AT``, matched to a shipped language:
+    the words the server sends it from then on; none: the server's)."""
 
     type: Literal["join"]
     room: RoomId
     token: Token | None = None
+    lang: LanguageTag | None = None
 
 
 class ActMsg(_Msg):

@@ -471,7 +471,8 @@ export type ServerMessage =
 
 /** What a client sends (`room` and `id` are added by RoomConnection.send). */
 export type ClientMessage =
-  | { type: "join"; room: string; token?: string }
+  /** `lang`: the language the connection reads (a tag: "de", "de-AT"); the server's if none. */
+  | { type: "join"; room: string; token?: string; lang?: string }
   | { type: "act"; room?: string; token?: string; action: string; version: number; id?: MessageId }
   | { type: "start"; room?: string; token?: string; id?: MessageId }
   /** Without `accept`: offer a rematch (or accept the open offer); with it: answer the offer. */
