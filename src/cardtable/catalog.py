@@ -63,6 +63,7 @@ __all__ = [
     "load",
     "negotiate",
     "number_word",
+    "process_language",
     "say",
     "set_default",
     "supported",
@@ -260,6 +261,12 @@ def set_default(lang: str | None) -> None:
     _DEFAULT = code
 
 
+def process_language() -> str:
+    """The language spoken where no :func:`language` block is active: the process's default
+    (:func:`set_default`), else the environment's (:func:`from_env`)."""
+    return _DEFAULT if _DEFAULT is not None else from_env()
+
+
 _CURRENT: contextvars.ContextVar[Catalog | None] = contextvars.ContextVar(
     "cardtable_catalog", default=None
 )
@@ -272,7 +279,7 @@ def catalog() -> Catalog:
     chosen = _CURRENT.get()
     if chosen is not None:
         return chosen
-    return load(_DEFAULT if _DEFAULT is not None else from_env())
+    return load(process_language())
 
 
 @contextmanager

@@ -36,6 +36,7 @@ from .guard import (
     parse_origins,
 )
 from .lessons import Lessons, lesson_routes
+from .messages import add_messages, served_words
 from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
 from .replays import (
@@ -187,6 +188,7 @@ def create_app(
     _add_error_answers(app)
     _add_pages(app)
     _add_reference(app)
+    add_messages(app)
     _add_rooms(app, manager, store)
     _add_replays(app, manager, store, replays)
     _add_reviews(app, manager, store, replays, reviews)
@@ -263,9 +265,10 @@ def _add_reference(app: FastAPI) -> None:
     """What the server plays: its games, AI levels and rules."""
 
     @app.get("/api/variants")
-    async def list_variants() -> list[dict[str, object]]:
+    async def list_variants(lang: str | None = None) -> list[dict[str, object]]:
         """Every game with its seat range, options, family (the kind of game, which decides the
-        client's layout) and details (call word and label, card values, powers by card …)."""
+        client's layout) and details (call word and label, card values, powers by card …); its
+        summary in ``lang`` (a tag: ``de``, ``de-AT``; the server's language if none)."""
         out: list[dict[str, object]] = []
         for name in variants.names():
             var = variants.get(name)
@@ -274,7 +277,7 @@ def _add_reference(app: FastAPI) -> None:
                     **served_details(var),
                     "name": var.name,
                     "title": var.title,
-                    "summary": var.summary,
+                    "summary": served_words(f"ui.game.{name}.summary", var.summary, lang),
                     "family": var.family,
                     "min_players": var.min_players,
                     "max_players": var.max_players,
@@ -295,9 +298,13 @@ def _add_reference(app: FastAPI) -> None:
         return out
 
     @app.get("/api/levels")
-    async def list_levels() -> list[dict[str, str]]:
-        """The AI levels a seat may have."""
-        return [{"name": n, "description": describe(n)} for n in (*LEVELS, "random")]
+    async def list_levels(lang: str | None = None) -> list[dict[str, str]]:
+        """The AI levels a seat may have, each with what it is in a player's words, in ``lang``
+        (a tag: ``de``, ``de-AT``; the server's language if none)."""
+        return [
+            {"name": n, "description": served_words(f"ui.level.{n}.about", describe(n), lang)}
+            for n in (*LEVELS, "random")
+        ]
 
     @app.get("/api/rules/{variant}")
     async def rules(

@@ -134,21 +134,24 @@ def push_all(
     skip: Conn | None = None,
 ) -> None:
     """Push every connection of the room (but ``skip``) the frame ``build(seat, id)`` makes
-    for its seat, serialised once per seat (the ``sender``'s own with ``msg_id``). Each
+    for its seat, in its language (:meth:`.Conn.speaking`), serialised once per seat and
+    language (the ``sender``'s own with ``msg_id``). Each
     connection is served on its own: one whose frame cannot be built, encoded or queued is
     logged (room, seat and the kind of failure: never a card) and dropped, and the others
     still get theirs."""
-    frames: dict[int | None, str] = {}
+    frames: dict[tuple[int | None, str | None], str] = {}
     for conn in list(room.conns):
         if conn is skip:
             continue
         try:
             if conn is sender and msg_id is not None:
-                conn.push(build(conn.seat, msg_id))
+                with conn.speaking():
+                    conn.push(build(conn.seat, msg_id))
                 continue
-            text = frames.get(conn.seat)
+            text = frames.get((conn.seat, conn.lang))
             if text is None:
-                text = frames[conn.seat] = dumps(build(conn.seat, None))
+                with conn.speaking():
+                    text = frames[conn.seat, conn.lang] = dumps(build(conn.seat, None))
             conn.push(text)
         except Exception as exc:
             log.warning(

@@ -13,12 +13,14 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 import orjson
 
 from .. import variants
 from ..agents import Agent
+from ..catalog import Catalog, language, process_language
 from ..game import Game
 from ..store import GameRow, RoomRow
 from .chat import ChatLines, has_chat
@@ -80,11 +82,18 @@ class Conn:
         """The room this connection listens to."""
         self.seat: int | None = None
         """Its seat there (``None``: spectator)."""
+        self.lang: str | None = None
+        """The shipped language it reads (its ``join`` said so; ``None``: the server's)."""
         self.closed = False
         """Set once the connection is gone or dropped."""
         self.on_drop: Callable[[Conn], None] | None = None
         """Called once when the server drops this connection (so its room stops counting it
         online at once, not when its socket finally closes)."""
+
+    def speaking(self) -> AbstractContextManager[Catalog]:
+        """A ``with`` block in which the catalog speaks this connection's language (the
+        server's when it named none): the words of the frames built for it."""
+        return language(self.lang or process_language())
 
     def push(self, frame: Frame | str) -> None:
         """Queue a frame (a dict is serialised to JSON)."""

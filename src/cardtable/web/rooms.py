@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 
+from ..catalog import negotiate
 from ..store import Store
 from ..variants import Options
 from .chat import say
@@ -175,7 +176,14 @@ class RoomManager:
 
     # -- messages ----------------------------------------------------------------------------
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
-        """Handle one checked message from ``conn``."""
+        """Handle one checked message from ``conn``, in the language it reads (a ``join``
+        may name it: the words of every frame built for it from then on)."""
+        if isinstance(msg, JoinMsg) and msg.lang is not None:
+            conn.lang = negotiate([msg.lang])
+        with conn.speaking():
+            await self._handle(conn, msg)
+
+    async def _handle(self, conn: Conn, msg: ClientMessage) -> None:
         if isinstance(msg, PingMsg):
             pong: PongFrame = {"type": "pong"}
             if msg.id is not None:

@@ -9,6 +9,11 @@ for the reader's own seat, then each seat's display name, its AI label or ``Seat
 name. A move the server chose for a seat's player (the clock, a stand-in: the protocol's ``by``)
 says so in front (``time ran out for Ann: …``).
 
+The words are the catalog's in use (:mod:`cardtable.catalog`): each connection's frames are
+built in its language (:meth:`.Conn.speaking`). The names of seats without a person's name are
+the browser's own messages (``ui.seat.*`` of ``ui.po``), so that the table and the words name a
+seat alike in every language.
+
 The words are phrased from the event as the reader may read it, never from more: a card the
 event does not hold for that reader cannot be named. :func:`said_for` is the one call to the
 phraser.
@@ -18,26 +23,41 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from ..catalog import has, say
 from ..events import Happening, Turn, decode
 from ..text.phrase import Reader, chosen_for, kinds_for, phrase
 from ..views import Event, View
-from .protocol import By, Phrasing, SeatInfo, ai_seat_label
+from .protocol import AI_LEVELS, By, Phrasing, SeatInfo, ai_seat_label
 
-__all__ = ["reader_for", "said_for", "seat_names", "told", "told_view"]
+__all__ = ["ai_label", "reader_for", "said_for", "seat_names", "told", "told_view"]
+
+
+def ai_label(level: str) -> str:
+    """The name of an AI seat of ``level`` in the catalog's language, as the browser names it
+    (``Casual AI``, ``Gelegenheits-KI``); the protocol's label (:func:`.ai_seat_label`) for a
+    level the catalog does not name."""
+    key = f"ui.seat.ai.{level}"
+    return say(key) if has(key) else ai_seat_label(level)
+
+
+_LABELS = {ai_seat_label(level): level for level in AI_LEVELS}
+"""Each AI level by the protocol's label for it (a stand-in's ``by`` names one)."""
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
-    """Each seat's name as the browser shows it (``table.js`` ``seatName``): the person's
-    display name, an AI seat's label (``Casual AI``), else ``Seat N``; two seats of one name
-    get their seat number after it (``Casual AI 1``)."""
+    """Each seat's name as the browser shows it (``table.js`` ``seatName``), in the catalog's
+    language: the person's display name, an AI seat's label (``Casual AI``: :func:`ai_label`,
+    also where the seat holds the protocol's label as its name), else ``Seat N``; two seats of
+    one name get their seat number after it (``Casual AI 1``)."""
 
     def base(k: int) -> str:
         seat = seats[k]
+        level = seat["level"] or ""
+        if seat["type"] == "ai" and seat["name"] in (None, "", ai_seat_label(level)):
+            return ai_label(level)  # the server's own label: in the reader's language
         if seat["name"]:
             return seat["name"]
-        if seat["type"] == "ai":
-            return ai_seat_label(seat["level"] or "")
-        return f"Seat {k}"
+        return say("ui.seat.name", seat=k)
 
     names = [base(k) for k in range(len(seats))]
     return [f"{name} {k}" if names.count(name) > 1 else name for k, name in enumerate(names)]
@@ -62,7 +82,10 @@ def said_for(
         and getattr(typed, "seat", None) == by["seat"]
         and not isinstance(typed, Turn)
     ):
-        chooser = by["name"] if by["kind"] == "stand_in" else ""
+        level = _LABELS.get(by["name"])
+        chooser = (
+            "" if by["kind"] != "stand_in" else by["name"] if level is None else ai_label(level)
+        )
         said = chosen_for(said, by["seat"], reader, by["kind"], chooser)
     return {"text": said.text, "tone": said.tone}
 

@@ -7,6 +7,7 @@
 //   /r/{room}/review/{n}   a finished game's decisions weighed, beside its open hands
 
 import { HistoryPage } from "./history.js";
+import { loadMessages, t } from "./i18n.js";
 import { ReplayPage } from "./replay.js";
 import { ReviewPage } from "./review.js";
 import { LobbyPage } from "./lobby.js";
@@ -34,24 +35,28 @@ function route(path) {
     return new ReviewPage(root, m[1], Number(m[2]));
   }
   root.replaceChildren(
-    el("p", {}, "There is no such page. ", el("a", { href: "/" }, "To the lobby")),
+    el("p", {}, t("ui.app.no_page"), " ", el("a", { href: "/" }, t("ui.app.to_lobby"))),
   );
   return null;
 }
 
 // Anything that goes wrong in the client is shown, not swallowed.
-window.addEventListener("error", (ev) => toast(`Client error: ${ev.message}`, "error"));
+window.addEventListener("error", (ev) =>
+  toast(t("ui.app.client_error", { problem: ev.message }), "error"),
+);
 window.addEventListener("unhandledrejection", (ev) =>
-  toast(`Client error: ${ev.reason?.message ?? ev.reason}`, "error"),
+  toast(t("ui.app.client_error", { problem: ev.reason?.message ?? ev.reason }), "error"),
 );
 
 document.body.dataset.page = "loading";
+// The words of every page, in the reader's language, before anything is drawn.
+await loadMessages();
 // Every page reads what it shows of a game (its kind, call word, card powers) from the
 // variants the server lists; without them the lobby says what went wrong.
 try {
   await loadVariants();
 } catch (err) {
-  toast(`Cannot load the games: ${errorMessage(err)}`, "error");
+  toast(t("ui.app.no_games", { problem: errorMessage(err) }), "error");
 }
 const page = route(location.pathname);
 if (page) {

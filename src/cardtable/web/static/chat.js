@@ -4,6 +4,7 @@
 // (el() appends text nodes), never as markup. A reaction also shows for a moment by the seat
 // that sent it.
 
+import { t } from "./i18n.js";
 import { atEnd, el, reducedMotion } from "./ui.js";
 
 /** @typedef {import("./net.js").RoomConnection} RoomConnection */
@@ -25,29 +26,32 @@ const BUBBLE_MS = 2600;
 const ERROR_MS = 8000;
 
 /**
- * The quick reactions, in the order of their buttons: the key the server knows, the word shown
- * (and read out) and a symbol beside it (one that common text fonts have).
- * @type {{key: ChatReaction, word: string, icon: string}[]}
+ * The quick reactions, in the order of their buttons: the key the server knows and a symbol
+ * beside its word (one that common text fonts have). Each reader reads the word in their own
+ * language (ui.chat.reaction.<key>): the server sends the key.
+ * @type {{key: ChatReaction, icon: string}[]}
  */
 export const REACTIONS = [
-  { key: "gg", word: "Good game", icon: "✌" },
-  { key: "nice", word: "Nice!", icon: "★" },
-  { key: "oops", word: "Oops", icon: "☹" },
-  { key: "thinking", word: "Thinking…", icon: "☁" },
-  { key: "thanks", word: "Thanks", icon: "♥" },
-  { key: "hurry", word: "Hurry up?", icon: "⚡" },
+  { key: "gg", icon: "✌" },
+  { key: "nice", icon: "★" },
+  { key: "oops", icon: "☹" },
+  { key: "thinking", icon: "☁" },
+  { key: "thanks", icon: "♥" },
+  { key: "hurry", icon: "⚡" },
 ];
 
 /**
- * A reaction in words, for a line and a seat's bubble.
+ * A reaction in words, for a button, a line and a seat's bubble.
  * @param {string} key
+ * @returns {{key: string, word: string, icon: string}}
  */
 function reactionOf(key) {
-  return REACTIONS.find((r) => r.key === key) ?? { key, word: key, icon: "" };
+  const known = REACTIONS.find((r) => r.key === key);
+  return known ? { ...known, word: t(`ui.chat.reaction.${key}`) } : { key, word: key, icon: "" };
 }
 
 /** What the panel says instead of the input when this connection may only read. */
-export const READ_ONLY_TEXT = "Spectators can read this chat but not write in it.";
+export const readOnlyText = () => t("ui.chat.read_only");
 
 /**
  * The chat panel of a live table. Attach it to each RoomConnection the page opens; it shows
@@ -70,10 +74,10 @@ export class ChatPanel {
       class: "chat-list",
       role: "log",
       "aria-live": "polite",
-      "aria-label": "Chat messages",
+      "aria-label": t("ui.chat.messages"),
       dataset: { ui: "chat-list" },
     });
-    this.empty = el("p", { class: "chat-empty" }, "No messages yet. Say hello!");
+    this.empty = el("p", { class: "chat-empty" }, t("ui.chat.empty"));
     this.input = el("input", {
       type: "text",
       class: "chat-input",
@@ -81,15 +85,15 @@ export class ChatPanel {
       maxlength: String(MAX_CHAT_CHARS),
       autocomplete: "off",
       enterkeyhint: "send",
-      placeholder: "Say something…",
-      "aria-label": "Chat message",
+      placeholder: t("ui.chat.placeholder"),
+      "aria-label": t("ui.chat.message"),
       dataset: { ui: "chat-input" },
       oninput: () => this.syncSend(),
     });
     this.sendBtn = el(
       "button",
       { type: "submit", class: "btn btn-small btn-primary", dataset: { ui: "chat-send" } },
-      "Send",
+      t("ui.chat.send"),
     );
     this.form = el(
       "form",
@@ -105,7 +109,7 @@ export class ChatPanel {
     );
     this.reactions = el(
       "div",
-      { class: "chat-reactions", role: "group", "aria-label": "Quick reactions" },
+      { class: "chat-reactions", role: "group", "aria-label": t("ui.chat.reactions") },
       REACTIONS.map((r) =>
         el(
           "button",
@@ -116,14 +120,14 @@ export class ChatPanel {
             onclick: () => this.send({ reaction: r.key }),
           },
           el("span", { "aria-hidden": "true" }, r.icon),
-          el("span", { class: "chat-reaction-word" }, r.word),
+          el("span", { class: "chat-reaction-word" }, reactionOf(r.key).word),
         ),
       ),
     );
     this.readOnly = el(
       "p",
       { class: "chat-readonly", dataset: { ui: "chat-readonly" }, hidden: true },
-      READ_ONLY_TEXT,
+      readOnlyText(),
     );
     this.errorEl = el("p", {
       class: "chat-error",
@@ -139,7 +143,7 @@ export class ChatPanel {
         dataset: { ui: "chat" },
         hidden: true,
       },
-      el("h2", { class: "chat-title", id: "chat-title" }, "Chat"),
+      el("h2", { class: "chat-title", id: "chat-title" }, t("ui.chat.title")),
       this.empty,
       this.list,
       this.reactions,

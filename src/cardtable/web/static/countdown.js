@@ -3,6 +3,7 @@
 // the turn clock (the time people have to act): the seconds left and a bar, from the `window`
 // or `clock` of each state.
 
+import { language, t } from "./i18n.js";
 import { el } from "./ui.js";
 
 /** @typedef {import("./types/protocol").TimedWindow} TimedWindow */
@@ -48,9 +49,17 @@ export class Countdown {
         el(
           "span",
           {},
-          `${label ?? (this.phase === "snap" ? "Snap window" : "Peek window")}: ${
-            left < 10 ? left.toFixed(1) : Math.ceil(left)
-          } s${win.paused ? " (paused)" : ""}`,
+          t(win.paused ? "ui.countdown.left_paused" : "ui.countdown.left", {
+            label:
+              label ?? (this.phase === "snap" ? t("ui.countdown.snap") : t("ui.countdown.peek")),
+            seconds:
+              left < 10
+                ? left.toLocaleString(language(), {
+                    minimumFractionDigits: 1,
+                    maximumFractionDigits: 1,
+                  })
+                : String(Math.ceil(left)),
+          }),
         ),
         el(
           "span",

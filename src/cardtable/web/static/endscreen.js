@@ -6,6 +6,7 @@
 // the full results. While a round's results are shown the page asks the clocks to wait
 // (TablePage.updateHold).
 
+import { joinAnd, t } from "./i18n.js";
 import { errorMessage } from "./net.js";
 import {
   ordinal,
@@ -58,10 +59,11 @@ export function renderEnd(page) {
 export function winnerHeadline(view, viewer, names) {
   const winners = view.result?.winners ?? [];
   const you = viewer !== null && winners.includes(viewer);
-  if (winners.length === 1) return you ? "You win!" : `${names(winners[0])} wins!`;
+  if (winners.length === 1)
+    return you ? t("ui.end.you_win") : t("ui.end.wins", { who: names(winners[0]) });
   const others = winners.filter((s) => s !== viewer).map(names);
-  if (you) return `You share the win with ${others.join(" and ")}!`;
-  return `${others.join(" and ")} share the win`;
+  if (you) return t("ui.end.you_share", { others: joinAnd(others) });
+  return t("ui.end.share", { who: joinAnd(others) });
 }
 
 /**
@@ -76,9 +78,9 @@ function gamePanel(page, view) {
     el(
       "a",
       { class: "btn", href: `/r/${page.room}/history`, dataset: { ui: "history" } },
-      "History and replay",
+      t("ui.end.history"),
     ),
-    el("a", { class: "btn", href: "/" }, "Lobby"),
+    el("a", { class: "btn", href: "/" }, t("ui.end.lobby")),
   );
   const place = viewer === null ? null : standings(view).find((s) => s.seat === viewer);
   // A win (or a loss) the person did not play all by themselves says so.
@@ -95,13 +97,13 @@ function gamePanel(page, view) {
         renderEnd(page);
       },
     },
-    page.endHidden ? "Show results" : "Hide",
+    page.endHidden ? t("ui.end.show") : t("ui.end.hide"),
   );
   return el(
     "section",
     {
       class: `end-panel winner-banner${page.endHidden ? " collapsed" : ""}`,
-      "aria-label": "game over",
+      "aria-label": t("ui.end.over"),
       dataset: { ui: "end-panel" },
     },
     el(
@@ -114,7 +116,11 @@ function gamePanel(page, view) {
         winnerHeadline(view, viewer, names),
       ),
       place && !page.endHidden
-        ? el("span", { class: "your-place" }, `You finish ${ordinal(place.rank)}`)
+        ? el(
+            "span",
+            { class: "your-place" },
+            t("ui.end.your_place", { place: ordinal(place.rank) }),
+          )
         : null,
       hide,
     ),
@@ -128,7 +134,7 @@ function gamePanel(page, view) {
       : el(
           "details",
           { class: "end-details", dataset: { ui: "end-details" } },
-          el("summary", {}, "Round by round, and the last hands"),
+          el("summary", {}, t("ui.end.details")),
           renderResults(view, names),
         ),
   );
@@ -143,7 +149,8 @@ function roundPanel(page, view) {
   const names = page.names();
   const round = view.round_results?.at(-1);
   if (!round) return null;
-  const winners = round.winners.map((s) => (s === page.state?.seat ? "You" : names(s)));
+  const mine = round.winners.includes(page.state?.seat ?? -1);
+  const others = round.winners.filter((s) => s !== page.state?.seat).map(names);
   const dismiss = el(
     "button",
     {
@@ -156,20 +163,20 @@ function roundPanel(page, view) {
         page.ui.tableHost.scrollIntoView({ block: "nearest" });
       },
     },
-    "Got it",
+    t("ui.end.got_it"),
   );
   return el(
     "section",
-    { class: "end-panel round-panel", "aria-label": `round ${round.round} results`, dataset: { ui: "round-panel" } },
+    {
+      class: "end-panel round-panel",
+      "aria-label": t("ui.end.round_results", { round: round.round }),
+      dataset: { ui: "round-panel" },
+    },
     el(
       "div",
       { class: "end-head" },
-      el("h2", {}, `Round ${round.round} over`),
-      el(
-        "span",
-        { class: "round-winners" },
-        `${winners.join(" and ")} ${winners.length === 1 && winners[0] !== "You" ? "wins" : "win"} the round`,
-      ),
+      el("h2", {}, t("ui.end.round_over", { round: round.round })),
+      el("span", { class: "round-winners" }, roundWinners(mine, others)),
       dismiss,
     ),
     standingsTable(view, names, { round, seats: page.state?.seats }),
@@ -177,10 +184,31 @@ function roundPanel(page, view) {
     el(
       "details",
       { class: "end-details" },
-      el("summary", {}, "Every round, and the hands at this round's end"),
+      el("summary", {}, t("ui.end.round_details")),
       renderResults(view, names),
     ),
   );
+}
+
+/**
+ * A sentence with a capital first letter (German "du" lowercase in a list's first place).
+ * @param {string} text
+ */
+function capitalized(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * Who won the round, in words: "You win the round", "Ann wins the round", "You and Ann win the
+ * round", "Ann and Bob win the round".
+ * @param {boolean} mine whether the viewer is among the winners
+ * @param {string[]} others the other winners' names
+ */
+function roundWinners(mine, others) {
+  // (the viewer first: "You and Ann win the round")
+  if (!mine) return t("ui.end.wins_round", { who: joinAnd(others) }, others.length);
+  if (!others.length) return t("ui.end.you_win_round");
+  return t("ui.end.you_and_win_round", { who: joinAnd(others) });
 }
 
 /**
@@ -192,8 +220,8 @@ function yourHelp(info) {
   const counts = info?.played_for;
   if (!counts) return "";
   const parts = [];
-  if (counts.stand_in > 0) parts.push(`an AI played ${counts.stand_in} of your moves`);
-  if (counts.clock > 0) parts.push(`your time ran out ${times(counts.clock)}`);
+  if (counts.stand_in > 0) parts.push(t("ui.end.ai_played", {}, counts.stand_in));
+  if (counts.clock > 0) parts.push(t("ui.end.time_ran_out", { times: times(counts.clock) }));
   const text = parts.join("; ");
   return text ? `${text[0].toUpperCase()}${text.slice(1)}.` : "";
 }
@@ -211,7 +239,7 @@ function rematchControls(page) {
   const offer = state.rematch ?? null;
   const names = page.names();
   /** @param {number} s */
-  const who = (s) => (s === viewer ? "You" : names(s));
+  const who = (s) => (s === viewer ? t("ui.end.you") : names(s));
   const people = state.seats.flatMap((s, i) => (s.type === "human" ? [i] : []));
   /** @type {HTMLElement[]} */
   const out = [];
@@ -238,33 +266,36 @@ function rematchControls(page) {
       el(
         "p",
         { class: "rematch-note", role: "status", dataset: { ui: "rematch-declined" } },
-        `${declined.join(" and ")} declined the rematch.`,
+        declined.length === 1 && offer.declined[0] === viewer
+          ? t("ui.end.you_declined")
+          : capitalized(t("ui.end.declined", { who: joinAnd(declined) }, declined.length)),
       ),
     );
   } else if (offer) {
     const waiting = people.filter((s) => !offer.accepted.includes(s)).map(who);
     const accepted = offer.accepted.filter((s) => people.includes(s)).map(who);
     const mineOpen = viewer !== null && !offer.accepted.includes(viewer);
+    const waitingFor = joinAnd(waiting) || t("ui.end.the_table");
     const text = mineOpen
-      ? `${who(offer.by)} offers a rematch`
-      : `${offer.by === viewer ? "You offer" : `${who(offer.by)} offers`} a rematch — waiting for ${
-          waiting.join(" and ") || "the table"
-        }`;
+      ? t("ui.end.offers", { who: who(offer.by) })
+      : offer.by === viewer
+        ? t("ui.end.you_offer_waiting", { who: waitingFor })
+        : t("ui.end.offers_waiting", { by: who(offer.by), who: waitingFor });
     out.push(
       el(
         "p",
         { class: "rematch-note", role: "status", dataset: { ui: "rematch-offer" } },
         text,
-        accepted.length ? ` (accepted: ${accepted.join(", ")})` : "",
+        accepted.length ? t("ui.end.accepted", { who: accepted.join(", ") }) : "",
       ),
     );
     if (mineOpen) {
-      out.push(button("rematch-accept", "Accept", true, true));
-      out.push(button("rematch-decline", "Decline", false));
+      out.push(button("rematch-accept", t("ui.end.accept"), true, true));
+      out.push(button("rematch-decline", t("ui.end.decline"), false));
     }
     return out;
   }
-  if (viewer !== null) out.push(button("rematch", "Rematch", undefined, true));
+  if (viewer !== null) out.push(button("rematch", t("ui.end.rematch"), undefined, true));
   return out;
 }
 

@@ -5,7 +5,8 @@
 
 import { cardName, cardShort } from "./cards.js";
 import { cardElement, emptySlot, pile, SEEN_TEXT, seatInitials, seenMarks } from "./cardview.js";
-import { el, tapOrClick } from "./ui.js";
+import { t } from "./i18n.js";
+import { el, forTheScreen } from "./ui.js";
 import { callName, variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/view").FamilyView} FamilyView */
@@ -26,13 +27,15 @@ export function familyHand(view, seat, ctx) {
   const wrap = el("div", {
     class: `hand ${variantInfo(view.game)?.hand_layout === "square" ? "hand-square" : ""}`,
     role: "group",
-    "aria-label": `${ctx.names(seat)}'s cards`,
+    "aria-label": t("ui.family.cards_of", { who: ctx.names(seat) }),
   });
   const size = mine ? "lg" : "sm";
   const short = seatInitials(view.players, ctx.names);
   hand.forEach((slot, n) => {
     const addr = `${seat}.${n}`;
-    const where = mine ? `position ${n}` : `${ctx.names(seat)}, position ${n}`;
+    const where = mine
+      ? t("ui.family.position", { pos: n })
+      : t("ui.family.their_position", { who: ctx.names(seat), pos: n });
     if (slot === null) {
       const cell = el("div", { class: "slot slot-empty" }, emptySlot(addr, n, size));
       if (mine) cell.append(el("span", { class: "pos-label", "aria-hidden": "true" }, String(n)));
@@ -53,9 +56,9 @@ export function familyHand(view, seat, ctx) {
       faceUp: Boolean(code),
       addr,
       label: open
-        ? `${where}, face up for everyone`
+        ? t("ui.family.face_up", { where })
         : code && !over
-          ? `${where}, face down`
+          ? t("ui.family.face_down", { where })
           : where,
       legal: ctx.targets?.has(addr),
       selected: ctx.selection?.includes(addr),
@@ -88,21 +91,25 @@ export function familyCenter(view, ctx) {
   const top = view.discard.at(-1) ?? null;
   const deck = pile(
     "deck",
-    `deck, ${view.deck} cards${deckLegal ? ` — ${tapOrClick()} to draw` : ""}`,
+    forTheScreen(
+      t("ui.family.deck_label", {}, view.deck) + (deckLegal ? t("ui.family.click_to_draw") : ""),
+    ),
     [
       view.deck
         ? cardElement({ code: null, size: "md" })
         : el("div", { class: "card empty card-md" }),
-      el("span", { class: "pile-count" }, `Deck · ${view.deck}`),
+      el("span", { class: "pile-count" }, t("ui.family.deck", { n: view.deck })),
     ],
     ctx,
     deckLegal,
   );
   const discard = pile(
     "discard",
-    `discard pile, ${view.discard.length} cards${top ? `, top ${cardName(top)}` : ""}${
-      discardLegal ? ` — ${tapOrClick()} to play` : ""
-    }`,
+    forTheScreen(
+      t("ui.family.discard_label", {}, view.discard.length) +
+        (top ? t("ui.family.top", { card: cardName(top) }) : "") +
+        (discardLegal ? t("ui.family.click_to_play") : ""),
+    ),
     [
       top
         ? cardElement({
@@ -114,7 +121,7 @@ export function familyCenter(view, ctx) {
             marks: ctx.marks,
           })
         : el("div", { class: "card empty card-md" }),
-      el("span", { class: "pile-count" }, `Discard · ${view.discard.length}`),
+      el("span", { class: "pile-count" }, t("ui.family.discard", { n: view.discard.length })),
     ],
     ctx,
     discardLegal,
@@ -130,12 +137,18 @@ export function familyCenter(view, ctx) {
           code: view.drawn,
           faceUp: Boolean(view.drawn),
           size: "md",
-          label: own ? "the card you drew" : `drawn by ${ctx.names(view.drawer)}`,
+          label: own
+            ? t("ui.family.you_drew_label")
+            : t("ui.family.drawn_by", { who: ctx.names(view.drawer) }),
           extra: "drawn-card",
           powers: ctx.powers,
           marks: ctx.marks,
         }),
-        el("span", { class: "pile-count" }, own ? "You drew" : `${ctx.names(view.drawer)} drew`),
+        el(
+          "span",
+          { class: "pile-count" },
+          own ? t("ui.family.you_drew") : t("ui.family.drew", { who: ctx.names(view.drawer) }),
+        ),
       ),
     );
   }
@@ -147,7 +160,7 @@ export function familyCenter(view, ctx) {
  * @param {TableCtx} ctx
  */
 export function familyInfo(view, ctx) {
-  const items = [el("span", {}, `Round ${view.round}`)];
+  const items = [el("span", {}, t("ui.family.round", { round: view.round }))];
   // The turn cap is a safety limit, not the game's length: shown only when it is near.
   const capLeft = view.max_turns - view.turns;
   if (capLeft <= TURN_CAP_NEAR) {
@@ -155,41 +168,53 @@ export function familyInfo(view, ctx) {
       el(
         "span",
         { class: "info-call", dataset: { ui: "turn-cap" } },
-        `${capLeft} turn${capLeft === 1 ? "" : "s"} left before the round must end`,
+        t("ui.family.turn_cap", {}, capLeft),
       ),
     );
   }
   if (view.target !== null && view.target !== undefined)
-    items.push(el("span", {}, `Target ${view.target}`));
-  if (view.reshuffles) items.push(el("span", {}, `Reshuffles ${view.reshuffles}`));
+    items.push(el("span", {}, t("ui.family.target", { target: view.target })));
+  if (view.reshuffles)
+    items.push(el("span", {}, t("ui.family.reshuffles", { n: view.reshuffles })));
   if (view.caller !== null && view.caller !== undefined) {
     const left = view.final_turns_left;
     items.push(
       el(
         "span",
         { class: "info-call" },
-        `${ctx.names(view.caller)} called ${callName(view.call)}`,
-        left && !view.over ? ` — ${left} final turn${left === 1 ? "" : "s"} left` : "",
+        t("ui.family.called", { who: ctx.names(view.caller), call: callName(view.call) ?? "" }),
+        left && !view.over ? t("ui.family.final_turns", {}, left) : "",
       ),
     );
   }
   if (view.snap) {
     items.push(
-      el("span", { class: "info-snap" }, `Snap: ${view.snap.rank}s (${cardShort(view.snap.card)})`),
+      el(
+        "span",
+        { class: "info-snap" },
+        t("ui.family.snap", { rank: view.snap.rank, card: cardShort(view.snap.card) }),
+      ),
     );
   }
   // (typeof: a Qute view, whose `pending` is a word, comes here when the variants are unknown)
   const pending = typeof view.pending === "object" ? view.pending : null;
   if (pending && "power" in pending && pending.power) {
     items.push(
-      el("span", { class: "info-power" }, `Power: ${pending.power} (${cardShort(pending.card)})`),
+      el(
+        "span",
+        { class: "info-power" },
+        t("ui.family.power", { power: pending.power, card: cardShort(pending.card) }),
+      ),
     );
   }
   if (pending && "give" in pending && pending.give) {
     // "1.2": seat 1's position 2, the gap the drop left
     const [seat, pos] = pending.give.split(".").map(Number);
-    const whose = seat === ctx.viewer ? "your" : `${ctx.names(seat)}'s`;
-    items.push(el("span", { class: "info-power" }, `Gap to fill: ${whose} card ${pos}`));
+    const gap =
+      seat === ctx.viewer
+        ? t("ui.family.gap_yours", { pos })
+        : t("ui.family.gap", { who: ctx.names(seat), pos });
+    items.push(el("span", { class: "info-power" }, gap));
   }
   return el("div", { class: "table-info" }, items);
 }

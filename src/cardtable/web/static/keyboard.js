@@ -3,6 +3,7 @@
 // word actions, Escape to take things back, and the help dialog that lists them.
 
 import { askCall, cancelCall, isConfirmedCall } from "./actionbar.js";
+import { t } from "./i18n.js";
 import { closeModal, el, forTheScreen, isModalOpen, isTouch, modal } from "./ui.js";
 import { allVariants, callWord, isShedding } from "./variants.js";
 
@@ -18,20 +19,23 @@ const callWords = () =>
     ),
   ].join(", ");
 
-/** @type {[string, string | (() => string)][]} */
+/**
+ * Each key and what it does (the words of ui.keyboard.<name>).
+ * @type {[string, string][]}
+ */
 const SHORTCUTS = [
-  ["D", "draw from the deck (Qute: draw from the blind)"],
-  ["F", "draw from the discard pile, or throw the drawn card away"],
-  ["0 – 9", "your card at that position (Qute: the n-th card from the left, 0 = tenth)"],
-  ["K", () => `call the end (${callWords()}): press K again, or Enter on “Yes”, to confirm`],
+  ["D", "draw"],
+  ["F", "discard"],
+  ["0 – 9", "card"],
+  ["K", "call"],
   ["P", "pass"],
-  ["X", "exchange (after a look)"],
-  ["C", "continue (Qute)"],
-  ["Enter", "confirm the selected action"],
-  ["Esc", "take back a call, clear the selection, turn shown cards back over, close a dialog"],
-  ["S", "sound on / off"],
-  ["R", "the rules"],
-  ["?", "this help"],
+  ["X", "exchange"],
+  ["C", "continue"],
+  ["Enter", "enter"],
+  ["Esc", "esc"],
+  ["S", "sound"],
+  ["R", "rules"],
+  ["?", "help"],
 ];
 
 /**
@@ -41,7 +45,7 @@ const SHORTCUTS = [
 export function openHelp() {
   const touch = isTouch();
   modal(
-    touch ? "Help" : "Keyboard shortcuts",
+    touch ? t("ui.keyboard.help") : t("ui.keyboard.title"),
     el(
       "div",
       {},
@@ -52,30 +56,18 @@ export function openHelp() {
             { class: "shortcuts" },
             SHORTCUTS.flatMap(([k, what]) => [
               el("dt", {}, el("kbd", {}, k)),
-              el("dd", {}, typeof what === "function" ? what() : what),
+              el("dd", {}, t(`ui.keyboard.${what}`, { calls: callWords() })),
             ]),
           ),
       el(
         "p",
         {},
-        forTheScreen(
-          "Click cards to build an action: one click on one of your cards replaces it with " +
-            "the card you drew; for a swap or a look, click the cards one after the other; to " +
-            `claim several equal cards, press “Claim several equal cards”${
-              touch ? "" : " (or Shift-click)"
-            } first. The action bar then offers to confirm. Highlighted cards and piles are ` +
-            "the ones you can use now.",
-        ),
+        forTheScreen(t(touch ? "ui.keyboard.how_touch" : "ui.keyboard.how")),
       ),
       el(
         "p",
         {},
-        forTheScreen(
-          "Memory: without the memory aid, a card you look at is face up for a few seconds " +
-            "(change the time in Settings), then you must remember it; click it to turn it " +
-            "over sooner. A “Memory aid” badge marks the players who keep seeing every card " +
-            "they have seen; it is chosen for each seat when the table is created.",
-        ),
+        forTheScreen(t("ui.keyboard.memory")),
       ),
     ),
     { className: "help-modal" },

@@ -2,10 +2,12 @@
 // The lobby, /: play now (a seat at a table of strangers, computer players if nobody comes),
 // create a table, or join or watch an open one.
 
+import { has, language, t } from "./i18n.js";
 import { api, errorMessage, loadSeat, saveSeat } from "./net.js";
 import { getName, getPref, guestName, setName, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
-import { AID_TEXT, matchFormat, seatName } from "./table.js";
+import { settingsButton } from "./settings.js";
+import { AID_TEXT, levelName, matchFormat, seatName } from "./table.js";
 import { byId, el, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 
@@ -25,6 +27,15 @@ import { loadVariants } from "./variants.js";
  */
 
 const REFRESH_MS = 4000;
+
+/**
+ * A room's status in words ("waiting", "playing"; the server's word for one it has no words for).
+ * @param {string} status
+ */
+function statusWord(status) {
+  const key = `ui.lobby.status.${status}`;
+  return has(key) ? t(key) : status;
+}
 
 // A match's target: the bounds the server accepts, and the default for games that are one
 // round unless told otherwise.
@@ -87,21 +98,16 @@ export class LobbyPage {
 
   async start() {
     document.title = "cardtable";
-    byId("page-tools").replaceChildren();
-    this.roomsEl = el("div", { class: "rooms", "aria-live": "polite" }, "Loading…");
-    this.formHost = el("div", { class: "create-host" }, "Loading the games…");
+    byId("page-tools").replaceChildren(settingsButton());
+    this.roomsEl = el("div", { class: "rooms", "aria-live": "polite" }, t("ui.lobby.loading"));
+    this.formHost = el("div", { class: "create-host" }, t("ui.lobby.loading_games"));
     this.quickHost = el("div", { class: "quick-host" });
     this.root.replaceChildren(
       el(
         "section",
         { class: "panel quick-play", "aria-labelledby": "quick-title", dataset: { ui: "quick-play" } },
-        el("h1", { id: "quick-title" }, "Play now"),
-        el(
-          "p",
-          { class: "quick-lead" },
-          "Sit down at a table of this game that is waiting for players. If nobody else comes " +
-            "within a few seconds, computer players take the empty seats and the game starts.",
-        ),
+        el("h1", { id: "quick-title" }, t("ui.lobby.play_now")),
+        el("p", { class: "quick-lead" }, t("ui.lobby.play_now_lead")),
         this.quickHost,
         el(
           "p",
@@ -113,21 +119,33 @@ export class LobbyPage {
       el(
         "div",
         { class: "lobby" },
-        el("section", { class: "panel create" }, el("h2", {}, "New table"), this.formHost),
-        el("section", { class: "panel open-rooms" }, el("h2", {}, "Open tables"), this.roomsEl),
+        el(
+          "section",
+          { class: "panel create" },
+          el("h2", {}, t("ui.lobby.new_table")),
+          this.formHost,
+        ),
+        el(
+          "section",
+          { class: "panel open-rooms" },
+          el("h2", {}, t("ui.lobby.open_tables")),
+          this.roomsEl,
+        ),
       ),
     );
     try {
       [this.variants, this.levels] = await Promise.all([
         loadVariants(),
-        /** @type {Promise<LevelInfo[]>} */ (api("/api/levels")),
+        /** @type {Promise<LevelInfo[]>} */ (
+          api(`/api/levels?lang=${encodeURIComponent(language())}`)
+        ),
       ]);
     } catch (err) {
       this.formHost.replaceChildren(
         el(
           "p",
           { class: "error-text", role: "alert" },
-          `Could not load the games: ${errorMessage(err)}`,
+          t("ui.lobby.no_games", { problem: errorMessage(err) }),
         ),
       );
       toast(errorMessage(err), "error");
@@ -170,7 +188,7 @@ export class LobbyPage {
     const button = el(
       "button",
       { type: "submit", class: "btn btn-primary btn-play-now", dataset: { ui: "play-now" } },
-      "Play now",
+      t("ui.lobby.play_now"),
     );
     this.quickGame = game;
     this.quickName = name;
@@ -184,8 +202,13 @@ export class LobbyPage {
             this.playNow(button);
           },
         },
-        el("div", { class: "field" }, el("label", { for: "q-game" }, "Game"), game),
-        el("div", { class: "field" }, el("label", { for: "q-name" }, "Your name"), name),
+        el("div", { class: "field" }, el("label", { for: "q-game" }, t("ui.lobby.game")), game),
+        el(
+          "div",
+          { class: "field" },
+          el("label", { for: "q-name" }, t("ui.lobby.your_name")),
+          name,
+        ),
         button,
       ),
     );
@@ -228,7 +251,7 @@ export class LobbyPage {
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
       button.disabled = false;
-      toast(`Could not find a table: ${errorMessage(err)}`, "error");
+      toast(t("ui.lobby.no_table", { problem: errorMessage(err) }), "error");
     }
   }
 
@@ -263,15 +286,9 @@ export class LobbyPage {
         "div",
         { class: "field check" },
         this.hintsInput,
-        el("label", { for: "f-hints" }, "Allow hints at this table"),
+        el("label", { for: "f-hints" }, t("ui.lobby.hints")),
       ),
-      el(
-        "p",
-        { class: "field-note" },
-        "A hint lists every move with the points the computer expects of it. At a table of " +
-          "people it is a handicap: whoever asks is marked by their name and keeps the " +
-          "memory aid from then on. Against computer players alone, hints are always there.",
-      ),
+      el("p", { class: "field-note" }, t("ui.lobby.hints_note")),
     );
     this.singleInput = el("input", {
       type: "checkbox",
@@ -301,9 +318,13 @@ export class LobbyPage {
     this.turnSelect = el(
       "select",
       { name: "turn-time", id: "f-turn-time" },
-      el("option", { value: "" }, "the server's (usually 60 s)"),
+      el("option", { value: "" }, t("ui.lobby.turn_default")),
       [20, 30, 60, 120, 300, 600].map((s) =>
-        el("option", { value: String(s) }, s < 120 ? `${s} seconds` : `${s / 60} minutes`),
+        el(
+          "option",
+          { value: String(s) },
+          s < 120 ? t("ui.lobby.seconds", {}, s) : t("ui.lobby.minutes", {}, s / 60),
+        ),
       ),
     );
     this.publicInput = el("input", {
@@ -315,12 +336,12 @@ export class LobbyPage {
     this.submit = el(
       "button",
       { type: "submit", class: "btn btn-primary", dataset: { ui: "create" } },
-      "Create table",
+      t("ui.lobby.create"),
     );
     const rulesBtn = el(
       "button",
       { type: "button", class: "btn btn-small", onclick: () => showRules(this.gameSelect.value) },
-      "Rules",
+      t("ui.lobby.rules"),
     );
     const form = el(
       "form",
@@ -328,75 +349,68 @@ export class LobbyPage {
       el(
         "div",
         { class: "field" },
-        el("label", { for: "f-game" }, "Game"),
+        el("label", { for: "f-game" }, t("ui.lobby.game")),
         el("div", { class: "row" }, this.gameSelect, rulesBtn),
       ),
       this.summaryEl,
       el(
         "div",
         { class: "field" },
-        el("label", { for: "f-players" }, "Players"),
+        el("label", { for: "f-players" }, t("ui.lobby.players")),
         this.playersInput,
         this.playersNote,
       ),
       el(
         "fieldset",
         { class: "seats" },
-        el("legend", {}, "Seats"),
+        el("legend", {}, t("ui.lobby.seats")),
         this.seatsEl,
         el(
           "div",
           { class: "field check" },
           this.aidAllInput,
-          el("label", { for: "f-aid-all" }, "Memory aid for everyone at this table"),
+          el("label", { for: "f-aid-all" }, t("ui.lobby.aid_all")),
         ),
-        el(
-          "p",
-          { class: "field-note" },
-          "Cabo-like games are memory games: without the memory aid a card you look at " +
-            "shows for a few seconds, then you must remember it. A person with the memory " +
-            "aid keeps seeing every card they have seen; everybody at the table can see who " +
-            "has it. AI players remember as their level does.",
-        ),
+        el("p", { class: "field-note" }, t("ui.lobby.aid_note")),
         this.hintsField,
       ),
       el(
         "fieldset",
         { class: "length" },
-        el("legend", {}, "Length"),
+        el("legend", {}, t("ui.lobby.length")),
         el(
           "div",
           { class: "field check" },
           this.singleInput,
-          el("label", { for: "f-single" }, "Single round"),
+          el("label", { for: "f-single" }, t("ui.lobby.single")),
         ),
         el(
           "div",
           { class: "field check target-row" },
-          el("label", { for: "f-target" }, "or a match to"),
+          el("label", { for: "f-target" }, t("ui.lobby.match_to")),
           this.targetInput,
-          el("span", {}, "points"),
+          el("span", {}, t("ui.lobby.points")),
         ),
         (this.targetNote = el("p", { class: "field-note" })),
       ),
-      el("div", { class: "field" }, el("label", { for: "f-name" }, "Your name"), this.nameInput),
       el(
         "div",
         { class: "field" },
-        el("label", { for: "f-turn-time" }, "Time per turn"),
+        el("label", { for: "f-name" }, t("ui.lobby.your_name")),
+        this.nameInput,
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "f-turn-time" }, t("ui.lobby.turn_time")),
         this.turnSelect,
-        el(
-          "p",
-          { class: "field-note" },
-          "When it runs out the table plays a cautious move; after three missed turns a " +
-            "computer player keeps the seat until its player is back.",
-        ),
+        el("p", { class: "field-note" }, t("ui.lobby.turn_note")),
       ),
       el(
         "div",
         { class: "field check" },
         this.publicInput,
-        el("label", { for: "f-public" }, "List in the lobby (public)"),
+        el("label", { for: "f-public" }, t("ui.lobby.public")),
       ),
       this.submit,
     );
@@ -424,10 +438,7 @@ export class LobbyPage {
   syncTarget() {
     const single = this.singleInput.checked || this.singleInput.disabled;
     this.targetInput.disabled = single;
-    this.targetNote.textContent = single
-      ? "One round: the lowest hand wins."
-      : "A match: round after round until a total gets to the target (the rules say " +
-        "exactly when); the lowest total then wins.";
+    this.targetNote.textContent = single ? t("ui.lobby.single_note") : t("ui.lobby.match_note");
   }
 
   // A count the game does not allow is brought into its range, and the form says so.
@@ -437,7 +448,13 @@ export class LobbyPage {
     const n = Math.min(v.max_players, Math.max(v.min_players, Math.round(asked) || v.min_players));
     this.playersNote.hidden = n === asked;
     this.playersNote.textContent =
-      n === asked ? "" : `${v.title ?? v.name} is played by ${v.min_players} to ${v.max_players}.`;
+      n === asked
+        ? ""
+        : t("ui.lobby.players_range", {
+            game: v.title ?? v.name,
+            min: v.min_players,
+            max: v.max_players,
+          });
     this.playersInput.value = String(n);
     this.buildSeats();
   }
@@ -460,9 +477,13 @@ export class LobbyPage {
       const select = el(
         "select",
         { name: `seat-${i}`, id: `f-seat-${i}`, onchange: () => this.labelSeats() },
-        el("option", { value: "human" }, "Person"),
+        el("option", { value: "human" }, t("ui.lobby.person")),
         this.levels.map((l) =>
-          el("option", { value: `ai:${l.name}`, title: l.description ?? "" }, `AI: ${l.name}`),
+          el(
+            "option",
+            { value: `ai:${l.name}`, title: l.description ?? "" },
+            t("ui.lobby.ai_level", { level: levelName(l.name) }),
+          ),
         ),
       );
       select.value = old[i] ?? (i === 0 ? "human" : `ai:${defaultLevel}`);
@@ -476,14 +497,14 @@ export class LobbyPage {
         el(
           "div",
           { class: "seat-row" },
-          el("label", { for: `f-seat-${i}` }, `Seat ${i}`),
+          el("label", { for: `f-seat-${i}` }, t("ui.seat.name", { seat: i })),
           select,
           el("span", { class: "seat-who" }),
           el(
             "span",
             { class: "seat-aid", title: AID_TEXT },
             aid,
-            el("label", { for: `f-aid-${i}` }, "memory aid"),
+            el("label", { for: `f-aid-${i}` }, t("ui.lobby.aid")),
           ),
           el("p", { class: "seat-level field-note", id: `f-level-${i}` }),
         ),
@@ -511,8 +532,8 @@ export class LobbyPage {
       const human = select.value === "human";
       /** @type {HTMLElement} */ (row.querySelector(".seat-who")).textContent = human
         ? first
-          ? "you"
-          : "a friend (invite link)"
+          ? t("ui.lobby.seat_you")
+          : t("ui.lobby.seat_friend")
         : "";
       if (human) first = false;
       // how the chosen AI level plays, in a player's words (from /api/levels)
@@ -552,7 +573,7 @@ export class LobbyPage {
       if (!this.singleInput.checked) {
         target = Number(this.targetInput.value);
         if (!Number.isInteger(target) || target < TARGET.min || target > TARGET.max) {
-          toast(`The target is a whole number from ${TARGET.min} to ${TARGET.max}.`, "error");
+          toast(t("ui.lobby.target_range", { min: TARGET.min, max: TARGET.max }), "error");
           this.targetInput.focus();
           return;
         }
@@ -570,7 +591,7 @@ export class LobbyPage {
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
       this.submit.disabled = false;
-      toast(`Could not create the table: ${errorMessage(err)}`, "error");
+      toast(t("ui.lobby.no_create", { problem: errorMessage(err) }), "error");
     }
   }
 
@@ -580,7 +601,7 @@ export class LobbyPage {
       data = /** @type {RoomList} */ (await api("/api/rooms"));
     } catch (err) {
       this.roomsEl.replaceChildren(
-        el("p", { class: "error-text" }, `Could not load the tables: ${errorMessage(err)}`),
+        el("p", { class: "error-text" }, t("ui.lobby.no_tables", { problem: errorMessage(err) })),
       );
       return;
     }
@@ -588,7 +609,7 @@ export class LobbyPage {
     this.rooms = rooms;
     if (!rooms.length) {
       this.roomsEl.replaceChildren(
-        el("p", { class: "muted" }, "No open tables right now. Create one!"),
+        el("p", { class: "muted" }, t("ui.lobby.none_open")),
       );
       return;
     }
@@ -608,15 +629,19 @@ export class LobbyPage {
     const who = room.seats
       .map((s, i) => {
         if (s.type === "ai") return seatName(room.seats, i); // as the table names it
-        const person = s.taken ? s.name || "player" : "free seat";
-        if (s.hints) return `${person} (hints)`;
-        return s.memory_aid ? `${person} (memory aid)` : person;
+        const person = s.taken ? s.name || t("ui.lobby.player") : t("ui.lobby.free_seat");
+        if (s.hints) return t("ui.lobby.with_hints", { who: person });
+        return s.memory_aid ? t("ui.lobby.with_aid", { who: person }) : person;
       })
       .join(", ");
     const buttons = [];
     if (held) {
       buttons.push(
-        el("a", { class: "btn btn-primary btn-small", href: `/r/${room.room}` }, "Your seat"),
+        el(
+          "a",
+          { class: "btn btn-primary btn-small", href: `/r/${room.room}` },
+          t("ui.lobby.your_seat"),
+        ),
       );
     } else if (free) {
       buttons.push(
@@ -628,7 +653,7 @@ export class LobbyPage {
             dataset: { ui: "join" },
             onclick: () => this.join(room.room),
           },
-          "Join",
+          t("ui.lobby.join"),
         ),
       );
     }
@@ -636,7 +661,7 @@ export class LobbyPage {
       el(
         "a",
         { class: "btn btn-small", href: `/r/${room.room}?watch`, dataset: { ui: "watch" } },
-        "Watch",
+        t("ui.lobby.watch"),
       ),
     );
     return el(
@@ -651,16 +676,16 @@ export class LobbyPage {
           { class: "room-format", dataset: { ui: "room-format" } },
           matchFormat(room.options),
         ),
-        el("span", { class: `status status-${room.status}` }, room.status),
+        el("span", { class: `status status-${room.status}` }, statusWord(room.status)),
         room.practice
           ? el(
               "span",
               {
                 class: "status room-tag",
                 dataset: { ui: "room-practice" },
-                title: "A practice table: the AI players' cards may be face up; never rated",
+                title: t("ui.lobby.practice_why"),
               },
-              "practice",
+              t("ui.lobby.practice"),
             )
           : null,
         room.hints
@@ -669,9 +694,9 @@ export class LobbyPage {
               {
                 class: "status room-tag",
                 dataset: { ui: "room-hints" },
-                title: "People at this table may ask for hints (and are marked when they do)",
+                title: t("ui.lobby.hints_allowed_why"),
               },
-              "hints allowed",
+              t("ui.lobby.hints_allowed"),
             )
           : null,
         el("span", { class: "muted" }, who),
@@ -694,7 +719,7 @@ export class LobbyPage {
       saveSeat(res.room ?? room, res.seat, res.token);
       location.assign(`/r/${encodeURIComponent(room)}`);
     } catch (err) {
-      toast(`Could not join: ${errorMessage(err)}`, "error");
+      toast(t("ui.lobby.no_join", { problem: errorMessage(err) }), "error");
       this.refreshRooms();
     }
   }

@@ -1,5 +1,9 @@
 // @ts-check
-// HTTP and WebSocket access to the cardtable server (docs/protocol.md).
+// HTTP and WebSocket access to the cardtable server (docs/protocol.md). A connection joins its
+// room in the page's language: the server phrases what it sends it (the events' words, the
+// refusals) in that language.
+
+import { language, t } from "./i18n.js";
 
 /** @typedef {import("./types/protocol").ChatLog} ChatLog */
 /** @typedef {import("./types/protocol").ChatMessage} ChatMessage */
@@ -68,7 +72,7 @@ export async function api(path, { method = "GET", body, headers } = {}) {
       cache: headers ? "no-store" : "default",
     });
   } catch (err) {
-    throw new ApiError(0, `cannot reach the server (${errorMessage(err)})`);
+    throw new ApiError(0, t("ui.net.unreachable", { problem: errorMessage(err) }));
   }
   /** @type {any} parsed JSON, read below only for FastAPI's `detail` */
   let data = null;
@@ -194,10 +198,7 @@ export class RoomConnection extends EventTarget {
     ws.addEventListener("open", () => {
       this.attempt = 0;
       this.setStatus("open");
-      /** @type {{type: "join", room: string, token?: string}} */
-      const join = { type: "join", room: this.room };
-      if (this.token) join.token = this.token;
-      this.sendRaw(join);
+      this.sendRaw(this.joinMessage());
       if (this.holding) this.sendHold(true);
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), PING_MS);
     });
@@ -207,7 +208,7 @@ export class RoomConnection extends EventTarget {
       try {
         msg = JSON.parse(ev.data);
       } catch {
-        this.emit("error", { type: "error", code: "client", message: "unreadable server frame" });
+        this.emit("error", { type: "error", code: "client", message: t("ui.net.unreadable") });
         return;
       }
       if (msg.type === "error" && typeof msg.id === "number" && this.holdIds.delete(msg.id)) {
@@ -243,10 +244,15 @@ export class RoomConnection extends EventTarget {
 
   /** Join again with the seat's token: a person marked away says they are back. */
   rejoin() {
-    /** @type {{type: "join", room: string, token?: string}} */
-    const join = { type: "join", room: this.room };
+    this.sendRaw(this.joinMessage());
+  }
+
+  /** The `join` of this room, with the seat's token if any, in the page's language. */
+  joinMessage() {
+    /** @type {{type: "join", room: string, token?: string, lang: string}} */
+    const join = { type: "join", room: this.room, lang: language() };
     if (this.token) join.token = this.token;
-    this.sendRaw(join);
+    return join;
   }
 
   /** Close for good (no reconnect). */
@@ -314,7 +320,7 @@ export class RoomConnection extends EventTarget {
   /** @param {object} msg */
   sendRaw(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      throw new Error("not connected to the server — reconnecting, try again in a moment");
+      throw new Error(t("ui.net.reconnecting"));
     }
     this.ws.send(JSON.stringify(msg));
   }

@@ -5,6 +5,7 @@
 // leave (asked for in Settings, never on page load) a browser notification says the same while
 // the tab is hidden. The sound of each moment is sound.js's.
 
+import { t } from "./i18n.js";
 import { isCall } from "./movelog.js";
 import { getPref } from "./prefs.js";
 import { saidText } from "./said.js";
@@ -57,8 +58,11 @@ export function callNotice(state, log) {
  * @param {{game: string, room: string}} where the game's name as shown, and the room
  */
 export function tableTitle(state, log, { game, room }) {
-  const news = [isMyTurn(state) ? "▶ Your turn" : null, callNotice(state, log)].filter(Boolean);
-  if (!news.length) return `${game} · room ${room} — ${APP}`;
+  const news = [
+    isMyTurn(state) ? `▶ ${t("ui.words.your_turn")}` : null,
+    callNotice(state, log),
+  ].filter(Boolean);
+  if (!news.length) return `${t("ui.tablepage.heading", { game, room })} — ${APP}`;
   return `${news.join(" · ")} · ${game} — ${APP}`;
 }
 
@@ -123,7 +127,7 @@ export class TurnNotice {
     const news = [];
     const call = (state.events ?? []).some(isCall) ? callNotice(state, this.log) : null;
     if (call) news.push(call);
-    if (isMyTurn(state) && !isMyTurn(prev)) news.push("Your turn");
+    if (isMyTurn(state) && !isMyTurn(prev)) news.push(t("ui.words.your_turn"));
     if (news.length) this.notify(news.join(" · "));
   }
 
@@ -137,7 +141,7 @@ export class TurnNotice {
     try {
       this.shown?.close();
       const shown = new Notification(text, {
-        body: `${this.game || "cardtable"} · room ${this.room}`,
+        body: t("ui.tablepage.heading", { game: this.game || APP, room: this.room }),
         tag: `cardtable:${this.room}`,
       });
       shown.onclick = () => {

@@ -1,6 +1,8 @@
 // @ts-check
 // Player preferences, kept in localStorage.
 
+import { t } from "./i18n.js";
+
 const KEY = "cardtable:prefs";
 
 /** How long a card you look at stays face up without memory aid (seconds): bounds, default. */
@@ -15,7 +17,8 @@ export const QUTE_SORTS = /** @type {const} */ (["suit", "rank"]);
 // `name`: the name this person plays under (asked once, then offered everywhere a name is
 // asked); `lastGame`: the game they last chose for a quick play; `replaySpeed`: the speed
 // replays last played at; `notify`: a browser notification of their turn while the tab is
-// hidden (asked for in Settings); `quteSort`: one of QUTE_SORTS.
+// hidden (asked for in Settings); `quteSort`: one of QUTE_SORTS; `lang`: the language the pages
+// are in, chosen in Settings ("": the browser's, see i18n.js).
 const DEFAULTS = {
   sound: false,
   revealSeconds: REVEAL_SECONDS.default,
@@ -24,6 +27,7 @@ const DEFAULTS = {
   replaySpeed: 1,
   notify: false,
   quteSort: "suit",
+  lang: "",
 };
 
 /** @typedef {typeof DEFAULTS} Prefs */
@@ -90,7 +94,7 @@ export function guestName() {
   /** @param {string} set @param {number} i */
   const pick = (set, i) => set[bytes[i] % set.length];
   const word = pick(consonants, 0) + pick(vowels, 1) + pick(consonants, 2) + pick(vowels, 3);
-  return `Guest ${word[0].toUpperCase()}${word.slice(1)}`;
+  return t("ui.prefs.guest", { word: `${word[0].toUpperCase()}${word.slice(1)}` });
 }
 
 /**

@@ -5,8 +5,9 @@
 
 import { cardName, parseCard, SUITS } from "./cards.js";
 import { cardElement, pile } from "./cardview.js";
+import { has, t } from "./i18n.js";
 import { QUTE_SORTS, quteSort, setPref } from "./prefs.js";
-import { el, tapOrClick } from "./ui.js";
+import { el, forTheScreen } from "./ui.js";
 
 /** @typedef {import("./types/view").QuteView} QuteView */
 /** @typedef {import("./table.js").TableCtx} TableCtx */
@@ -26,18 +27,14 @@ export function quteSortKey(code, by = "suit") {
 }
 
 /**
- * A decision in progress, in words (RULES.md: the order of decisions after a play).
- * @type {Record<string, string>}
+ * A decision in progress, in words (RULES.md: the order of decisions after a play): qute, suit,
+ * eights, jpoints; the word itself for another.
+ * @param {string} pending
  */
-const PENDING = {
-  qute: "Qute, or play on",
-  suit: "the suit to follow",
-  eights: "who draws for the 8s",
-  jpoints: "the J points",
-};
-
-/** What each way of sorting is called beside the hand. */
-const SORT_NAMES = { suit: "suit", rank: "rank" };
+function pendingWords(pending) {
+  const key = `ui.qute.pending.${pending}`;
+  return has(key) ? t(key) : pending;
+}
 
 /**
  * The choice of how the viewer's hand is sorted (seed 002's "Sort by"), beside its name: kept
@@ -64,7 +61,7 @@ export function quteSortControl(view, seat, ctx) {
           panel?.querySelector(".hand-fan")?.replaceWith(quteHand(view, seat, ctx));
         },
       }),
-      el("label", { for: id }, SORT_NAMES[by]),
+      el("label", { for: id }, t(`ui.qute.sort.${by}`)),
     ];
   };
   return el(
@@ -72,10 +69,10 @@ export function quteSortControl(view, seat, ctx) {
     {
       class: "qute-sort",
       role: "radiogroup",
-      "aria-label": "Sort my cards by",
+      "aria-label": t("ui.qute.sort_mine"),
       dataset: { ui: "qute-sort" },
     },
-    el("span", { class: "qute-sort-label", "aria-hidden": "true" }, "Sort by"),
+    el("span", { class: "qute-sort-label", "aria-hidden": "true" }, t("ui.qute.sort_by")),
     QUTE_SORTS.flatMap(option),
   );
 }
@@ -95,7 +92,7 @@ export function quteHand(view, seat, ctx) {
     const fan = el("div", {
       class: "hand hand-stack",
       role: "group",
-      "aria-label": `${ctx.names(seat)}: ${count} cards`,
+      "aria-label": t("ui.qute.hand_of", { who: ctx.names(seat) }, count),
     });
     for (let i = 0; i < shown; i += 1) {
       fan.append(
@@ -103,7 +100,7 @@ export function quteHand(view, seat, ctx) {
           code: null,
           addr: `${seat}.${i}`,
           size: "sm",
-          label: `${ctx.names(seat)}, card ${i + 1}`,
+          label: t("ui.qute.card_of", { who: ctx.names(seat), pos: i + 1 }),
         }),
       );
     }
@@ -117,7 +114,7 @@ export function quteHand(view, seat, ctx) {
   const fan = el("div", {
     class: "hand hand-fan",
     role: "group",
-    "aria-label": "your cards",
+    "aria-label": t("ui.qute.your_cards"),
     style: { "--n": String(order.length) },
   });
   order.forEach(({ code, i }, k) => {
@@ -127,7 +124,7 @@ export function quteHand(view, seat, ctx) {
       faceUp: true,
       addr: `${seat}.${i}`,
       dataCard: code,
-      label: selIdx >= 0 ? `selected ${selIdx + 1}` : "in your hand",
+      label: selIdx >= 0 ? t("ui.qute.selected", { pos: selIdx + 1 }) : t("ui.qute.in_hand"),
       legal: ctx.targets?.has(code),
       selected: selIdx >= 0,
       interactive: ctx.interactive,
@@ -150,12 +147,14 @@ export function quteCenter(view, ctx) {
   const deckLegal = ctx.piles?.deck;
   const blind = pile(
     "deck",
-    `blind, ${view.blind} cards${deckLegal ? ` — ${tapOrClick()} to draw` : ""}`,
+    forTheScreen(
+      t("ui.qute.blind_label", {}, view.blind) + (deckLegal ? t("ui.family.click_to_draw") : ""),
+    ),
     [
       view.blind
         ? cardElement({ code: null, size: "md" })
         : el("div", { class: "card empty card-md" }),
-      el("span", { class: "pile-count" }, `Draw · ${view.blind}`),
+      el("span", { class: "pile-count" }, t("ui.qute.blind", { n: view.blind })),
     ],
     ctx,
     deckLegal,
@@ -175,10 +174,11 @@ export function quteCenter(view, ctx) {
     : [el("div", { class: "card empty card-md" })];
   const stack = pile(
     "discard",
-    `stack, ${view.stack.length} cards${view.top ? `, top ${cardName(view.top)}` : ""}`,
+    t("ui.qute.stack_label", {}, view.stack.length) +
+      (view.top ? t("ui.family.top", { card: cardName(view.top) }) : ""),
     [
       el("div", { class: "stack-fan" }, stackCards),
-      el("span", { class: "pile-count" }, `Stack · ${view.stack.length}`),
+      el("span", { class: "pile-count" }, t("ui.qute.stack", { n: view.stack.length })),
     ],
     { ...ctx, interactive: false },
     false,
@@ -186,12 +186,16 @@ export function quteCenter(view, ctx) {
   const parts = [blind, stack];
   if (view.suit) {
     const s = SUITS[view.suit];
+    const name = t(`ui.suit.${view.suit}`);
     parts.push(
       el(
         "div",
-        { class: `suit-wish ${s.red ? "red" : ""}`, "aria-label": `wished suit: ${s.name}` },
+        {
+          class: `suit-wish ${s.red ? "red" : ""}`,
+          "aria-label": t("ui.qute.wished", { suit: name }),
+        },
         el("span", { class: "suit-symbol", "aria-hidden": "true" }, s.symbol),
-        el("span", {}, s.name),
+        el("span", {}, name),
       ),
     );
   }
@@ -203,26 +207,41 @@ export function quteCenter(view, ctx) {
  * @param {TableCtx} ctx
  */
 export function quteInfo(view, ctx) {
-  const items = [el("span", {}, `Round ${view.round}`)];
+  const items = [el("span", {}, t("ui.family.round", { round: view.round }))];
   if (view.target !== null && view.target !== undefined)
-    items.push(el("span", {}, `Target ${view.target}`));
+    items.push(el("span", {}, t("ui.family.target", { target: view.target })));
   items.push(
-    el("span", { class: view.multiplier > 1 ? "info-call" : "" }, `Multiplier ×${view.multiplier}`),
+    el(
+      "span",
+      { class: view.multiplier > 1 ? "info-call" : "" },
+      t("ui.qute.multiplier", { n: view.multiplier }),
+    ),
   );
   if (view.run?.rank && view.run.cards.length > 1) {
     items.push(
-      el("span", { class: "info-run" }, `Run: ${view.run.cards.length} × ${view.run.rank}`),
+      el(
+        "span",
+        { class: "info-run" },
+        t("ui.qute.run", { n: view.run.cards.length, rank: view.run.rank }),
+      ),
     );
   }
-  if (view.must_cover) items.push(el("span", { class: "info-power" }, "A 6 must be covered"));
+  if (view.must_cover) items.push(el("span", { class: "info-power" }, t("ui.qute.must_cover")));
   const penalties = (view.penalty_counts ?? [])
     .map((n, s) => (n ? `${ctx.names(s)} +${n}` : null))
     .filter(Boolean);
   if (penalties.length)
-    items.push(el("span", { class: "info-power" }, `Draws: ${penalties.join(", ")}`));
+    items.push(
+      el("span", { class: "info-power" }, t("ui.qute.draws", { who: penalties.join(", ") })),
+    );
   if (view.pending) {
-    const what = PENDING[view.pending] ?? view.pending;
-    items.push(el("span", { class: "info-power" }, `Deciding: ${what}`));
+    items.push(
+      el(
+        "span",
+        { class: "info-power" },
+        t("ui.qute.deciding", { what: pendingWords(view.pending) }),
+      ),
+    );
   }
   return el("div", { class: "table-info" }, items);
 }

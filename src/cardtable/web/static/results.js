@@ -8,6 +8,7 @@
 import { el } from "./ui.js";
 import { variantInfo } from "./variants.js";
 import { cardElement } from "./cardview.js";
+import { joinAnd, language, t } from "./i18n.js";
 
 /** @typedef {import("./types/view").View} View */
 /** @typedef {import("./types/view").FamilyRoundResult} FamilyRoundResult */
@@ -49,12 +50,13 @@ export function standings(view) {
 }
 
 /**
- * "1st", "2nd", "3rd", "4th" …
+ * "1st", "2nd", "3rd", "4th" … ("1.", "2." in German): the form Intl.PluralRules gives `n` as
+ * an ordinal in the page's language.
  * @param {number} n
  */
 export function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
-  return `${n}${tail}`;
+  const form = new Intl.PluralRules(language(), { type: "ordinal" }).select(n);
+  return t(`ui.results.ordinal.${["one", "two", "few"].includes(form) ? form : "other"}`, { n });
 }
 
 /**
@@ -72,17 +74,15 @@ const step = (n) => `${n < 0 ? "−" : "+"} ${Math.abs(n)}`;
 export function reasonWords(reason, game) {
   switch (reason) {
     case "caller_lowest":
-      return "called with the lowest sum: scores 0";
+      return t("ui.results.caller_lowest");
     case "caller_penalty":
-      return game === "gabo"
-        ? "called, but another sum was lower or this one above 5"
-        : "called without the lowest sum";
+      return game === "gabo" ? t("ui.results.caller_penalty_gabo") : t("ui.results.caller_penalty");
     case "kamikaze":
-      return "Kamikaze (12, 12, 13, 13): scores 0";
+      return t("ui.results.kamikaze");
     case "kamikaze_victim":
-      return "another player's Kamikaze: scores 50";
+      return t("ui.results.kamikaze_victim");
     default:
-      return "the variant's scoring rule";
+      return t("ui.results.rule");
   }
 }
 
@@ -90,7 +90,8 @@ export function reasonWords(reason, game) {
  * "once", "twice", "3 times".
  * @param {number} n
  */
-export const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
+export const times = (n) =>
+  n === 1 ? t("ui.results.once") : n === 2 ? t("ui.results.twice") : t("ui.results.times", { n });
 
 /**
  * How a seat's round score came about, in words a phone can show (no hover): the hand's sum
@@ -108,28 +109,33 @@ export function scoreHow(view, round, seat, names) {
   if ("hand_points" in round) {
     const points = round.hand_points[seat] ?? 0;
     const j = round.jpoints?.[seat] ?? 0;
-    let text = `points ${points}`;
-    if (j < 0) text += ` ${step(j)} (J points off their own score)`;
-    else if (j > 0) text += ` ${step(j)} (J points from ${names(round.finisher)})`;
-    if (round.multiplier > 1)
-      text += ` × ${round.multiplier} (the draw pile was refilled ${times(round.multiplier - 1)})`;
-    return text === `points ${score}` ? text : `${text} = ${score}`;
+    const start = t("ui.results.points", { points });
+    let text = start;
+    if (j < 0) text += ` ${step(j)} (${t("ui.results.jpoints_own")})`;
+    else if (j > 0) {
+      text += ` ${step(j)} (${t("ui.results.jpoints_from", { who: names(round.finisher) })})`;
+    }
+    if (round.multiplier > 1) {
+      const refilled = t("ui.results.refilled", { times: times(round.multiplier - 1) });
+      text += ` × ${round.multiplier} (${refilled})`;
+    }
+    return text === start && points === score ? text : `${text} = ${score}`;
   }
   const sum = round.sums?.[seat] ?? score;
   const steps = round.adjustments?.[seat] ?? [];
-  let text = `sum ${sum}`;
+  let text = t("ui.results.sum", { sum });
   for (const a of steps) {
     // gabo's lost call says which way it was lost: a lower sum, or one above 5
     const lower = (round.sums ?? []).flatMap((t, s) => (s !== seat && t < sum ? [s] : []));
     const why =
       a.reason === "caller_penalty" && view.game === "gabo"
         ? lower.length
-          ? `called, but ${lower.map(names).join(" and ")} had a lower sum`
-          : "called with a sum above 5"
+          ? t("ui.results.lower_sum", { who: joinAnd(lower.map(names)) }, lower.length)
+          : t("ui.results.above_five")
         : reasonWords(a.reason, view.game);
     text += ` ${step(a.points)} (${why})`;
   }
-  if (!steps.length && score !== sum) text += ` ${step(score - sum)} (the variant's scoring rule)`;
+  if (!steps.length && score !== sum) text += ` ${step(score - sum)} (${t("ui.results.rule")})`;
   return score === sum && !steps.length ? text : `${text} = ${score}`;
 }
 
@@ -144,8 +150,8 @@ export function resetWords(view, round, seat) {
   const target = targetOf(view);
   const after = round.totals[seat] ?? 0;
   return "hand_points" in round
-    ? `exactly ${target}: back to 0`
-    : `exactly ${target}: halved to ${after}`;
+    ? t("ui.results.reset_zero", { target })
+    : t("ui.results.reset_half", { target, after });
 }
 
 /**
@@ -157,9 +163,8 @@ export function playedForWords(info) {
   const counts = info?.played_for;
   if (!counts) return "";
   const parts = [];
-  if (counts.stand_in > 0)
-    parts.push(`played by an AI for ${counts.stand_in} move${counts.stand_in === 1 ? "" : "s"}`);
-  if (counts.clock > 0) parts.push(`time ran out ${times(counts.clock)}`);
+  if (counts.stand_in > 0) parts.push(t("ui.results.played_by_ai", {}, counts.stand_in));
+  if (counts.clock > 0) parts.push(t("ui.results.time_ran_out", { times: times(counts.clock) }));
   return parts.join(", ");
 }
 
@@ -190,10 +195,10 @@ export function standingsTable(view, names, { round, seats } = {}) {
   const head = el(
     "tr",
     {},
-    el("th", { scope: "col" }, "Place"),
-    el("th", { scope: "col" }, "Player"),
-    round ? el("th", { scope: "col" }, `Round ${round.round}`) : null,
-    el("th", { scope: "col" }, "Total"),
+    el("th", { scope: "col" }, t("ui.results.place")),
+    el("th", { scope: "col" }, t("ui.results.player")),
+    round ? el("th", { scope: "col" }, t("ui.family.round", { round: round.round })) : null,
+    el("th", { scope: "col" }, t("ui.results.total")),
   );
   const body = rows.map(({ seat, total, rank }) =>
     el(
@@ -267,7 +272,9 @@ export function resetNote(view, names, round) {
   return el(
     "p",
     { class: "reset-note", dataset: { ui: "reset-note" } },
-    seats.map((s) => `${names(s)} reached ${resetWords(view, round, s)}.`).join(" "),
+    seats
+      .map((s) => t("ui.results.reached", { who: names(s), what: resetWords(view, round, s) }))
+      .join(" "),
   );
 }
 
@@ -291,9 +298,9 @@ export function renderResults(view, names) {
   const head = el(
     "tr",
     {},
-    el("th", { scope: "col" }, "Player"),
-    rounds.map((r) => el("th", { scope: "col" }, `Round ${r.round}`)),
-    el("th", { scope: "col" }, "Total"),
+    el("th", { scope: "col" }, t("ui.results.player")),
+    rounds.map((r) => el("th", { scope: "col" }, t("ui.family.round", { round: r.round }))),
+    el("th", { scope: "col" }, t("ui.results.total")),
   );
   const rows = players.map((p) => {
     const rank = ranks.get(p) ?? 1;
@@ -307,7 +314,9 @@ export function renderResults(view, names) {
         "th",
         { scope: "row" },
         names(p),
-        result?.winners.includes(p) ? el("span", { class: "win-mark" }, " ★ winner") : "",
+        result?.winners.includes(p)
+          ? el("span", { class: "win-mark" }, ` ★ ${t("ui.results.winner_mark")}`)
+          : "",
       ),
       rounds.map((r) =>
         el(
@@ -315,7 +324,11 @@ export function renderResults(view, names) {
           { class: r.winners.includes(p) ? "round-winner" : "" },
           String(r.scores[p]),
           resetSeats(r).includes(p)
-            ? el("span", { class: "reset", dataset: { ui: "reset" } }, ` · total → ${r.totals[p]}`)
+            ? el(
+                "span",
+                { class: "reset", dataset: { ui: "reset" } },
+                ` · ${t("ui.results.total_now", { total: r.totals[p] })}`,
+              )
             : null,
         ),
       ),
@@ -333,7 +346,7 @@ export function renderResults(view, names) {
     ? el(
         "div",
         { class: "revealed" },
-        el("h3", {}, `Hands at the end of round ${last.round}`),
+        el("h3", {}, t("ui.results.hands", { round: last.round })),
         players.map((p) =>
           el(
             "div",
@@ -355,14 +368,14 @@ export function renderResults(view, names) {
     ? el(
         "p",
         { class: "winners", dataset: { winners: result.winners.join(",") } },
-        result.winners.length > 1 ? "Winners: " : "Winner: ",
+        `${t("ui.results.winners", {}, result.winners.length)} `,
         el("strong", {}, result.winners.map(names).join(", ")),
       )
     : last
       ? el(
           "p",
           { class: "winners" },
-          "Round won by ",
+          `${t("ui.results.round_won_by")} `,
           el("strong", {}, last.winners.map(names).join(", ")),
         )
       : null;

@@ -5,6 +5,7 @@
 // red), and a line begins with a capital letter. Nothing here phrases a move.
 
 import { cardShort, parseCard } from "./cards.js";
+import { t } from "./i18n.js";
 import { el } from "./ui.js";
 
 /** @typedef {import("./types/protocol").Said} Said */
@@ -18,7 +19,7 @@ const TOKEN = /\[([0-9]{1,2}|[0-9AJQK]{1,2}[CDHS]|[RB]J)\]/g;
  */
 function cardText(code) {
   const card = parseCard(code);
-  if (card.joker) return card.red ? "red joker" : "black joker";
+  if (card.joker) return card.red ? t("ui.said.red_joker") : t("ui.said.black_joker");
   return cardShort(code);
 }
 

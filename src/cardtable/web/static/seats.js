@@ -4,6 +4,7 @@
 // the room waits for its players.
 
 import { renderBar } from "./actionbar.js";
+import { t } from "./i18n.js";
 import { api, errorMessage, saveSeat } from "./net.js";
 import { getName, guestName, setName } from "./prefs.js";
 import { aidBadge, matchFormat, seatName } from "./table.js";
@@ -28,30 +29,25 @@ const PREVIEW_REFRESH_MS = 4000;
  */
 function aboutSeconds(seconds) {
   const s = Math.max(1, Math.round(seconds));
-  if (s < 60) return `about ${s} second${s === 1 ? "" : "s"}`;
-  const m = Math.round(s / 60);
-  return `about ${m === 1 ? "a minute" : `${m} minutes`}`;
+  if (s < 60) return t("ui.seats.about_seconds", {}, s);
+  return t("ui.seats.about_minutes", {}, Math.round(s / 60));
 }
 
 /**
  * A paragraph saying when computer players fill the free seats, counting down each second
  * (`deadline`: Date.now() milliseconds). It stops counting once it leaves the page.
  * @param {number} deadline
- * @param {string} seats what the seats are called ("empty seats", "free seats")
+ * @param {"empty" | "free"} seats what the seats are called ("empty seats", "free seats")
  * @returns {HTMLParagraphElement}
  */
 function fillNotice(deadline, seats) {
   const time = el("strong", { class: "fill-time" });
-  const para = el(
-    "p",
-    { class: "fill-notice", dataset: { ui: "ai-fill" } },
-    `Computer players will fill the ${seats} in `,
-    time,
-    " if nobody else comes.",
-  );
+  // the sentence around the time, which stands where the message has {time}
+  const [before, after = ""] = t(`ui.seats.fill_${seats}`).split("{time}");
+  const para = el("p", { class: "fill-notice", dataset: { ui: "ai-fill" } }, before, time, after);
   const show = () => {
     const left = (deadline - Date.now()) / 1000;
-    time.textContent = left > 0.5 ? aboutSeconds(left) : "a moment";
+    time.textContent = left > 0.5 ? aboutSeconds(left) : t("ui.seats.a_moment");
   };
   show();
   const timer = setInterval(() => {
@@ -91,15 +87,15 @@ function seatItem(seats, i, mine) {
   const free = s.type === "human" && !s.taken;
   const dot = s.type === "ai" ? "ai" : s.online ? "online" : "offline";
   let note = "";
-  if (s.type === "ai") note = "computer player";
-  else if (free) note = "waiting for a player";
-  else if (!s.online) note = "not here yet";
+  if (s.type === "ai") note = t("ui.table.computer");
+  else if (free) note = t("ui.seats.waiting_for_player");
+  else if (!s.online) note = t("ui.seats.not_here");
   return el(
     "li",
     { dataset: { seat: String(i), kind: free ? "free" : s.type } },
     el("span", { class: `dot dot-${free ? "free" : dot}`, "aria-hidden": "true" }),
-    el("span", { class: "seat-who-name" }, free ? "Free seat" : seatName(seats, i)),
-    i === mine ? el("span", { class: "seat-you" }, "(you)") : null,
+    el("span", { class: "seat-who-name" }, free ? t("ui.seats.free_seat") : seatName(seats, i)),
+    i === mine ? el("span", { class: "seat-you" }, t("ui.table.you_mark")) : null,
     note ? el("span", { class: "seat-note" }, note) : null,
     s.memory_aid ? aidBadge() : null,
   );
@@ -116,14 +112,14 @@ function roomFacts(room) {
     typeof room.turn_time !== "number"
       ? null
       : room.turn_time > 0
-        ? `${Math.round(room.turn_time)} s per turn`
-        : "no time limit per turn";
+        ? t("ui.seats.per_turn", { seconds: Math.round(room.turn_time) })
+        : t("ui.seats.no_limit");
   const free = room.seats.filter((s) => s.type === "human" && !s.taken).length;
   const facts = [
     matchFormat(room.options),
-    `${room.players} players`,
+    t("ui.seats.players", {}, room.players),
     turn,
-    free ? `${free} free seat${free === 1 ? "" : "s"}` : "no free seat",
+    free ? t("ui.seats.free_seats", {}, free) : t("ui.seats.no_free_seat"),
   ].filter(Boolean);
   const out = [
     el("h2", { class: "preview-title", dataset: { ui: "preview-game" } }, room.title ?? room.game),
@@ -136,7 +132,7 @@ function roomFacts(room) {
   ];
   const deadline = fillDeadline(room);
   if (deadline !== null) {
-    out.push(fillNotice(deadline, "free seats"));
+    out.push(fillNotice(deadline, "free"));
   }
   return out;
 }
@@ -166,7 +162,7 @@ export function offerSeat(page) {
       class: "btn btn-primary",
       dataset: { ui: "take-seat" },
     },
-    "Join the table",
+    t("ui.seats.take"),
   );
   const watch = el(
     "button",
@@ -179,7 +175,7 @@ export function offerSeat(page) {
         page.connect();
       },
     },
-    "Just watch",
+    t("ui.seats.just_watch"),
   );
   const join = async () => {
     take.disabled = true;
@@ -199,16 +195,20 @@ export function offerSeat(page) {
       page.connect();
     } catch (err) {
       take.disabled = false;
-      toast(`Could not take a seat: ${errorMessage(err)}`, "error");
+      toast(t("ui.seats.no_seat", { problem: errorMessage(err) }), "error");
     }
   };
   page.ui.banner.replaceChildren();
-  page.ui.statusEl.textContent = "You are invited: join the table or watch it.";
-  page.ui.connDot.replaceChildren(el("span", { class: "conn-text" }, "not joined yet"));
+  page.ui.statusEl.textContent = t("ui.seats.invited");
+  page.ui.connDot.replaceChildren(el("span", { class: "conn-text" }, t("ui.seats.not_joined")));
   page.ui.tableHost.replaceChildren(
     el(
       "section",
-      { class: "invite-preview", dataset: { ui: "invite-preview" }, "aria-label": "the table" },
+      {
+        class: "invite-preview",
+        dataset: { ui: "invite-preview" },
+        "aria-label": t("ui.seats.the_table"),
+      },
       facts,
       el(
         "form",
@@ -219,7 +219,7 @@ export function offerSeat(page) {
             join();
           },
         },
-        el("label", { for: "join-name" }, "Your name"),
+        el("label", { for: "join-name" }, t("ui.lobby.your_name")),
         nameInput,
         el("div", { class: "preview-buttons" }, take, watch),
       ),
@@ -259,26 +259,17 @@ export function renderWaiting(page, state) {
     el(
       "div",
       { class: "waiting" },
-      el("h2", {}, "Waiting for players"),
+      el("h2", {}, t("ui.seats.waiting")),
       deadline !== null
         ? [
-            fillNotice(deadline, "empty seats"),
-            el(
-              "p",
-              { class: "field-note" },
-              "Anyone who picks this game with Play now sits down here; the invite link " +
-                "brings a friend.",
-            ),
+            fillNotice(deadline, "empty"),
+            el("p", { class: "field-note" }, t("ui.seats.quick_note")),
           ]
-        : el(
-            "p",
-            {},
-            "Send the invite link to your friends; the game starts when every seat is taken.",
-          ),
+        : el("p", {}, t("ui.seats.invite_note")),
       list,
     ),
   );
-  page.ui.statusEl.textContent = "Waiting for players";
+  page.ui.statusEl.textContent = t("ui.seats.waiting");
   renderBar(page);
   page.ui.endHost.replaceChildren();
 }

@@ -1,16 +1,68 @@
 // @ts-check
-// The live table's settings dialog: how long a card you look at stays face up, sound, and (alone
-// with AI players) their cards face up for practice (practice.js).
+// The settings dialog: the language of the pages (on every page), and at the live table how long
+// a card you look at stays face up, sound, the notification of your turn and (alone with AI
+// players) their cards face up for practice (practice.js).
 
+import { LANGUAGES, setLanguage, t } from "./i18n.js";
 import { askToNotify, canNotify } from "./notice.js";
 import { practiceField } from "./practice.js";
 import { getPref, REVEAL_SECONDS, revealSeconds, setPref } from "./prefs.js";
-import { el, modal, tapOrClick } from "./ui.js";
+import { el, forTheScreen, modal } from "./ui.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
 
 /**
- * Open the settings; the reveal time is saved as it changes and when the dialog closes.
+ * The choice of the pages' language: the browser's, or one of the shipped languages, each
+ * named in its own words. A change is kept (prefs.js) and the page is loaded again in it.
+ * @returns {HTMLDivElement}
+ */
+export function languageField() {
+  const chosen = String(getPref("lang") ?? "");
+  const select = el(
+    "select",
+    {
+      id: "s-lang",
+      name: "lang",
+      dataset: { ui: "language" },
+      onchange: () => {
+        setLanguage(select.value);
+        location.reload();
+      },
+    },
+    el("option", { value: "" }, t("ui.settings.lang_browser")),
+    Object.entries(LANGUAGES).map(([code, name]) =>
+      el("option", { value: code, lang: code }, name),
+    ),
+  );
+  select.value = Object.hasOwn(LANGUAGES, chosen) ? chosen : "";
+  return el(
+    "div",
+    { class: "field" },
+    el("label", { for: "s-lang" }, t("ui.settings.lang")),
+    select,
+  );
+}
+
+/** A page's settings button (the lobby's): the language. */
+export function settingsButton() {
+  return el(
+    "button",
+    {
+      type: "button",
+      class: "btn",
+      dataset: { ui: "settings" },
+      onclick: () =>
+        modal(t("ui.settings.title"), el("div", { class: "settings" }, languageField()), {
+          className: "settings-modal",
+        }),
+    },
+    t("ui.settings.button"),
+  );
+}
+
+/**
+ * Open the live table's settings; the reveal time is saved as it changes and when the dialog
+ * closes.
  * @param {TablePage} page
  */
 export function openSettings(page) {
@@ -29,39 +81,30 @@ export function openSettings(page) {
     const value = Number(input.value);
     if (input.value === "" || !Number.isFinite(value)) {
       const { min, max } = REVEAL_SECONDS;
-      note.textContent = `Give a number of seconds from ${min} to ${max}.`;
+      note.textContent = t("ui.settings.reveal_range", { min, max });
       return;
     }
     const clamped = Math.min(REVEAL_SECONDS.max, Math.max(REVEAL_SECONDS.min, value));
     setPref("revealSeconds", clamped);
     if (clamped !== value) input.value = String(clamped);
-    note.textContent = `Saved: ${clamped} s.`;
+    note.textContent = t("ui.settings.saved", { seconds: clamped });
   };
   input.addEventListener("change", save);
   const aid = page.hasAid();
   const yours =
-    aid === null
-      ? ""
-      : aid
-        ? "Your seat has the memory aid: every card you have seen stays face up. "
-        : "Your seat has no memory aid: remember what you see! ";
+    aid === null ? "" : aid ? `${t("ui.settings.aid_yes")} ` : `${t("ui.settings.aid_no")} `;
   modal(
-    "Settings",
+    t("ui.settings.title"),
     el(
       "div",
       { class: "settings" },
+      languageField(),
       el(
         "div",
         { class: "field" },
-        el("label", { for: "s-reveal" }, "Show a card you look at for (seconds)"),
+        el("label", { for: "s-reveal" }, t("ui.settings.reveal")),
         input,
-        el(
-          "p",
-          { class: "field-note" },
-          yours,
-          `Without memory aid a card you look at is face up only for this long; ${tapOrClick()} ` +
-            "it to turn it over sooner. The memory aid is chosen per seat when a table is created.",
-        ),
+        el("p", { class: "field-note" }, yours, forTheScreen(t("ui.settings.reveal_note"))),
         note,
       ),
       el(
@@ -74,7 +117,7 @@ export function openSettings(page) {
           checked: Boolean(getPref("sound")),
           onchange: () => page.toggle("sound"),
         }),
-        el("label", { for: "s-sound" }, "Sound"),
+        el("label", { for: "s-sound" }, t("ui.settings.sound")),
       ),
       notifyField(),
       practiceField(page),
@@ -112,12 +155,10 @@ function notifyField() {
       const allowed = await askToNotify();
       setPref("notify", allowed);
       box.checked = allowed;
-      note.textContent = allowed
-        ? "A notification comes while this tab is hidden and the table waits for you."
-        : "The browser does not allow notifications from this page (see its site settings).";
+      note.textContent = allowed ? t("ui.settings.notify_on") : t("ui.settings.notify_refused");
     },
   });
-  if (!canNotify()) note.textContent = "This browser cannot show notifications.";
+  if (!canNotify()) note.textContent = t("ui.settings.notify_none");
   return el(
     "div",
     { class: "field" },
@@ -125,7 +166,7 @@ function notifyField() {
       "div",
       { class: "field check" },
       box,
-      el("label", { for: "s-notify" }, "Tell me when it is my turn while this tab is hidden"),
+      el("label", { for: "s-notify" }, t("ui.settings.notify")),
     ),
     note,
   );

@@ -6,6 +6,7 @@
 import { aidBadge } from "./cardview.js";
 import { familyCenter, familyHand, familyInfo, seenLegend } from "./familytable.js";
 import { quteCenter, quteHand, quteInfo, quteSortControl } from "./qutetable.js";
+import { has, t } from "./i18n.js";
 import { el } from "./ui.js";
 import { callName, isSheddingView, variantInfo } from "./variants.js";
 
@@ -52,11 +53,34 @@ export { renderResults } from "./results.js";
  */
 export function matchFormat(options) {
   const target = options?.target;
-  return target === null || target === undefined ? "One round" : `Match to ${target}`;
+  return target === null || target === undefined
+    ? t("ui.table.one_round")
+    : t("ui.table.match_to", { target });
 }
 
 /**
- * Display name of seat `i`: its player's name, an AI level, or "Seat i".
+ * The name of an AI seat of `level` in the page's language ("Casual AI", "Gelegenheits-KI"),
+ * as the server names it in its words (web/said.py).
+ * @param {string} level
+ */
+export function aiLabel(level) {
+  const key = `ui.seat.ai.${level}`;
+  if (has(key)) return t(key);
+  return t("ui.seat.ai", { level: level ? level[0].toUpperCase() + level.slice(1) : "" });
+}
+
+/**
+ * An AI level in words ("casual", "Gelegenheitsspieler"); the level itself if it has none.
+ * @param {string} level
+ */
+export function levelName(level) {
+  const key = `ui.level.${level}`;
+  return has(key) ? t(key) : level;
+}
+
+/**
+ * Display name of seat `i`: its player's name, an AI level, or "Seat i" (the server names an AI
+ * seat with its English label, "Casual AI": that one is said in the page's language).
  * @param {SeatInfo[] | null | undefined} seats
  * @param {number} i
  * @returns {string}
@@ -65,9 +89,11 @@ export function seatName(seats, i) {
   /** @param {number} k */
   const base = (k) => {
     const s = seats?.[k];
+    const level = s?.level ?? "";
+    const own = `${level ? level[0].toUpperCase() + level.slice(1) : ""} AI`;
+    if (s?.type === "ai" && (!s.name || s.name === own)) return aiLabel(level);
     if (s?.name) return s.name;
-    if (s?.type === "ai") return `${s.level ? s.level[0].toUpperCase() + s.level.slice(1) : ""} AI`;
-    return `Seat ${k}`;
+    return t("ui.seat.name", { seat: k });
   };
   const name = base(i);
   // Two seats with one name (two "Casual AI"s): add the seat number to tell them apart.
@@ -112,12 +138,14 @@ function seatHeader(view, seat, ctx) {
   const badges = [];
   if (!isSheddingView(view)) {
     if (view.caller === seat)
-      badges.push(el("span", { class: "badge badge-call" }, callName(view.call) || "Called"));
+      badges.push(
+        el("span", { class: "badge badge-call" }, callName(view.call) || t("ui.table.called")),
+      );
     if (view.drawer === seat && !view.over)
-      badges.push(el("span", { class: "badge" }, "holds a card"));
+      badges.push(el("span", { class: "badge" }, t("ui.table.holds_card")));
   } else if (view.counts) {
     const n = view.counts[seat];
-    badges.push(el("span", { class: "badge badge-count" }, `${n} card${n === 1 ? "" : "s"}`));
+    badges.push(el("span", { class: "badge badge-count" }, t("ui.table.cards", {}, n)));
     // The viewer's own cards, face up: sorted as they choose.
     if (seat === ctx.viewer && (view.hands[seat] ?? []).some((slot) => slot?.card))
       badges.push(quteSortControl(view, seat, ctx));
@@ -127,12 +155,14 @@ function seatHeader(view, seat, ctx) {
     badges.push(
       el(
         "span",
-        { class: "badge badge-away", title: "missed several turns; a computer player stands in" },
-        `AI playing (${info.stand_in})`,
+        { class: "badge badge-away", title: t("ui.table.stand_in_why") },
+        t("ui.table.stand_in", { level: levelName(info.stand_in) }),
       ),
     );
   else if (info && ctx.live && info.away)
-    badges.push(el("span", { class: "badge badge-away", title: "their time ran out" }, "away"));
+    badges.push(
+      el("span", { class: "badge badge-away", title: t("ui.table.away_why") }, t("ui.table.away")),
+    );
   // Online dots only at a live table (a replay's seats are not connected to anything).
   const online =
     info && ctx.live ? (info.type === "ai" ? "ai" : info.online ? "online" : "offline") : null;
@@ -142,13 +172,22 @@ function seatHeader(view, seat, ctx) {
     online
       ? el("span", {
           class: `dot dot-${online}`,
-          title: online,
-          "aria-label": online === "ai" ? "computer player" : online,
+          title: t(`ui.table.dot.${online}`),
+          "aria-label": online === "ai" ? t("ui.table.computer") : t(`ui.table.dot.${online}`),
           role: "img",
         })
       : null,
-    el("span", { class: "seat-name" }, ctx.names(seat), seat === ctx.viewer ? " (you)" : ""),
-    el("span", { class: "seat-total", title: "total" }, String(view.totals?.[seat] ?? 0)),
+    el(
+      "span",
+      { class: "seat-name" },
+      ctx.names(seat),
+      seat === ctx.viewer ? ` ${t("ui.table.you_mark")}` : "",
+    ),
+    el(
+      "span",
+      { class: "seat-total", title: t("ui.table.total") },
+      String(view.totals?.[seat] ?? 0),
+    ),
     badges,
   );
 }
@@ -169,7 +208,10 @@ function seatPanel(view, seat, ctx, body) {
     {
       class: classes.join(" "),
       dataset: { seat: String(seat) },
-      "aria-label": `${ctx.names(seat)}${view.actors.includes(seat) && !view.over ? ", to play" : ""}`,
+      "aria-label":
+        view.actors.includes(seat) && !view.over
+          ? t("ui.table.seat_to_play", { who: ctx.names(seat) })
+          : ctx.names(seat),
     },
     seatHeader(view, seat, ctx),
     body,

@@ -12,6 +12,7 @@ import { animateEvents, eventPlaces, measure } from "./animate.js";
 import { ChatPanel } from "./chat.js";
 import { Countdown } from "./countdown.js";
 import { maybeShowRound, renderEnd } from "./endscreen.js";
+import { t } from "./i18n.js";
 import { onKey, openHelp } from "./keyboard.js";
 import {
   ApiError,
@@ -30,9 +31,9 @@ import { showRules } from "./rulesmodal.js";
 import { offerSeat, renderWaiting } from "./seats.js";
 import { openSettings } from "./settings.js";
 import { beep, stateCue } from "./sound.js";
-import { matchFormat, renderTable, seatName } from "./table.js";
+import { levelName, matchFormat, renderTable, seatName } from "./table.js";
 import { buildShell, showConnection, showProblem, showSound } from "./tableshell.js";
-import { atEnd, el, forTheScreen, isModalOpen, tapOrClick, toast } from "./ui.js";
+import { atEnd, el, forTheScreen, isModalOpen, toast } from "./ui.js";
 import { saidNodes } from "./said.js";
 import { isShedding } from "./variants.js";
 import { statusLine } from "./words.js";
@@ -54,7 +55,7 @@ import { statusLine } from "./words.js";
  */
 
 /** What a person reads when a move crossed a change of the table and cannot be sent again. */
-export const STALE_TEXT = "The table changed before your move arrived — look again.";
+export const staleText = () => t("ui.tablepage.stale");
 
 /** How long the cards a move touched stay marked, and its caption stays bright (ms). */
 const FRESH_MS = 1600;
@@ -144,7 +145,7 @@ export class TablePage {
   // --- setup ---------------------------------------------------------------------------------
 
   async start() {
-    document.title = `cardtable — room ${this.room}`;
+    document.title = t("ui.tablepage.title", { room: this.room });
     this.ui = buildShell(this);
     this.countdown = new Countdown(this.ui.windowEl);
     window.cardtable = {
@@ -169,7 +170,7 @@ export class TablePage {
       showProblem(
         this.ui,
         err instanceof ApiError && err.status === 404
-          ? `There is no room “${this.room}”.`
+          ? t("ui.tablepage.no_room", { room: this.room })
           : errorMessage(err),
       );
       return;
@@ -185,7 +186,10 @@ export class TablePage {
 
   /** @param {RoomSummary} summary */
   applySummary(summary) {
-    this.ui.titleEl.textContent = `${summary.title ?? summary.game} · room ${this.room}`;
+    this.ui.titleEl.textContent = t("ui.tablepage.heading", {
+      game: summary.title ?? summary.game,
+      room: this.room,
+    });
     this.ui.formatEl.textContent = matchFormat(summary.options);
     this.variant = summary.game;
     this.notice.setGame(summary.game);
@@ -241,7 +245,7 @@ export class TablePage {
             location.reload();
           },
         },
-        "Forget this seat",
+        t("ui.tablepage.forget"),
       );
       this.ui.banner.replaceChildren(
         el(
@@ -286,7 +290,7 @@ export class TablePage {
   showStale() {
     document.body.dataset.errors = String(Number(document.body.dataset.errors ?? 0) + 1);
     beep("error");
-    toast(STALE_TEXT, "error").dataset.code = "stale";
+    toast(staleText(), "error").dataset.code = "stale";
   }
 
   /** @param {StateMessage} state */
@@ -384,8 +388,8 @@ export class TablePage {
     const names = this.names();
     const label =
       state.seat !== null && clock.seats.includes(state.seat)
-        ? "Your time"
-        : `Time for ${clock.seats.map(names).join(", ")}`;
+        ? t("ui.tablepage.your_time")
+        : t("ui.table.time_for", { who: clock.seats.map(names).join(", ") });
     this.countdown.set({ phase: "turn", closes_in: clock.closes_in, paused: clock.paused }, label);
   }
 
@@ -401,8 +405,8 @@ export class TablePage {
       return;
     }
     const text = mine.stand_in
-      ? `You missed several turns: a computer player (${mine.stand_in}) is playing your seat.`
-      : "Your time ran out, so the table played a move for you.";
+      ? t("ui.tablepage.stood_in", { level: levelName(mine.stand_in) })
+      : t("ui.tablepage.timed_out");
     // kept as it is while its words stay the same, so a click on its button is never lost to a
     // redraw (the stand-in plays on meanwhile)
     if (shown instanceof HTMLElement && shown.dataset.text === text) return;
@@ -420,7 +424,7 @@ export class TablePage {
           }
         },
       },
-      "I'm back",
+      t("ui.tablepage.back"),
     );
     this.ui.banner.replaceChildren(
       el("div", { class: "banner", role: "alert", dataset: { code: "away", text } }, `${text} `, back),
@@ -471,8 +475,8 @@ export class TablePage {
     this.ui.hintEl.textContent = !bare
       ? ""
       : this.reveals.size
-        ? `Remember it: face up for ${revealSeconds()} s (${tapOrClick()} to hide).`
-        : "No memory aid here: remember the cards you see.";
+        ? forTheScreen(t("ui.tablepage.remember", { seconds: revealSeconds() }))
+        : t("ui.tablepage.no_aid");
     renderBar(this);
     renderEnd(this);
     this.renderLog();
@@ -638,7 +642,7 @@ export class TablePage {
 
   /** The connection (there is one once a state came); throws if there is none. */
   connection() {
-    if (!this.conn) throw new Error("not connected to the server");
+    if (!this.conn) throw new Error(t("ui.tablepage.not_connected"));
     return this.conn;
   }
 

@@ -4,6 +4,7 @@
 // table, the action bar, the end panel and the move log are drawn into; and what they show of
 // the connection and of problems.
 
+import { t } from "./i18n.js";
 import { getPref } from "./prefs.js";
 import { atEnd, byId, copyText, el, toast } from "./ui.js";
 
@@ -46,7 +47,7 @@ export function buildShell(page) {
     class: "invite-input",
     value: invite,
     readonly: true,
-    "aria-label": "invite link",
+    "aria-label": t("ui.shell.invite_link"),
     onfocus: () => inviteInput.select(),
   });
   const copyBtn = el(
@@ -57,15 +58,15 @@ export function buildShell(page) {
       dataset: { ui: "copy-invite" },
       onclick: async () => {
         const ok = await copyText(invite, inviteInput);
-        toast(ok ? "Invite link copied" : "Select the link and copy it", ok ? "info" : "error");
+        toast(ok ? t("ui.shell.copied") : t("ui.shell.copy_yourself"), ok ? "info" : "error");
       },
     },
-    "Copy",
+    t("ui.shell.copy"),
   );
   const connDot = el(
     "span",
     { class: "conn", role: "status", "aria-live": "polite" },
-    el("span", { class: "conn-text" }, "connecting…"),
+    el("span", { class: "conn-text" }, t("ui.shell.conn.connecting")),
   );
   const soundBtn = el("button", {
     type: "button",
@@ -79,7 +80,7 @@ export function buildShell(page) {
     el(
       "button",
       { type: "button", class: "btn", dataset: { ui: "rules" }, onclick: () => page.openRules() },
-      "Rules",
+      t("ui.lobby.rules"),
     ),
     el(
       "button",
@@ -87,7 +88,7 @@ export function buildShell(page) {
         type: "button",
         class: "btn",
         dataset: { ui: "help" },
-        "aria-label": "Keyboard shortcuts",
+        "aria-label": t("ui.keyboard.title"),
         onclick: () => page.openHelp(),
       },
       "?",
@@ -100,7 +101,7 @@ export function buildShell(page) {
         dataset: { ui: "settings" },
         onclick: () => page.openSettings(),
       },
-      "Settings",
+      t("ui.settings.button"),
     ),
     soundBtn,
   );
@@ -115,7 +116,7 @@ export function buildShell(page) {
       "aria-expanded": "false",
       onclick: () => setDrawer(shell, logPanel.dataset.open !== "1"),
     },
-    "Moves",
+    t("ui.shell.moves"),
   );
   const logPanel = el(
     "aside",
@@ -123,13 +124,13 @@ export function buildShell(page) {
     el(
       "div",
       { class: "log-head" },
-      el("h2", { class: "log-title", id: "moves-title" }, "Moves"),
+      el("h2", { class: "log-title", id: "moves-title" }, t("ui.shell.moves")),
       el(
         "button",
         {
           type: "button",
           class: "btn btn-small log-close",
-          "aria-label": "Close the moves",
+          "aria-label": t("ui.shell.close_moves"),
           onclick: () => setDrawer(shell, false),
         },
         "×",
@@ -142,7 +143,7 @@ export function buildShell(page) {
     inviteInput,
     connDot,
     soundBtn,
-    titleEl: el("h1", { class: "room-title" }, `Room ${room}`),
+    titleEl: el("h1", { class: "room-title" }, t("ui.shell.room", { room })),
     formatEl: el("span", { class: "room-format", dataset: { ui: "room-format" } }),
     banner: el("div", { class: "banner-area" }),
     connBanner: el("div", { class: "banner-area" }),
@@ -153,7 +154,7 @@ export function buildShell(page) {
     bar: el("div", {
       class: "action-bar",
       role: "toolbar",
-      "aria-label": "actions",
+      "aria-label": t("ui.shell.actions"),
       hidden: true,
     }),
     endHost: el("div", { class: "end-host" }),
@@ -176,11 +177,11 @@ export function buildShell(page) {
       el(
         "div",
         { class: "invite" },
-        el("span", { class: "invite-label" }, "Invite:"),
+        el("span", { class: "invite-label" }, t("ui.shell.invite")),
         inviteInput,
         copyBtn,
       ),
-      el("a", { class: "btn btn-small", href: `/r/${room}/history` }, "History"),
+      el("a", { class: "btn btn-small", href: `/r/${room}/history` }, t("ui.shell.history")),
       logToggle,
     ),
     shell.banner,
@@ -261,7 +262,7 @@ export function setDrawer(shell, open) {
  */
 export function showSound(button) {
   const snd = getPref("sound");
-  button.textContent = `Sound: ${snd ? "on" : "off"}`;
+  button.textContent = snd ? t("ui.shell.sound_on") : t("ui.shell.sound_off");
   button.setAttribute("aria-pressed", String(snd));
 }
 
@@ -277,7 +278,7 @@ export function showProblem(shell, message) {
       { class: "banner banner-error", role: "alert" },
       message,
       " ",
-      el("a", { href: "/" }, "Back to the lobby"),
+      el("a", { href: "/" }, t("ui.shell.back_to_lobby")),
     ),
   );
 }
@@ -291,12 +292,8 @@ export function showProblem(shell, message) {
  */
 export function showConnection(shell, { status, retryIn }, retryNow) {
   document.body.dataset.conn = status;
-  const text = {
-    connecting: "connecting…",
-    open: "connected",
-    waiting: `offline — retrying in ${Math.round((retryIn ?? 0) / 1000)} s`,
-    closed: "disconnected",
-  }[status];
+  const seconds = Math.round((retryIn ?? 0) / 1000);
+  const text = t(`ui.shell.conn.${status}`, { seconds });
   shell.connDot.className = `conn conn-${status}`;
   shell.connDot.title = text;
   shell.connDot.replaceChildren(el("span", { class: "conn-text" }, text));
@@ -310,13 +307,13 @@ export function showConnection(shell, { status, retryIn }, retryNow) {
         dataset: { ui: "retry" },
         onclick: retryNow,
       },
-      "Retry now",
+      t("ui.shell.retry"),
     );
     shell.connBanner.replaceChildren(
       el(
         "div",
         { class: "banner banner-error", role: "alert", dataset: { ui: "offline" } },
-        `Connection to the server lost — reconnecting in ${Math.round((retryIn ?? 0) / 1000)} s. `,
+        `${t("ui.shell.lost", { seconds })} `,
         retry,
       ),
     );

@@ -1,6 +1,8 @@
 // @ts-check
 // Small DOM helpers shared by the pages: element builder, toasts, modals.
 
+import { language, t } from "./i18n.js";
+
 /**
  * What el() appends: nodes, and text (a string or number); null, undefined and false are
  * skipped, and an array's items are appended in turn (one level deep).
@@ -76,7 +78,7 @@ export function byId(id) {
  */
 export function toast(message, kind = "info", { timeout } = {}) {
   const area = byId("toasts");
-  const close = el("button", { class: "toast-close", "aria-label": "Dismiss message" }, "×");
+  const close = el("button", { class: "toast-close", "aria-label": t("ui.ui.dismiss") }, "×");
   const item = el(
     "div",
     { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" },
@@ -105,7 +107,7 @@ let openModal = null;
  */
 export function modal(title, body, { className = "", onClose } = {}) {
   closeModal();
-  const closeBtn = el("button", { class: "modal-close", "aria-label": "Close" }, "×");
+  const closeBtn = el("button", { class: "modal-close", "aria-label": t("ui.ui.close") }, "×");
   const box = el(
     "div",
     {
@@ -197,12 +199,16 @@ export function tapOrClick() {
 
 /**
  * Words written for a mouse, said for the screen in use: on a touch screen every "click"
- * becomes "tap" ("Click one of your cards" → "Tap one of your cards"); a Shift-click, which a
- * touch screen has not, is left alone.
+ * becomes "tap" ("Click one of your cards" → "Tap one of your cards"; German "klicke" →
+ * "tippe", "anklicken" → "antippen"); a Shift-click, which a touch screen has not, is left
+ * alone.
  * @param {string} text
  */
 export function forTheScreen(text) {
   if (!isTouch()) return text;
+  if (language() === "de") {
+    return text.replace(/(?<!Shift-)([Kk])lick/g, (_, k) => (k === "K" ? "Tipp" : "tipp"));
+  }
   /** @type {Record<string, string>} */
   const ends = { ed: "ped", ing: "ping" };
   return text.replace(

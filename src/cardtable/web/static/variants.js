@@ -3,8 +3,10 @@
 // kind of game (`family`: the Cabo family's memory table, or Qute's shedding table), the call
 // word and its label, card values, the power printed on a card, the hand layout. Loaded once
 // before any page starts (app.js); the rest of the client reads it synchronously and names no
-// variant itself, so a variant added on the server shows without any change here.
+// variant itself, so a variant added on the server shows without any change here. Its words (a
+// game's summary) come in the page's language (?lang=).
 
+import { language, t } from "./i18n.js";
 import { api } from "./net.js";
 
 /** @typedef {import("./types/protocol").VariantInfo} VariantInfo */
@@ -21,7 +23,7 @@ const byName = new Map();
  * @returns {Promise<VariantInfo[]>}
  */
 export function loadVariants() {
-  loaded ??= api("/api/variants").then(
+  loaded ??= api(`/api/variants?lang=${encodeURIComponent(language())}`).then(
     (answer) => {
       const list = /** @type {VariantInfo[]} */ (answer);
       byName.clear();
@@ -87,9 +89,9 @@ export function callName(word) {
 }
 
 /**
- * Small counts in words for messages: 2 → "two".
+ * Small counts in words for messages: 2 → "two" ("zwei").
  * @param {number} n
  */
 export function countWord(n) {
-  return ["no", "one", "two", "three", "four", "five", "six"][n] ?? String(n);
+  return n >= 0 && n <= 6 ? t(`ui.number.${n}`) : String(n);
 }

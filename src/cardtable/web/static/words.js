@@ -3,6 +3,7 @@
 // is phrased by the server: each event's `said`, drawn by said.js.)
 
 import { cardShort } from "./cards.js";
+import { t } from "./i18n.js";
 import { countWord, isSheddingView, variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/view").View} View */
@@ -16,57 +17,57 @@ import { countWord, isSheddingView, variantInfo } from "./variants.js";
  * @returns {string}
  */
 export function statusLine(view, viewer, names) {
-  if (view.over) return "Game over";
+  if (view.over) return t("ui.words.over");
   const mine = viewer !== null && view.actors.includes(viewer) && view.legal?.length;
   const verbs = new Set((view.legal ?? []).map((a) => a.split(" ")[0]));
   if (view.phase === "peek") {
     const left = viewer === null ? null : view.peeks_left?.[viewer];
     const peeks = variantInfo(view.game)?.initial_peeks ?? 2;
     return left
-      ? `Look at ${left} of your cards: click ${countWord(left)}`
-      : `Everybody looks at ${countWord(peeks)} of their cards`;
+      ? t("ui.words.peek_yours", { count: countWord(left) }, left)
+      : t("ui.words.peek_all", { count: countWord(peeks) }, peeks);
   }
   if (!mine) {
+    if (view.phase === "snap") return t("ui.words.snap_window");
+    if (!view.actors.length) return "";
     const acting = view.actors.map(names).join(", ");
-    if (view.phase === "snap") return `Snap window: anyone may throw a matching card`;
-    return acting ? `${acting} ${view.actors.length > 1 ? "are" : "is"} playing` : "";
+    return t("ui.words.playing", { who: acting }, view.actors.length);
   }
   if (isSheddingView(view)) {
-    if (verbs.has("qute")) return "Four of a kind! Call Qute to end the round, or continue";
-    if (verbs.has("suit")) return "Choose the suit to follow";
-    if (verbs.has("eights"))
-      return "Your 8s: the next player draws two per 8 and is skipped, or every other player draws two per 8 in turn";
-    if (verbs.has("jpoints")) return "J points: minus for you, or plus for everyone else";
-    if (view.must_cover) return "Cover the 6: play a card that fits, or draw";
-    if (verbs.has("play")) return "Your turn: click a card to play (several of one rank in order)";
-    return "Nothing fits: draw a card";
+    if (verbs.has("qute")) return t("ui.words.qute");
+    if (verbs.has("suit")) return t("ui.words.suit");
+    if (verbs.has("eights")) return t("ui.words.eights");
+    if (verbs.has("jpoints")) return t("ui.words.jpoints");
+    if (view.must_cover) return t("ui.words.cover");
+    if (verbs.has("play")) return t("ui.words.play");
+    return t("ui.words.nothing_fits");
   }
-  if (view.phase === "snap") return "Snap: click a card of the same rank, or pass";
-  if (verbs.has("give")) return "Give one of your cards (click it), or pass";
-  if (view.phase === "look" && verbs.has("exchange")) return "Exchange the two cards, or pass";
+  if (view.phase === "snap") return t("ui.words.snap");
+  if (verbs.has("give")) return t("ui.words.give");
+  if (view.phase === "look" && verbs.has("exchange")) return t("ui.words.exchange");
   // (typeof: a Qute view, whose `pending` is a word, comes here when the variants are unknown)
   const pending = typeof view.pending === "object" ? view.pending : null;
   if (pending && "power" in pending && pending.power) {
     const p = pending.power;
-    /** @type {Record<string, string>} */
-    const how = {
-      peek: "click one of your cards to look at it",
-      spy: "click another player's card to look at it",
-      exchange: "click two cards to swap them",
-      look: "click one of yours and one of theirs to look at both",
-    };
-    return `Power ${cardShort(pending.card)}: ${how[p] ?? p}${verbs.has("pass") ? ", or pass" : ""}`;
+    const key = `ui.words.power.${p}`;
+    const how = ["peek", "spy", "exchange", "look"].includes(p) ? t(key) : p;
+    return t(verbs.has("pass") ? "ui.words.power_or_pass" : "ui.words.power", {
+      card: cardShort(pending.card),
+      how,
+    });
   }
   if (view.drawn && view.drawer === viewer) {
     const claim = (view.legal ?? []).some((a) => /^replace \d+ \d+/.test(a));
-    return `Click one of your cards to replace it${claim ? " (or “Claim several equal cards” first)" : ""}${
-      verbs.has("discard") ? ", or the discard pile to throw the card away" : ""
-    }${verbs.has("drop") ? " (a card that matches the pile may be dropped first)" : ""}`;
+    return [
+      t("ui.words.replace"),
+      claim ? t("ui.words.replace_claim") : "",
+      verbs.has("discard") ? t("ui.words.replace_discard") : "",
+      verbs.has("drop") ? t("ui.words.replace_drop") : "",
+    ].join("");
   }
   if (verbs.has("draw")) {
-    const drop = verbs.has("drop") ? ", or drop a card that matches the pile" : "";
-    return `Your turn: draw from the deck or the discard pile${drop}`;
+    return t(verbs.has("drop") ? "ui.words.draw_or_drop" : "ui.words.draw");
   }
-  if (verbs.has("drop")) return "Drop a card that matches the pile, or go on";
-  return "Your turn";
+  if (verbs.has("drop")) return t("ui.words.drop");
+  return t("ui.words.your_turn");
 }
