@@ -25,7 +25,14 @@ from cardtable.agents.registry import LEVELS, describe
 from cardtable.catalog import DEFAULT_LANGUAGE, language, load, supported
 from cardtable.web.app import STATIC, create_app
 from cardtable.web.messages import PREFIX, served, ui_messages
-from cardtable.web.protocol import AI_LEVELS, ActMsg, JoinMsg, ProtocolError, ai_seat_label
+from cardtable.web.protocol import (
+    AI_LEVELS,
+    ActMsg,
+    JoinMsg,
+    ProtocolError,
+    RematchMsg,
+    ai_seat_label,
+)
 from cardtable.web.said import seat_names
 
 from .inprocess import manager_on, until
@@ -307,3 +314,28 @@ def test_seat_names_follow_the_catalog_in_use() -> None:
     assert seat_names(seats) == ["Seat 0", "Casual AI 1", "Casual AI 2"]
     with language("de"):
         assert seat_names(seats) == ["Platz 0", "Gelegenheits-KI 1", "Gelegenheits-KI 2"]
+
+
+def test_an_error_frame_is_in_the_language_of_the_join(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with manager_on(_store(tmp_path), ai_delay=0.0) as manager:
+            room, _, _ = await manager.create(
+                "kaboo", [("human", None, False), ("ai", "casual", False)], name="Ann"
+            )
+            for lang, words in (
+                ("de-CH", "zu diesem Schlüssel gehört kein Platz in diesem Raum"),
+                ("en", "this token holds no seat in this room"),
+                (None, "this token holds no seat in this room"),
+            ):
+                join = JoinMsg(type="join", room=room.id, token="not-a-token", lang=lang)
+                with pytest.raises(ProtocolError) as refused:
+                    await manager.handle(Sink().conn, join)
+                assert refused.value.code == "bad_token"
+                assert refused.value.message == words
+            # a German spectator may not offer a rematch: said in German
+            german = await _joined(manager, room, None, "de")
+            with pytest.raises(ProtocolError) as refused:
+                await manager.handle(german.conn, RematchMsg(type="rematch", room=room.id))
+            assert refused.value.message.startswith("wer zuschaut, kann keine Revanche")
+
+    run(scenario)

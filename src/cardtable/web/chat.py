@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Collection
 from typing import Protocol
 
+from ..catalog import say as words
 from ..store import RoomRow
 from .clock import Clock
 from .protocol import (
@@ -142,17 +143,17 @@ class ChatLines:
 def _content(msg: ChatMsg) -> tuple[str | None, str | None]:
     """The line or reaction of ``msg``, checked; ``ProtocolError`` (``bad_chat``) if refused."""
     if (msg.text is None) == (msg.reaction is None):
-        raise ProtocolError("bad_chat", "send either 'text' or 'reaction', not both", msg.id)
+        raise ProtocolError("bad_chat", words("web.error.chat_one"), msg.id)
     if msg.reaction is not None:
         if msg.reaction not in CHAT_REACTIONS:
             known = ", ".join(CHAT_REACTIONS)
-            raise ProtocolError("bad_chat", f"unknown reaction; known reactions: {known}", msg.id)
+            raise ProtocolError("bad_chat", words("web.error.chat_reaction", known=known), msg.id)
         return None, msg.reaction
     assert msg.text is not None
     try:
         return check_chat_text(msg.text), None
     except ValueError as exc:
-        raise ProtocolError("bad_chat", f"chat line refused: {exc}", msg.id) from None
+        raise ProtocolError("bad_chat", words("web.error.chat_line", why=exc), msg.id) from None
 
 
 def say(
@@ -168,23 +169,20 @@ def say(
     and sends nothing to anybody else. The sender's copy carries the message's ``id``. The
     rate is counted on ``clock``'s monotonic time, and a line is dated by its wall time."""
     if conn.room is not room or conn not in room.conns:
-        raise ProtocolError("not_joined", "join the room before you chat there", msg.id)
+        raise ProtocolError("not_joined", words("web.error.chat_not_joined"), msg.id)
     if not has_chat(room.row):
-        raise ProtocolError(
-            "no_chat", "this table has no chat: only one of its seats is a person's", msg.id
-        )
+        raise ProtocolError("no_chat", words("web.error.no_chat"), msg.id)
     if not writable(room, seat):
-        raise ProtocolError(
-            "chat_read_only", "spectators may read this table's chat but not write in it", msg.id
-        )
+        raise ProtocolError("chat_read_only", words("web.error.chat_read_only"), msg.id)
     text, reaction = _content(msg)
     wait = room.chat.wait(seat if seat is not None else conn, rate, clock.monotonic())
     if wait is not None:
         count, seconds = rate
+        within = f"{seconds:g}"
+        again = max(1, math.ceil(wait))
         raise ProtocolError(
             "chat_rate_limited",
-            f"too many chat messages: at most {count} in {seconds:g} s; "
-            f"try again in {max(1, math.ceil(wait))} s",
+            words("web.error.chat_rate", count=count, seconds=within, again=again),
             msg.id,
         )
     name = SPECTATOR_NAME

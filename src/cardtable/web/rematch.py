@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..catalog import say
 from ..game import Game
 from ..store import RoomRow
 from .protocol import MsgId, ProtocolError, RematchOffer
@@ -69,11 +70,9 @@ def answer(room: RematchRoom, seat: int, accept: bool | None, msg_id: MsgId = No
     and for an answer with no offer open."""
     game = room.game
     if game is None:
-        raise ProtocolError("not_started", "the first game has not started", msg_id)
+        raise ProtocolError("not_started", say("web.error.rematch_not_started"), msg_id)
     if not game.over:
-        raise ProtocolError(
-            "game_over", "the game is not over yet: a rematch is offered once it ends", msg_id
-        )
+        raise ProtocolError("game_over", say("web.error.rematch_not_over"), msg_id)
     offer = room.rematch
     if accept is None:
         if offer is None or not offer.open:
@@ -82,14 +81,8 @@ def answer(room: RematchRoom, seat: int, accept: bool | None, msg_id: MsgId = No
         else:
             offer.accepted.add(seat)
     elif offer is None or not offer.open:
-        why = (
-            "no rematch is offered"
-            if offer is None
-            else "the rematch offered was declined, which ended it"
-        )
-        raise ProtocolError(
-            "no_offer", f"{why}: send rematch without 'accept' to offer one", msg_id
-        )
+        why = "none" if offer is None else "declined"
+        raise ProtocolError("no_offer", say(f"web.error.no_offer.{why}"), msg_id)
     elif accept:
         offer.accepted.add(seat)
     else:

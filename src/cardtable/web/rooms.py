@@ -19,6 +19,7 @@ import asyncio
 import hmac
 
 from ..catalog import negotiate
+from ..catalog import say as words
 from ..store import Store
 from ..variants import Options
 from .chat import say
@@ -200,7 +201,7 @@ class RoomManager:
         """The live table of a room a message names; ``unknown_room`` or ``rules_changed``."""
         table = await self.live.get(room_id)
         if table is None:
-            raise ProtocolError("unknown_room", "there is no such room", msg_id)
+            raise ProtocolError("unknown_room", words("web.error.unknown_room"), msg_id)
         if table.room.refusal is not None:
             raise ProtocolError("rules_changed", table.room.refusal, msg_id)
         return table
@@ -236,29 +237,17 @@ class RoomManager:
         table = await self._open(msg.room, msg.id)
         room = table.room
         if msg.token is None:  # a rematch or a hold from a spectator
-            what = "hold the clocks" if isinstance(msg, HoldMsg) else "offer or answer a rematch"
-            raise ProtocolError(
-                "not_allowed",
-                f"a spectator cannot {what}: only a person at the table can (with the seat's "
-                f"token)",
-                msg.id,
-            )
+            what = "hold" if isinstance(msg, HoldMsg) else "rematch"
+            raise ProtocolError("not_allowed", words(f"web.error.spectator.{what}"), msg.id)
         seat = self._seat_of(room, msg.token, msg.id)
         async with table.lock:
             if room.evicted:
-                raise ProtocolError(
-                    "room_paused", "the room was paused meanwhile: join it again", msg.id
-                )
+                raise ProtocolError("room_paused", words("web.error.room_paused"), msg.id)
             if isinstance(msg, ActMsg):
                 await table.act(seat, msg.action, msg.version, conn, msg.id, person=True)
             elif isinstance(msg, HoldMsg):
                 if conn.room is not room or conn.seat != seat:
-                    raise ProtocolError(
-                        "not_joined",
-                        "join the room with this seat's token first: a hold lasts while the "
-                        "connection that asked for it listens to the room",
-                        msg.id,
-                    )
+                    raise ProtocolError("not_joined", words("web.error.hold_not_joined"), msg.id)
                 table.hold(conn, seat, msg.on, msg.id)
             elif isinstance(msg, RematchMsg):
                 await table.rematch(conn, seat, msg.accept, msg.id)
@@ -277,7 +266,7 @@ class RoomManager:
         """A chat line or reaction (:mod:`.chat`): as the token's seat, or as a spectator."""
         table = await self.live.get(msg.room)
         if table is None:
-            raise ProtocolError("unknown_room", "there is no such room", msg.id)
+            raise ProtocolError("unknown_room", words("web.error.unknown_room"), msg.id)
         seat = None if msg.token is None else self._seat_of(table.room, msg.token, msg.id)
         say(table.room, conn, seat, msg, self.settings.chat_rate, self.clock)
 
@@ -306,4 +295,4 @@ class RoomManager:
         for known, seat in room.tokens.items():
             if hmac.compare_digest(known, digest):
                 return seat
-        raise ProtocolError("bad_token", "this token holds no seat in this room", msg_id)
+        raise ProtocolError("bad_token", words("web.error.bad_token"), msg_id)
