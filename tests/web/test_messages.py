@@ -275,8 +275,8 @@ def test_each_connection_reads_the_table_in_the_language_it_joined_with(tmp_path
             def told(sink: Sink) -> str:
                 return " / ".join(log(sink) + _said(sink.frames))
 
-            await until(lambda: "Casual AI" in told(bobs) and "Gelegenheits-KI" in told(german))
-            assert "Gelegenheits-KI" not in told(bobs) and "Casual AI" not in told(german)
+            await until(lambda: "Casual AI" in told(bobs) and "Hobby-KI" in told(german))
+            assert "Hobby-KI" not in told(bobs) and "Casual AI" not in told(german)
 
             # one move, told to each in their own words, in one broadcast
             await manager.handle(
@@ -313,7 +313,7 @@ def test_seat_names_follow_the_catalog_in_use() -> None:
     ]
     assert seat_names(seats) == ["Seat 0", "Casual AI 1", "Casual AI 2"]
     with language("de"):
-        assert seat_names(seats) == ["Platz 0", "Gelegenheits-KI 1", "Gelegenheits-KI 2"]
+        assert seat_names(seats) == ["Platz 0", "Hobby-KI 1", "Hobby-KI 2"]
 
 
 def test_an_error_frame_is_in_the_language_of_the_join(tmp_path: Path) -> None:

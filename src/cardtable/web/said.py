@@ -34,7 +34,7 @@ __all__ = ["ai_label", "reader_for", "said_for", "seat_names", "told", "told_vie
 
 def ai_label(level: str) -> str:
     """The name of an AI seat of ``level`` in the catalog's language, as the browser names it
-    (``Casual AI``, ``Gelegenheits-KI``); the protocol's label (:func:`.ai_seat_label`) for a
+    (``Casual AI``, ``Hobby-KI``); the protocol's label (:func:`.ai_seat_label`) for a
     level the catalog does not name."""
     key = f"ui.seat.ai.{level}"
     return say(key) if has(key) else ai_seat_label(level)

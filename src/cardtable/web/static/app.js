@@ -7,7 +7,7 @@
 //   /r/{room}/review/{n}   a finished game's decisions weighed, beside its open hands
 
 import { HistoryPage } from "./history.js";
-import { loadMessages, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { ReplayPage } from "./replay.js";
 import { ReviewPage } from "./review.js";
 import { LobbyPage } from "./lobby.js";
@@ -49,8 +49,9 @@ window.addEventListener("unhandledrejection", (ev) =>
 );
 
 document.body.dataset.page = "loading";
-// The words of every page, in the reader's language, before anything is drawn.
-await loadMessages();
+// The browser tests' hook is there as soon as the client runs (the words are loaded by then,
+// the games not yet): no state until the table page has one and fills it in.
+window.cardtable = { state: () => null, clicksFor: () => null };
 // Every page reads what it shows of a game (its kind, call word, card powers) from the
 // variants the server lists; without them the lobby says what went wrong.
 try {

@@ -9,9 +9,11 @@
 // The language is the person's choice in the settings (the preference `lang`), else the first
 // of the browser's languages (navigator.languages) that the server ships, else English. The
 // messages are fetched once per page load (GET /api/messages/{lang}, revalidated by its ETag)
-// before the page draws anything (app.js); <html lang> says which language the page is in.
-
-import { getPref, setPref } from "./prefs.js";
+// while this module loads: every module that imports it (the whole client) runs only once they
+// are here, so nothing is drawn before. <html lang> says which language the page is in.
+//
+// This module imports nothing (every other module waits on it): it reads the preference from
+// prefs.js's store itself.
 
 /**
  * The languages the server ships, each named in its own words (the settings offer them).
@@ -52,12 +54,25 @@ export function negotiate(tags) {
   return FALLBACK;
 }
 
+/** Where prefs.js keeps the preferences (one JSON object); `lang` is the chosen language. */
+const PREFS_KEY = "cardtable:prefs";
+
+/** The language chosen in the settings ("": none, follow the browser). */
+function chosenLanguage() {
+  try {
+    const lang = JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}")?.lang;
+    return typeof lang === "string" ? lang : "";
+  } catch {
+    return "";
+  }
+}
+
 /**
  * The language the person reads: the one chosen in the settings, else the browser's.
  * @returns {string}
  */
 export function wantedLanguage() {
-  const chosen = String(getPref("lang") ?? "");
+  const chosen = chosenLanguage();
   if (Object.hasOwn(LANGUAGES, chosen)) return chosen;
   const tags = navigator.languages?.length ? navigator.languages : [navigator.language ?? ""];
   return negotiate(tags);
@@ -66,14 +81,6 @@ export function wantedLanguage() {
 /** The language the page is in now (its messages loaded). */
 export function language() {
   return current;
-}
-
-/**
- * Choose the language ("" follows the browser); the page must be loaded again to read it.
- * @param {string} lang
- */
-export function setLanguage(lang) {
-  setPref("lang", Object.hasOwn(LANGUAGES, lang) ? lang : "");
 }
 
 /**
@@ -192,3 +199,6 @@ export function translateStatic(root) {
     if (has(key)) node.setAttribute("aria-label", t(key));
   }
 }
+
+// The messages, before any module that reads them runs.
+await loadMessages();

@@ -1,7 +1,6 @@
 // @ts-check
 // The page for an unknown address (notfound.html, served by the server with status 404): its
-// words, written in English in the HTML, in the reader's language.
+// words, written in English in the HTML, in the reader's language (i18n.js fills them as it
+// loads).
 
-import { loadMessages } from "./i18n.js";
-
-await loadMessages();
+import "./i18n.js";

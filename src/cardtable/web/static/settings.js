@@ -3,7 +3,7 @@
 // a card you look at stays face up, sound, the notification of your turn and (alone with AI
 // players) their cards face up for practice (practice.js).
 
-import { LANGUAGES, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, t } from "./i18n.js";
 import { askToNotify, canNotify } from "./notice.js";
 import { practiceField } from "./practice.js";
 import { getPref, REVEAL_SECONDS, revealSeconds, setPref } from "./prefs.js";
@@ -25,7 +25,7 @@ export function languageField() {
       name: "lang",
       dataset: { ui: "language" },
       onchange: () => {
-        setLanguage(select.value);
+        setPref("lang", Object.hasOwn(LANGUAGES, select.value) ? select.value : "");
         location.reload();
       },
     },

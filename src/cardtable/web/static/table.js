@@ -59,7 +59,7 @@ export function matchFormat(options) {
 }
 
 /**
- * The name of an AI seat of `level` in the page's language ("Casual AI", "Gelegenheits-KI"),
+ * The name of an AI seat of `level` in the page's language ("Casual AI", "Hobby-KI"),
  * as the server names it in its words (web/said.py).
  * @param {string} level
  */
@@ -70,7 +70,7 @@ export function aiLabel(level) {
 }
 
 /**
- * An AI level in words ("casual", "Gelegenheitsspieler"); the level itself if it has none.
+ * An AI level in words ("casual", "Hobby"); the level itself if it has none.
  * @param {string} level
  */
 export function levelName(level) {
