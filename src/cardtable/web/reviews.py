@@ -56,7 +56,7 @@ from ..agents.search import ActionValue
 from ..catalog import language, negotiate, say, supported
 from ..learn.review import INACCURACY, Judgement, Review, SeatSummary, review
 from ..text.moves import move_words
-from .search import WORKER_NICE
+from .search import WORKER_NICE, detach_worker
 
 if TYPE_CHECKING:
     from multiprocessing.queues import SimpleQueue
@@ -289,35 +289,20 @@ _TELL: Callable[[tuple[int, int, int]], None] | None = None
 """In a worker process: how it tells the server of a review's progress (``(job, done,
 total)`` onto the service's queue)."""
 
-_PARENT_CHECK = 1.0
-"""Seconds between a worker's checks that the server still runs."""
-
 _HELLO = 0
 """The job number of a worker's first message: ``(0, its pid, 0)``."""
 
 
 def _init_worker(queue: object, nice: int, server: int) -> None:
-    """Set up a worker process: its progress queue, Ctrl+C left to the server, the lowest CPU
-    priority, and a watch that ends it once the ``server`` (its parent's pid) is gone."""
+    """Set up a worker process: its progress queue, then as the search pool's workers
+    (:func:`.search.detach_worker`: Ctrl+C left to the server, the lowest CPU priority, a
+    watch that ends it once the ``server``, its parent's pid, is gone)."""
     global _TELL
     put = getattr(queue, "put", None)
     _TELL = put if callable(put) else None
     if _TELL is not None:
         _TELL((_HELLO, os.getpid(), 0))  # so that the server can stop this worker by its pid
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if nice:
-        with contextlib.suppress(AttributeError, OSError):
-            os.nice(nice)
-    threading.Thread(
-        target=_watch_parent, args=(server,), name="cardtable-parent-watch", daemon=True
-    ).start()
-
-
-def _watch_parent(parent: int) -> None:
-    """Leave the process as soon as the server that started it is gone."""
-    while os.getppid() == parent:
-        time.sleep(_PARENT_CHECK)
-    os._exit(0)
+    detach_worker(nice, server)
 
 
 def compute(

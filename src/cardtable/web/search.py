@@ -68,6 +68,7 @@ __all__ = [
     "SearchPool",
     "appraise",
     "default_workers",
+    "detach_worker",
     "snapshot",
     "think",
 ]
@@ -135,9 +136,9 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _init_worker(nice: int, server: int) -> None:
-    """Set up a worker process: what Ctrl+C does, its priority, a watch on the ``server``
-    (the pid of the process that started it)."""
+def detach_worker(nice: int, server: int) -> None:
+    """Set up a worker process of the server (the search pool's, the reviews'): what Ctrl+C
+    does, its priority, a watch on the ``server`` (the pid of the process that started it)."""
     # Ctrl+C reaches the whole process group: the server stops its workers itself, after
     # the moves they are computing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -150,7 +151,13 @@ def _init_worker(nice: int, server: int) -> None:
     threading.Thread(
         target=_watch_parent, args=(server,), name="cardtable-parent-watch", daemon=True
     ).start()
-    get_agent("expert")  # import the agents and engines now, not during the first move
+
+
+def _init_worker(nice: int, server: int) -> None:
+    """Set up a search worker (:func:`detach_worker`) and import the agents and engines now,
+    not during the first move."""
+    detach_worker(nice, server)
+    get_agent("expert")
 
 
 def _watch_parent(parent: int) -> None:
