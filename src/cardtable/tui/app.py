@@ -240,10 +240,10 @@ class CardtableApp(TableFlow):
         self._table_up = True
         self._layout(self.size.width, self.size.height)
         log = self.query_one("#log", EventLog)
-        log.border_title = "Events"
+        log.border_title = say("tui.app.events")
         if self._resumed:
             moves = self.game.moves_played
-            log.write(Text(f"Game resumed after {moves} moves; this round so far:", style="bold"))
+            log.write(Text(say("tui.line.resumed", n=moves), style="bold"))
             for ev in Seat(self.game, self.me, memory=self.memory_aid).history():
                 if not isinstance(ev, ROUND_ENDS):
                     for part in self.front.event(ev, self.me):
@@ -313,27 +313,31 @@ class CardtableApp(TableFlow):
 
     def _status(self) -> Text:
         view, me = self.table, self.me
-        parts = [f"{self.title} · round {view['round']}"]
+        parts = [say("tui.app.round", title=self.title, round=view["round"])]
         phase = str(view["phase"])
         parts.append(PHASE_NAMES.get(phase, phase))
         # what cannot wait comes first: the clock and a bot at work
         if self.window is not None:
             now = self.clock()
-            paused = " (paused)" if self.window.paused else ""
-            parts.append(f"⏱ {max(0, round(self.window.left(now)))} s{paused}")
+            left = max(0, round(self.window.left(now)))
+            clock = "tui.app.clock.paused" if self.window.paused else "tui.app.clock"
+            parts.append(say(clock, seconds=left))
         if self.thinking is not None:
-            parts.append(f"{SPINNER[self._spin % len(SPINNER)]} seat {self.thinking} thinking…")
+            spinner = SPINNER[self._spin % len(SPINNER)]
+            parts.append(say("tui.app.thinking", spinner=spinner, seat=self.thinking))
         if not view["over"]:
             if phase in ("peek", "snap"):
-                parts.append("to act: " + ", ".join(seat_word(s, me) for s in view["actors"]))
+                actors = ", ".join(seat_word(s, me) for s in view["actors"])
+                parts.append(say("tui.app.to_act", seats=actors))
             else:
-                parts.append(f"turn: {seat_word(int(view['turn']), me)}")
+                parts.append(say("tui.app.turn", who=seat_word(int(view["turn"]), me)))
         if is_family_view(view) and view["caller"] is not None:
-            who = seat_word(view["caller"], me)
-            left = view["final_turns_left"]
-            parts.append(f"{who} called {view['call']}; final turns left: {left or 0}")
+            caller = view["caller"]
+            left = view["final_turns_left"] or 0
+            who, word = seat_word(caller, me), view["call"]
+            parts.append(say("tui.app.called", you=caller == me, who=who, word=word, left=left))
         if not self.qute:
-            parts.append("memory aid" if self.memory_aid else "no memory aid")
+            parts.append(say("tui.memory.short.on" if self.memory_aid else "tui.memory.off"))
         if self.practice:
             parts.append(say("practice.status.open" if self.open_hands else "practice.status"))
         return Text(" · ".join(parts), no_wrap=True, overflow="ellipsis")
@@ -341,43 +345,41 @@ class CardtableApp(TableFlow):
     def _prompt(self) -> Text:
         out = self.message.copy() + Text("  ") if self.message is not None else Text()
         if self.game.over:
-            return out + Text("The game is over — n: play again · q: quit", style="bold")
+            return out + Text(say("tui.app.game_over"), style="bold")
         if self.between is not None:
-            return out + Text("The round is over — Enter: next round", style="bold")
+            return out + Text(say("tui.app.round_over"), style="bold")
         if self.confirm is not None:
             return out + Text(self._confirm_words(self.confirm), style="bold yellow")
         if not self.mine:
             who = self.thinking if self.thinking is not None else self.game.actors[0]
-            return out + Text(f"Waiting for seat {who}…", style="dim")
-        out.append("Your move: ", style="bold")
+            return out + Text(say("tui.app.waiting", seat=who), style="dim")
+        out.append(say("tui.app.your_move") + " ", style="bold")
         out.append(" ".join(self.prefix) + " › " if self.prefix else "", style="bold cyan")
         implied = self._card_first()
         if implied:  # the card alone will do: say which word it stands for
             out.append(f"{implied} › ", style="cyan")
         if self.typed:
-            out.append(f"typed {self.typed} ", style="bold yellow")
+            out.append(say("tui.app.typed", typed=self.typed) + " ", style="bold yellow")
         targets = self.targets()
         if targets:
             labels = ", ".join(t[1] for t in targets[:12]) + (" …" if len(targets) > 12 else "")
             numbered = any(t[0].startswith("card-") for t in targets)
-            how = "number, arrows or click" if numbered else "letter, arrows or click"
+            how = say("tui.app.how.number" if numbered else "tui.app.how.letter")
             if self.prefix and self.words()[:1] == [""]:  # whole already, and it may grow
-                what = (
-                    "more of its rank" if self.qute else "a card of the same value to claim with it"
-                )
-                out.append(f"Enter plays it, or add {what}: {labels} ({how})")
+                what = say("tui.app.add.qute" if self.qute else "tui.app.add.claim")
+                out.append(say("tui.app.enter_or_add", what=what, labels=labels, how=how))
             else:
-                out.append(f"choose {labels} ({how})")
+                out.append(say("tui.app.choose", labels=labels, how=how))
         elif self.words():
-            out.append("choose a word (its key, or click it)")
+            out.append(say("tui.app.choose_word"))
         return out
 
     def _confirm_words(self, word: str) -> str:
         rs = RULESETS.get(self.game.variant)
         ends = rs is not None and rs.call_ends_round
-        when = "the round ends at once" if ends else "every other seat has one last turn"
+        when = say("tui.app.confirm.ends" if ends else "tui.app.confirm.last_turns")
         key = self.keys.get(word, word)
-        return f"Call {word}? Then {when}. {key} again or Enter: call · Esc: take it back"
+        return say("tui.app.confirm", word=word, when=when, key=key)
 
     def choice_boxes(self) -> list[ChoiceBox]:
         """A button for each word that may come next (and Enter's, when it does something)."""
@@ -385,12 +387,13 @@ class CardtableApp(TableFlow):
         if self.mine:
             words = self.words()
             if words and words[0] == "" and self.prefix:
-                boxes.append(ChoiceBox("⏎", "", f"play '{' '.join(self.prefix)}'"))
+                play = say("tui.app.play_it", move=" ".join(self.prefix))
+                boxes.append(ChoiceBox("⏎", "", play))
             for word, key in self.choices().items():
                 boxes.append(ChoiceBox(key, word, word))
             whole = bool(words) and words[0] == "" and bool(self.prefix)
             if not whole and self.game.timed_window() and "pass" not in self.choices():
-                boxes.append(ChoiceBox("⏎", "", "choose for me"))
+                boxes.append(ChoiceBox("⏎", "", say("tui.app.choose_for_me")))
         return boxes
 
     def _draw_bars(self) -> None:
@@ -448,7 +451,7 @@ class CardtableApp(TableFlow):
             self.prefix.append(implied)  # a card alone: its only word goes first
             words = self.words()
         if word not in words:
-            self._say(f"{word} is not possible now")
+            self._say(say("tui.app.not_possible", word=word))
             return
         if not self.prefix and self._is_call(word) and self.confirm != word:
             self.confirm = word
@@ -500,7 +503,7 @@ class CardtableApp(TableFlow):
         """Undo the last step: a call waiting, the typed number, else the last word."""
         if self.confirm is not None:
             self.confirm = None
-            self.message = Text("The call is taken back.", style="yellow")
+            self.message = Text(say("tui.app.call_back"), style="yellow")
         elif self.typed:
             self.typed = ""
         elif self.prefix:
@@ -514,7 +517,7 @@ class CardtableApp(TableFlow):
         labels = {t[1]: t[2] for t in self.targets() if t[1][:1].isdigit()}
         matching = [label for label in labels if label.startswith(typed)]
         if not matching:
-            self._say(f"no card {typed} can come next")
+            self._say(say("tui.app.no_card", typed=typed))
             return
         if matching == [typed]:
             self.choose(labels[typed])
@@ -528,21 +531,21 @@ class CardtableApp(TableFlow):
             if self.typed in labels:
                 self.choose(labels[self.typed])
             else:
-                self._say(f"no card {self.typed} can come next")
+                self._say(say("tui.app.no_card", typed=self.typed))
             return
         targets = self.targets()
         if 0 <= self.cursor < len(targets) and self.confirm is None:
             self.choose(targets[self.cursor][2])
             return
         if self.confirm is None and not self.prefix and not self.game.timed_window():
-            self._say("Enter plays a move once it is built: choose a word first")
+            self._say(say("tui.app.enter_first"))
             return
         self.choose("")
 
     def _move_cursor(self, step: int) -> None:
         targets = self.targets()
         if not targets:
-            self._say("no card to choose now: choose a word by its letter")
+            self._say(say("tui.app.no_card_now"))
             return
         self.cursor = (self.cursor + step) % len(targets) if self.cursor >= 0 else 0
         self._mark()
@@ -583,7 +586,7 @@ class CardtableApp(TableFlow):
             if key == "n":
                 self.action_play_again()
             else:
-                self._say("the game is over: n plays again, q quits")
+                self._say(say("tui.app.over_keys"))
         elif not self.mine:
             self._say(self._not_now())
         elif self.confirm is not None and char == self.keys.get(self.confirm):
@@ -602,7 +605,7 @@ class CardtableApp(TableFlow):
         elif char.isalpha():
             self._letter(char)
         else:
-            self._say(f"{char or key}: no meaning here — ? lists the keys")
+            self._say(say("tui.app.no_meaning", key=char or key))
 
     def _letter(self, char: str) -> None:
         had = self.confirm
@@ -613,18 +616,18 @@ class CardtableApp(TableFlow):
                 return
         meant = key_words(self.keys).get(char)
         if had is not None:
-            self.message = Text("The call is taken back.", style="yellow")
+            self.message = Text(say("tui.app.call_back"), style="yellow")
             self._draw_bars()
         if meant is not None:
-            self._say(f"{char} is '{meant}', which is not possible now")
+            self._say(say("tui.line.not_now", key=char, word=meant))
         else:
-            self._say(f"{char}: no meaning in this game — ? lists the keys")
+            self._say(say("tui.app.no_meaning.game", key=char))
 
     def _not_now(self) -> str:
         if self.between is not None:
-            return "the round is over: Enter shows the next one"
+            return say("tui.app.round_over.keys")
         who = self.thinking if self.thinking is not None else self.game.actors[0]
-        return f"not your turn: seat {who} is to act"
+        return say("tui.app.not_your_turn", seat=who)
 
     def _sort(self) -> None:
         """Sort the person's Qute hand the other way; remembered for the next games."""
@@ -636,7 +639,7 @@ class CardtableApp(TableFlow):
             "",
             -1,
         )
-        self.message = Text(f"Your hand is sorted by {self.order} now.", style="dim")
+        self.message = Text(say(f"tui.line.sorted.{self.order}"), style="dim")
         self._redraw()
 
     def action_open_hands(self) -> None:

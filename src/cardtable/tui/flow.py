@@ -45,7 +45,8 @@ FLASH = 1.5
 """Seconds the cards an event involved stay highlighted."""
 
 TIMED_OUT = "time ran out: "
-"""How the event panel marks a move the clock played for the person."""
+"""How the event panel marks a move the clock played for the person, in English (the panel
+reads it from the catalog in use: ``tui.timed_out``)."""
 
 
 class TableSettings(TypedDict, total=False):
@@ -370,7 +371,7 @@ class TableFlow(App[None]):
                 parts = parts[:1]  # the results have their own screen
             for part in parts:
                 if first and by_clock and isinstance(part, Text):
-                    part = Text(TIMED_OUT, style="bold red") + part
+                    part = Text(say("tui.timed_out") + " ", style="bold red") + part
                 first = False
                 log.write(part)
         if log is not None and not self.scroll_events:  # the latest line in view, once laid out
@@ -449,7 +450,7 @@ class TableFlow(App[None]):
         self.covers = 0
         self._start(fresh)
         log = self.query_one("#log", RichLog)
-        log.write(Text("— a new game —", style="bold"))
+        log.write(Text(say("tui.new_game"), style="bold"))
         self._tell(self.game.opening_events)
         self._advance()
 
