@@ -36,7 +36,7 @@ def _face(code: str | None, empty: bool = False) -> Text:
     """A card face five columns wide: ``[7H]`` in its suit's colour, or :data:`FACE_DOWN`
     (``empty``: a pile with no card)."""
     if empty:
-        return Text("empty", style="dim")
+        return Text(say("tui.pile.empty").center(len(FACE_DOWN)), style="dim")
     if code is None:
         return Text(FACE_DOWN, style="blue")
     red = code in ("RJ",) or code[-1:] in ("D", "H")
