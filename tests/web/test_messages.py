@@ -229,6 +229,53 @@ def test_levels_and_games_are_described_in_the_asked_language() -> None:
     assert summaries["cabo"] == variants.get("cabo").summary
 
 
+def _post(path: str) -> tuple[int, bytes]:
+    """``POST path`` (no body) to a fresh app whose store is opened for it: status and body."""
+    app = create_app("sqlite+aiosqlite:///:memory:")
+    path, _, query = path.partition("?")
+    scope: dict[str, Any] = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"content-length", b"0")],
+        "client": ("127.0.0.1", 1234),
+        "server": ("127.0.0.1", 80),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def call() -> None:
+        store = app.state.store
+        await store.open()
+        try:
+            await app(scope, receive, send)
+        finally:
+            await store.close()
+
+    asyncio.run(call())
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], body
+
+
+def test_a_refused_join_is_said_in_the_asked_language() -> None:
+    status, body = _post("/api/rooms/nowhere/join?lang=de-DE")
+    assert status == 404 and json.loads(body)["detail"] == "diesen Raum gibt es nicht"
+    status, body = _post("/api/rooms/nowhere/join")
+    assert status == 404 and json.loads(body)["detail"] == "there is no such room"
+
+
 # ---------------------------------------------------------------------------- a connection's words
 def _store(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'messages.db'}"

@@ -36,7 +36,7 @@ from .guard import (
     parse_origins,
 )
 from .lessons import Lessons, lesson_routes
-from .messages import add_messages, served_words
+from .messages import add_messages, served_words, speaking
 from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
 from .replays import (
@@ -368,10 +368,13 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         return dict(manager.summary(room))
 
     @app.post("/api/rooms/{room_id}/join")
-    async def join_room(room_id: str, body: JoinRoom | None = None) -> dict[str, object]:
-        """Take the first free person's seat of a room."""
+    async def join_room(
+        room_id: str, body: JoinRoom | None = None, lang: str | None = None
+    ) -> dict[str, object]:
+        """Take the first free person's seat of a room; a refusal in ``lang`` (a tag)."""
         try:
-            room, seat, token = await manager.take_seat(room_id, body.name if body else None)
+            with speaking(lang):
+                room, seat, token = await manager.take_seat(room_id, body.name if body else None)
         except RoomError as exc:
             raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
         return {"room": room.id, "seat": seat, "token": token}

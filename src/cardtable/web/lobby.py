@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Coroutine
 
 from .. import variants
+from ..catalog import say
 from ..errors import IllegalAction
 from ..game import Game
 from ..store import GameRow, RoomRow, SeatRow, StoreError
@@ -304,7 +305,7 @@ class Lobby:
         """Give the caller the first free person's seat; returns the table, seat and token."""
         table = await self.get(room_id)
         if table is None:
-            raise RoomError("unknown_room", "there is no such room")
+            raise RoomError("unknown_room", say("web.error.unknown_room"))
         room = table.room
         async with table.lock:
             if room.evicted:  # paused while this request waited: ask the store again
@@ -313,7 +314,7 @@ class Lobby:
                 raise RoomError("rules_changed", room.refusal)
             free = room.free_seats()
             if not free:
-                raise RoomError("room_full", "every person's seat in this room is taken")
+                raise RoomError("room_full", say("web.error.room_full"))
             seat = free[0]
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
@@ -321,7 +322,7 @@ class Lobby:
             try:
                 await self.store.take_seat(room.id, seat, shown, digest)
             except StoreError:
-                raise RoomError("room_full", "that seat was just taken") from None
+                raise RoomError("room_full", say("web.error.seat_taken")) from None
             srow = room.row.seats[seat]
             srow.name, srow.token_hash = shown, digest
             room.tokens[digest] = seat

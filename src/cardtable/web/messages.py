@@ -21,6 +21,7 @@ take them from the same messages in the language their ``?lang=`` names: :func:`
 from __future__ import annotations
 
 import hashlib
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -29,9 +30,17 @@ from pathlib import Path
 import orjson
 from fastapi import FastAPI, HTTPException, Request, Response
 
-from ..catalog import DEFAULT_LANGUAGE, load, negotiate, process_language, supported
+from ..catalog import (
+    DEFAULT_LANGUAGE,
+    Catalog,
+    language,
+    load,
+    negotiate,
+    process_language,
+    supported,
+)
 
-__all__ = ["PREFIX", "Served", "add_messages", "served", "served_words", "ui_messages"]
+__all__ = ["PREFIX", "Served", "add_messages", "served", "served_words", "speaking", "ui_messages"]
 
 PREFIX = "ui."
 """The keys the browser client reads (``ui.<file>.<what>``)."""
@@ -65,12 +74,24 @@ def ui_messages(lang: str) -> dict[str, str | list[str]]:
     return out
 
 
+def _shipped(lang: str | None) -> str:
+    """The shipped language a REST request's ``lang`` asks for (a tag; ``None``: the
+    server's)."""
+    return negotiate([lang]) if lang is not None else process_language()
+
+
 def served_words(key: str, default: str, lang: str | None) -> str:
     """The words a REST answer gives for ``key`` in ``lang`` (a tag, matched to a shipped
     language; ``None``: the server's language): the catalog's message, else ``default`` (the
     English the code holds, for a game or level the catalogs do not name)."""
-    catalog = load(negotiate([lang]) if lang is not None else process_language())
+    catalog = load(_shipped(lang))
     return catalog.say(key) if catalog.has(key) else default
+
+
+def speaking(lang: str | None) -> AbstractContextManager[Catalog]:
+    """A ``with`` block in which a REST request's words (its refusals) are in ``lang`` (a tag,
+    matched to a shipped language; ``None``: the server's language)."""
+    return language(_shipped(lang))
 
 
 def _plural_forms(lang: str) -> str:

@@ -710,7 +710,7 @@ export class LobbyPage {
     try {
       const name = this.nameInput?.value.trim() || guestName();
       const res = /** @type {JoinedSeat} */ (
-        await api(`/api/rooms/${encodeURIComponent(room)}/join`, {
+        await api(`/api/rooms/${encodeURIComponent(room)}/join?lang=${language()}`, {
           method: "POST",
           body: { name },
         })

@@ -4,7 +4,7 @@
 // the room waits for its players.
 
 import { renderBar } from "./actionbar.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { api, errorMessage, saveSeat } from "./net.js";
 import { getName, guestName, setName } from "./prefs.js";
 import { aidBadge, matchFormat, seatName } from "./table.js";
@@ -182,7 +182,7 @@ export function offerSeat(page) {
     try {
       const name = nameInput.value.trim() || guestName();
       const res = /** @type {JoinedSeat} */ (
-        await api(`/api/rooms/${encodeURIComponent(page.room)}/join`, {
+        await api(`/api/rooms/${encodeURIComponent(page.room)}/join?lang=${language()}`, {
           method: "POST",
           body: { name },
         })
