@@ -10,11 +10,16 @@ and not postgres and not slow"``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).parent
+
+# The tests read English words unless they ask for another language: the machine's locale
+# (LANG=de_DE.UTF-8) must not choose the catalog. Tests of the choice set their own environment.
+os.environ["CARDTABLE_LANG"] = "en"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
