@@ -8,8 +8,14 @@ end of one game are photographed too, and a Markdown page lists every picture. T
 terminal table (``cardtable play``) is drawn too, as an SVG (``terminal.svg``, shown in the
 README), by Textual's own screenshot of a game played by keys.
 
+The learning section shows what a newcomer meets, in English and in German (a browser whose
+language is German), on a desktop and a phone, light: the kaboo lesson mid-way (a card just
+seen, face up), the hint panel open at a kaboo table against the computer, and the review of a
+finished short game with a labelled decision opened. ``--only learning`` makes that section
+alone and puts it into the existing page, the other pictures left as they are.
+
 Usage: ``scripts/screenshots [--out docs/screenshots] [--games cabo,qute] [--end-game kaboo]
-[--no-lobby] [--no-terminal]``.
+[--no-lobby] [--no-terminal] [--no-learning] [--only learning]``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -180,10 +188,11 @@ def choose(view: dict[str, Any], moves: int, *, call: bool) -> str:
     return "pass" if "pass" in legal else legal[0]
 
 
-def _moment(view: dict[str, Any], moves: int) -> bool:
-    """Whether the table shows what the pictures are for: after a few moves of ours, a drawn
-    card in hand (Cabo family) or our turn to play again (qute)."""
-    if moves < OWN_MOVES.get(view["game"], DEFAULT_OWN_MOVES):
+def _moment(view: dict[str, Any], moves: int, least: int | None = None) -> bool:
+    """Whether the table shows what the pictures are for: after a few moves of ours (``least``,
+    else the game's usual number), a drawn card in hand (Cabo family) or our turn to play again
+    (qute)."""
+    if moves < (OWN_MOVES.get(view["game"], DEFAULT_OWN_MOVES) if least is None else least):
         return False
     legal: list[str] = view["legal"]
     if view["game"] == "qute":
@@ -191,13 +200,14 @@ def _moment(view: dict[str, Any], moves: int) -> bool:
     return any(a.startswith("replace ") for a in legal)
 
 
-def play_to_moment(page: Page, *, limit: int = 60) -> bool:
-    """Play until :func:`_moment`; False if the game ended first."""
+def play_to_moment(page: Page, *, limit: int = 60, own_moves: int | None = None) -> bool:
+    """Play until :func:`_moment` (after ``own_moves`` moves of ours, if given, instead of the
+    game's usual number); False if the game ended first."""
     for moves in range(limit):
         view = wait_actionable(page, timeout=30_000)["view"]
         if view["over"]:
             return False
-        if _moment(view, moves):
+        if _moment(view, moves, own_moves):
             return True
         play_action(page, choose(view, moves, call=False))
     return False
@@ -257,11 +267,11 @@ def _settle(page: Page, *, to_end: bool = False) -> None:
 
 
 def new_context(
-    browser: Browser, room: dict[str, Any] | None, *, phone: bool = False
+    browser: Browser, room: dict[str, Any] | None, *, phone: bool = False, locale: str = "en-GB"
 ) -> BrowserContext:
-    """A fresh browser profile holding ``room``'s seat, with reduced motion; with ``phone`` a
-    touch screen of the phone's size (the page then says "tap" and sizes its controls for a
-    finger, as on a real phone)."""
+    """A fresh browser profile holding ``room``'s seat, with reduced motion, whose language is
+    ``locale``; with ``phone`` a touch screen of the phone's size (the page then says "tap" and
+    sizes its controls for a finger, as on a real phone)."""
     screen = PHONE if phone else DESKTOP
     ctx = browser.new_context(
         viewport={"width": screen.width, "height": screen.height},
@@ -270,7 +280,7 @@ def new_context(
         device_scale_factor=1,
         reduced_motion="reduce",
         color_scheme="light",
-        locale="en-GB",
+        locale=locale,
         timezone_id="UTC",
     )
     ctx.set_default_timeout(30_000)
@@ -342,10 +352,268 @@ def shoot_lobby(browser: Browser, base: str, out: Path) -> list[str]:
         ctx.close()
 
 
+# -- learning to play ---------------------------------------------------------------------------
+
+LEARNING = "learning"
+"""The learning section's name for ``--only``."""
+
+LEARNING_TITLE = "Learning to play"
+"""Its heading on the gallery page."""
+
+LEARN_GAME = "kaboo"
+"""The game of the learning pictures: its lesson, a hint at its table, a review of one game
+(the quickest game to play: no opening peeks)."""
+
+LANGUAGES = {"en": ("en-GB", "English"), "de": ("de-DE", "German")}
+"""The languages of the learning pictures: the browser locale that asks for each, its name."""
+
+REVIEW_ENV = {"CARDTABLE_REVIEW_SAMPLES": "100", "CARDTABLE_REVIEW_NICE": "0"}
+"""The server reviews the photographed game on 100 deals a decision, at normal priority (a
+review in seconds, not a minute, on a busy machine); values set in the environment win."""
+
+REVIEW_WAIT = 300_000
+"""How long the review may take to be ready (ms)."""
+
+HINT_WAIT = 60_000
+"""How long a hint may take to arrive (ms): the search's second, a worker starting."""
+
+LABEL_PREFERENCE = ("mistake", "inaccuracy", "blunder", "unclear")
+"""The decision opened in the review pictures: the first labelled one of these labels, in this
+order (a move the search would have played otherwise, and by how much), else the first one."""
+
+ALT_TEXTS = {
+    "learn": (
+        "The {game} lesson in {language} on a {screen}, mid-way: the card the learner just "
+        "peeked at lies face up, and the lesson says what it is and to remember it"
+    ),
+    "hint": (
+        "The hint panel in {language} at a {game} table against the computer on a {screen}, "
+        "a drawn card in hand: the legal moves in words, best first, each with its chance to "
+        "win and the points it is expected to leave"
+    ),
+    "review-desktop": (
+        "The review of a finished {game} game in {language} on a {screen}: the decision shown "
+        "above the table as it was then, every hand open and the cards the player knew marked; "
+        "beside it the decisions labelled, that one opened with the search's best moves"
+    ),
+    "review-phone": (
+        "The review of a finished {game} game in {language} on a {screen}: the list of "
+        "decisions under the table, each labelled, one opened with the better move and the "
+        "search's best moves"
+    ),
+}
+"""The alternative text of each kind of learning picture (``kind-screen`` where the screens
+show different things)."""
+
+
+def learning_name(kind: str, screen: Screen, lang: str) -> str:
+    """The file name of a learning picture (``learn-kaboo-desktop-en.png``,
+    ``hint-phone-de.png``)."""
+    stem = f"learn-{LEARN_GAME}" if kind == "learn" else kind
+    return f"{stem}-{screen.name}-{lang}.png"
+
+
+def learning_alts() -> dict[str, str]:
+    """The alternative text of every learning picture, by file name."""
+    return {
+        learning_name(kind, screen, lang): ALT_TEXTS.get(
+            f"{kind}-{screen.name}", ALT_TEXTS.get(kind, "")
+        ).format(game=LEARN_GAME.capitalize(), language=language, screen=screen.name)
+        for kind in LEARNING_KINDS
+        for screen in SCREENS
+        for lang, (_locale, language) in LANGUAGES.items()
+    }
+
+
+def _snap(page: Page, out: Path, name: str, *, to_end: bool = False, scroll: str = "") -> str:
+    """Photograph ``page`` as it is now, light, after :func:`_settle` (to its end with
+    ``to_end``; then ``scroll``, a script, if given)."""
+    page.emulate_media(color_scheme="light")
+    _settle(page, to_end=to_end)
+    if scroll:
+        page.evaluate(scroll)
+        page.wait_for_timeout(150)
+    page.screenshot(path=str(out / name), animations="disabled", caret="hide")
+    return name
+
+
+def _lesson_answers(page: Page) -> int:
+    return int(page.evaluate("() => Number(document.body.dataset.answers ?? 0)"))
+
+
+def lesson_to_card_seen(page: Page, base: str, game: str) -> int:
+    """Open ``game``'s lesson and go through it as a learner would (reading on, or clicking what
+    the page offers for the move the step asks for) until a card that a move showed lies face
+    up; returns that step's number."""
+    from cardtable.learn.lessons import load
+
+    run = load(game).start()  # the lesson's own steps: what each one asks for
+    page.goto(f"{base}/learn/{game}")
+    page.wait_for_function("() => Number(document.body.dataset.answers ?? 0) > 0")
+    for _ in run.lesson.steps:
+        number = int(page.evaluate("() => window.lesson.state().step.number"))
+        if number != run.index + 1:
+            raise RuntimeError(f"the {game} lesson is at step {number}, not {run.index + 1}")
+        if number > 1 and page.locator("[data-ui=seen]").is_visible():
+            return number
+        if run.done:
+            break
+        before = _lesson_answers(page)
+        if run.step.reading:
+            page.click("[data-ui=next]")
+            run.go_on()
+        else:
+            action = run.expected()[0]
+            clicks: list[str] = page.evaluate("a => window.lesson.clicksFor(a)", action)
+            if not clicks:
+                raise RuntimeError(f"the {game} lesson's page offers no clicks for {action!r}")
+            for selector in clicks:
+                page.click(selector)
+            run.try_move(action)
+        page.wait_for_function(
+            "n => Number(document.body.dataset.answers ?? 0) > n && !window.lesson.busy()",
+            arg=before,
+        )
+    raise RuntimeError(f"the {game} lesson shows no card seen before its end")
+
+
+def shoot_lessons(browser: Browser, base: str, out: Path) -> list[str]:
+    """The lesson mid-way, a card just seen face up, in each language on each screen (on a
+    phone, the lesson's words under the table in sight)."""
+    names = []
+    for lang, (locale, _language) in LANGUAGES.items():
+        for screen in SCREENS:
+            ctx = new_context(browser, None, phone=screen is PHONE, locale=locale)
+            try:
+                page = ctx.new_page()
+                lesson_to_card_seen(page, base, LEARN_GAME)
+                name = learning_name("learn", screen, lang)
+                names.append(_snap(page, out, name))
+            finally:
+                ctx.close()
+    return names
+
+
+def _open_hint(page: Page) -> None:
+    """Open the hint panel (its button) and wait for its rows."""
+    page.locator("[data-ui=hint]").click()
+    page.wait_for_selector("[data-ui=hint-row]", timeout=HINT_WAIT)
+
+
+def shoot_hints(browser: Browser, base: str, variant: dict[str, Any], out: Path) -> list[str]:
+    """The hint panel open at a table of ``variant`` against the computer, a drawn card in hand
+    (after one move of ours), in each language on each screen: the same seat at the same
+    moment in every picture (the player's own page, in English on a desktop, plays; each
+    picture is taken by another page of the same seat)."""
+    for _attempt in range(3):  # a deal may end before the moment (an early call): deal again
+        room = create_room(base, variant)
+        ctx = new_context(browser, room)
+        try:
+            player = ctx.new_page()
+            player.goto(f"{base}/r/{room['room']}")
+            if not play_to_moment(player, own_moves=1):
+                continue
+            names = []
+            for lang, (locale, _language) in LANGUAGES.items():
+                for screen in SCREENS:
+                    other = new_context(browser, room, phone=screen is PHONE, locale=locale)
+                    try:
+                        page = other.new_page()
+                        page.goto(f"{base}/r/{room['room']}")
+                        _follow(page, player)
+                        _open_hint(page)
+                        name = learning_name("hint", screen, lang)
+                        names.append(_snap(page, out, name, to_end=screen is PHONE))
+                    finally:
+                        other.close()
+            return names
+        finally:
+            ctx.close()
+    raise RuntimeError(f"{variant['name']}: every deal ended before the hint to photograph")
+
+
+REVIEW_DESKTOP_SCROLL = """() => {
+    const top = e => document.querySelector(e).getBoundingClientRect().top + scrollY;
+    const bottom = e => document.querySelector(e).getBoundingClientRect().bottom + scrollY;
+    const y = bottom(".review-replay .table-host") + 8 - innerHeight;
+    window.scrollTo(0, Math.max(0, Math.min(y, top("[data-ui=decision-banner]") - 8)));
+}"""
+"""The review on a desktop: scrolled down until the whole table is in sight (the hands), the
+decision's banner above it kept in sight too."""
+
+REVIEW_PHONE_SCROLL = """() => document.querySelector("[data-ui=decisions] li.current")
+    .scrollIntoView({block: "center"})"""
+"""The review on a phone: the decision opened in the list (under the table) in the middle of
+the screen."""
+
+
+def _review_ready(page: Page) -> None:
+    page.wait_for_function("() => document.body.dataset.review === 'ready'", timeout=REVIEW_WAIT)
+
+
+def _decision_to_open(page: Page) -> str:
+    """The ``data-index`` of the decision the pictures open (see :data:`LABEL_PREFERENCE`)."""
+    items = page.locator("[data-ui=decisions] li.review-item")
+    for label in LABEL_PREFERENCE:
+        found = page.locator(f"[data-ui=decisions] li.review-item[data-label='{label}']")
+        if found.count():
+            return found.first.get_attribute("data-index") or "0"
+    if not items.count():
+        raise RuntimeError("the review lists no decision")
+    return items.first.get_attribute("data-index") or "0"
+
+
+def shoot_reviews(browser: Browser, base: str, variant: dict[str, Any], out: Path) -> list[str]:
+    """A short game of ``variant`` against the computer played to its end (the end called as
+    soon as a few turns have passed), then its review, in each language on each screen, the
+    same labelled decision opened in each (on a phone, scrolled into sight under the table)."""
+    room = create_room(base, variant)
+    ctx = new_context(browser, room)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}/r/{room['room']}")
+        play_to_end(page)
+    finally:
+        ctx.close()
+    names = []
+    index = ""
+    for lang, (locale, _language) in LANGUAGES.items():
+        for screen in SCREENS:
+            ctx = new_context(browser, room, phone=screen is PHONE, locale=locale)
+            try:
+                page = ctx.new_page()
+                page.goto(f"{base}/r/{room['room']}/review/1?seat={room['seat']}")
+                _review_ready(page)
+                index = index or _decision_to_open(page)
+                item = page.locator(f"[data-ui=decisions] li.review-item[data-index='{index}']")
+                item.locator("button").first.click()
+                item.locator("[data-ui=moves]").wait_for()
+                name = learning_name("review", screen, lang)
+                scroll = REVIEW_PHONE_SCROLL if screen is PHONE else REVIEW_DESKTOP_SCROLL
+                names.append(_snap(page, out, name, scroll=scroll))
+            finally:
+                ctx.close()
+    return names
+
+
+def shoot_learning(
+    browser: Browser, base: str, variants: Sequence[dict[str, Any]], out: Path
+) -> list[str]:
+    """The learning section's pictures: the lesson, the hint panel and the review."""
+    variant = next(v for v in variants if v["name"] == LEARN_GAME)
+    names = shoot_lessons(browser, base, out)
+    names += shoot_hints(browser, base, variant, out)
+    names += shoot_reviews(browser, base, variant, out)
+    return names
+
+
 # -- the terminal --------------------------------------------------------------------------------
 
 TERMINAL = "terminal.svg"
 """The full-screen terminal table's picture."""
+
+TERMINAL_TITLE = "The full-screen terminal table"
+"""Its section's heading (then the command)."""
 
 
 def shoot_terminal(out: Path, *, size: tuple[int, int] = (120, 34)) -> str:
@@ -387,32 +655,96 @@ def shoot_terminal(out: Path, *, size: tuple[int, int] = (120, 34)) -> str:
 # -- the gallery page ---------------------------------------------------------------------------
 
 
-def _thumb(name: str, width: int) -> str:
-    alt = name.removesuffix(".png").removesuffix(".svg").replace("-", " ")
+def _thumb(name: str, width: int, alt: str = "") -> str:
+    alt = alt or name.removesuffix(".png").removesuffix(".svg").replace("-", " ")
     return f'[<img src="{name}" width="{width}" alt="{alt}">]({name})'
 
 
-def gallery(sections: Sequence[tuple[str, list[str]]]) -> str:
+def _rows(names: Sequence[str], alts: dict[str, str] | None = None) -> list[str]:
+    """Thumbnails linking to the full pictures: a row of desktop ones, then a row of narrower
+    phone ones."""
+    lines: list[str] = []
+    for screen, width in ((DESKTOP, 400), (PHONE, 180)):
+        row = [_thumb(n, width, (alts or {}).get(n, "")) for n in names if f"-{screen.name}-" in n]
+        if row:
+            lines += [" ".join(row), ""]
+    return lines
+
+
+LEARNING_KINDS = {
+    "learn": f"A lesson, mid-way — `/learn/{LEARN_GAME}`",
+    "hint": "A hint at the table — the Hint button, or the H key",
+    "review": "The review of a finished game — `/r/{room}/review/{n}`",
+}
+"""The learning section's parts, by the kind of picture: their headings."""
+
+
+def section(title: str, names: Sequence[str]) -> str:
+    """One section of the page: its heading and its pictures (the learning section in parts,
+    each picture with its alternative text)."""
+    lines = [f"## {title}", ""]
+    if list(names) == [TERMINAL]:
+        lines += [_thumb(TERMINAL, 600), ""]
+    elif title == LEARNING_TITLE:
+        alts = learning_alts()
+        lines += [
+            "What a newcomer meets, in English and in German (a browser whose language is",
+            "German), light only: the lessons, the hint panel at a table against the computer,",
+            "and the review of a finished game. `--only learning` regenerates this section.",
+            "",
+        ]
+        for kind, heading in LEARNING_KINDS.items():
+            own = {learning_name(kind, screen, lang) for screen in SCREENS for lang in LANGUAGES}
+            part = [n for n in names if n in own]
+            if part:
+                lines += [f"### {heading}", "", *_rows(part, alts)]
+    else:
+        lines += _rows(names)
+    return "\n".join(lines)
+
+
+HEADER = """# Screenshots
+
+The browser table on a desktop (1366×900) and a phone (390×844) screen, light and dark,
+for every game, what a newcomer meets while learning to play (in English and German), and
+the full-screen terminal table. Click a picture for its full size.
+[`scripts/screenshots`](../../scripts/screenshots) regenerates these pictures and this
+page (`--games` picks some games, `--only learning` makes the learning section alone,
+`--out` another folder).
+"""
+"""The page's beginning, above its sections."""
+
+
+def gallery(sections: Sequence[tuple[str, Sequence[str]]]) -> str:
     """The Markdown page: for each section (title, file names), thumbnails that link to the
     full pictures, desktop ones wider than phone ones."""
-    lines = [
-        "# Screenshots",
-        "",
-        "The browser table on a desktop (1366×900) and a phone (390×844) screen, light and dark,",
-        "for every game, and the full-screen terminal table. Click a picture for its full size.",
-        "[`scripts/screenshots`](../../scripts/screenshots) regenerates these pictures and this",
-        "page (`--games` picks some games, `--out` another folder).",
-        "",
-    ]
-    for title, names in sections:
-        lines += [f"## {title}", ""]
-        if names == [TERMINAL]:
-            lines += [_thumb(TERMINAL, 600), ""]
-        for screen, width in ((DESKTOP, 400), (PHONE, 180)):
-            row = [_thumb(n, width) for n in names if f"-{screen.name}-" in n]
-            if row:
-                lines += [" ".join(row), ""]
-    return "\n".join(lines)
+    return _page([section(title, names) for title, names in sections])
+
+
+def _page(sections: Sequence[str]) -> str:
+    return "\n\n".join([HEADER.rstrip(), *(text.rstrip() for text in sections)]) + "\n"
+
+
+def _sections(page: str) -> list[tuple[str, str]]:
+    """The sections of a gallery page: (title, the Markdown from its heading on)."""
+    starts = [m.start() for m in re.finditer(r"^## ", page, flags=re.MULTILINE)]
+    parts = [page[a:b] for a, b in zip(starts, [*starts[1:], len(page)], strict=True)]
+    return [(part.split("\n", 1)[0].removeprefix("## ").strip(), part.rstrip()) for part in parts]
+
+
+def update_gallery(page: str, title: str, names: Sequence[str]) -> str:
+    """The gallery page ``page`` with the section ``title`` drawn again from ``names``, in its
+    place (a new section goes before the terminal table's, or last); the other sections are
+    kept as they were."""
+    kept = _sections(page)
+    new = section(title, names)
+    titles = [t for t, _ in kept]
+    if title in titles:
+        kept[titles.index(title)] = (title, new)
+    else:
+        at = next((i for i, t in enumerate(titles) if TERMINAL_TITLE in t), len(kept))
+        kept.insert(at, (title, new))
+    return _page([text for _, text in kept])
 
 
 def _run(args: Sequence[str]) -> str:
@@ -436,7 +768,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-lobby", action="store_true", help="leave the lobby out")
     parser.add_argument("--no-terminal", action="store_true", help="leave the terminal table out")
+    parser.add_argument("--no-learning", action="store_true", help="leave the learning section out")
+    parser.add_argument(
+        "--only",
+        choices=[LEARNING],
+        help="make only this section, and put it into the existing page in its place",
+    )
     args = parser.parse_args(argv)
+    only_learning = args.only == LEARNING
+    if only_learning and (args.games or args.end_game or args.no_learning):
+        parser.error("--only learning makes no game pictures, and the learning ones")
+    learning = only_learning or not args.no_learning
     if not CHROMIUM.is_file():
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -449,6 +791,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    if learning:  # the server started below reviews the game photographed quickly
+        for key, value in REVIEW_ENV.items():
+            os.environ.setdefault(key, value)
     with (
         tempfile.TemporaryDirectory(prefix="cardtable-shots-") as tmp,
         running_server(Path(tmp)) as base,
@@ -466,6 +811,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         sections: list[tuple[str, list[str]]] = []
         try:
+            if only_learning:
+                wanted = []
             for variant in (v for v in variants if v["name"] in wanted):
                 names = shoot_game(browser, base, variant, out, end=variant["name"] == end_game)
                 table = [n for n in names if not n.startswith(f"{variant['name']}-end-")]
@@ -475,14 +822,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                         (f"{variant['title']} — the end of a game", names[len(table) :])
                     )
                 print(f"{variant['name']}: {len(names)} pictures", flush=True)
-            if not args.no_lobby:
+            if learning:
+                names = shoot_learning(browser, base, variants, out)
+                sections.append((LEARNING_TITLE, names))
+                print(f"{LEARNING}: {len(names)} pictures", flush=True)
+            if not args.no_lobby and not only_learning:
                 sections.insert(0, ("The lobby", shoot_lobby(browser, base, out)))
         finally:
             browser.close()
-    if not args.no_terminal:
+    if not args.no_terminal and not only_learning:
         terminal = shoot_terminal(out)
-        sections.append(("The full-screen terminal table — `cardtable play`", [terminal]))
-    (out / "README.md").write_text(gallery(sections) + "\n", "utf-8")
+        sections.append((f"{TERMINAL_TITLE} — `cardtable play`", [terminal]))
+    readme = out / "README.md"
+    if only_learning and readme.is_file():
+        page = update_gallery(readme.read_text("utf-8"), LEARNING_TITLE, sections[0][1])
+    else:
+        page = gallery(sections)
+    readme.write_text(page, "utf-8")
     total = sum(f.stat().st_size for f in out.glob("*.png"))
     print(
         f"wrote {sum(len(n) for _, n in sections)} pictures ({total / 2**20:.1f} MiB) and "

@@ -1,14 +1,18 @@
 """``scripts/screenshots`` regenerates the gallery: every picture at its screen's size, light
-and dark really different, and a Markdown page linking to each of them."""
+and dark really different, and a Markdown page linking to each of them. ``--only learning``
+makes the learning section alone (the lesson, the hint panel, the review; English and German,
+desktop and phone) and puts it into the existing page, the other sections kept."""
 
 from __future__ import annotations
 
 import base64
+import importlib.util
 import re
 import struct
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from playwright.sync_api import Browser
 
@@ -60,7 +64,7 @@ def brightness(browser: Browser, path: Path) -> float:
 def test_gallery_of_one_game(tmp_path: Path, browser: Browser) -> None:
     out = tmp_path / "gallery"
     run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", GAME, "--out", str(out)],
+        [sys.executable, str(SCRIPT), "--games", GAME, "--no-learning", "--out", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -104,3 +108,87 @@ def test_gallery_of_one_game(tmp_path: Path, browser: Browser) -> None:
     assert "Seat 1 · casual AI" in text and "You (seat 0)" in text, text[:400]
     assert "you peeked at your card 1" in text
     assert len(re.findall(r"\[(?:10|[2-9AJQK])[SHDC]\]", text)) >= 3  # two peeked, the pile
+
+
+def script() -> ModuleType:
+    """The script, imported as a module."""
+    spec = importlib.util.spec_from_file_location("screenshots_script", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # for its dataclasses
+    spec.loader.exec_module(module)
+    return module
+
+
+LEARNING = {
+    f"{kind}-{screen}-{lang}.png"
+    for kind in ("learn-kaboo", "hint", "review")
+    for screen in SIZES
+    for lang in ("en", "de")
+}
+"""The learning section's pictures."""
+
+OLD_PAGE = """# Screenshots
+
+An older page's words.
+
+## The lobby
+
+[<img src="lobby-desktop-light.png" width="400" alt="lobby">](lobby-desktop-light.png)
+
+## The full-screen terminal table — `cardtable play`
+
+[<img src="terminal.svg" width="600" alt="terminal">](terminal.svg)
+"""
+
+
+def test_only_the_learning_section(tmp_path: Path) -> None:
+    out = tmp_path / "gallery"
+    out.mkdir()
+    (out / "README.md").write_text(OLD_PAGE, "utf-8")
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--only", "learning", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+    pngs = {p.name for p in out.glob("*.png")}
+    assert pngs == LEARNING, sorted(pngs)
+    for name in sorted(pngs):
+        assert png_size(out / name) == SIZES[name.removesuffix(".png").split("-")[-2]], name
+    for name in sorted(n for n in pngs if n.endswith("-en.png")):  # German ones are not copies
+        german = out / name.replace("-en.png", "-de.png")
+        assert (out / name).read_bytes() != german.read_bytes(), name
+
+    # The page: the other sections as they were, the learning one before the terminal's, each
+    # picture shown with words of its own.
+    page = (out / "README.md").read_text("utf-8")
+    lobby = OLD_PAGE[OLD_PAGE.index("## The lobby") : OLD_PAGE.index("## The full-screen")]
+    assert lobby in page
+    assert page.index("## The lobby") < page.index("## Learning to play")
+    assert page.index("## Learning to play") < page.index("## The full-screen terminal")
+    assert "--only learning" in page.split("## ")[0]  # the page says how to make it again
+    shown = dict(re.findall(r'<img src="([^"]+)" width="\d+" alt="([^"]+)"', page))
+    assert set(shown) == LEARNING | {"lobby-desktop-light.png", "terminal.svg"}
+    for name in LEARNING:
+        assert "German" in shown[name] if name.endswith("-de.png") else "English" in shown[name]
+        assert f"]({name})" in page
+
+
+def test_a_section_made_again_stays_in_its_place() -> None:
+    gallery = script()
+    names = sorted(LEARNING)
+    page = gallery.update_gallery(OLD_PAGE, "Learning to play", names)
+    again = gallery.update_gallery(page, "Learning to play", names)
+    assert again == page
+    assert page.count("## Learning to play") == 1
+    # the whole page made at once has the same section as the one put in
+    full = gallery.gallery([("Learning to play", names)])
+    assert (
+        full[full.index("## Learning") :]
+        == page[page.index("## Learning") : page.index("## The full")].rstrip() + "\n"
+    )
