@@ -362,7 +362,7 @@ LEARNING_TITLE = "Learning to play"
 
 LEARN_GAME = "kaboo"
 """The game of the learning pictures: its lesson, a hint at its table, a review of one game
-(the quickest game to play: no opening peeks)."""
+(a quick game: its first look at two cards is made for the player)."""
 
 LANGUAGES = {"en": ("en-GB", "English"), "de": ("de-DE", "German")}
 """The languages of the learning pictures: the browser locale that asks for each, its name."""
@@ -533,18 +533,22 @@ def shoot_hints(browser: Browser, base: str, variant: dict[str, Any], out: Path)
 
 
 REVIEW_DESKTOP_SCROLL = """() => {
-    const top = e => document.querySelector(e).getBoundingClientRect().top + scrollY;
-    const bottom = e => document.querySelector(e).getBoundingClientRect().bottom + scrollY;
-    const y = bottom(".review-replay .table-host") + 8 - innerHeight;
-    window.scrollTo(0, Math.max(0, Math.min(y, top("[data-ui=decision-banner]") - 8)));
+    const banner = document.querySelector("[data-ui=decision-banner]");
+    window.scrollTo(0, banner.getBoundingClientRect().top + scrollY - 8);
 }"""
-"""The review on a desktop: scrolled down until the whole table is in sight (the hands), the
-decision's banner above it kept in sight too."""
+"""The review on a desktop: scrolled down to the decision's banner, so the table under it is
+in sight to its end (the player's hand; the page's title and summary above are scrolled
+away)."""
 
-REVIEW_PHONE_SCROLL = """() => document.querySelector("[data-ui=decisions] li.current")
-    .scrollIntoView({block: "center"})"""
-"""The review on a phone: the decision opened in the list (under the table) in the middle of
-the screen."""
+REVIEW_PHONE_SCROLL = """() => {
+    const top = e => e.getBoundingClientRect().top + scrollY;
+    const head = document.querySelector(".review-list-head");
+    const item = document.querySelector("[data-ui=decisions] li.current");
+    const end = item.getBoundingClientRect().bottom + scrollY + 8;
+    window.scrollTo(0, end - top(head) + 8 <= innerHeight ? top(head) - 8 : end - innerHeight);
+}"""
+"""The review on a phone: the list of decisions under the table from its heading, down to the
+decision opened (or, in a longer list, that decision at the bottom of the screen)."""
 
 
 def _review_ready(page: Page) -> None:

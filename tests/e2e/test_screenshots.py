@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from playwright.sync_api import Browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,7 @@ def brightness(browser: Browser, path: Path) -> float:
         page.close()
 
 
-def test_gallery_of_one_game(tmp_path: Path, browser: Browser) -> None:
+def test_gallery_of_one_game(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     out = tmp_path / "gallery"
     run = subprocess.run(
         [sys.executable, str(SCRIPT), "--games", GAME, "--no-learning", "--out", str(out)],
@@ -83,7 +84,9 @@ def test_gallery_of_one_game(tmp_path: Path, browser: Browser) -> None:
         screen = name.removesuffix(".png").split("-")[-2]
         assert png_size(out / name) == SIZES[screen], name
 
-    # The colour scheme is really applied: each dark picture is darker than its light twin.
+    # The colour scheme is really applied: each dark picture is darker than its light twin
+    # (measured by a browser started now, once the script's own has closed).
+    browser: Browser = request.getfixturevalue("browser")
     for stem in (f"{GAME}-desktop", f"{GAME}-phone", f"{GAME}-end-desktop", "lobby-desktop"):
         light, dark = out / f"{stem}-light.png", out / f"{stem}-dark.png"
         assert light.read_bytes() != dark.read_bytes(), stem
