@@ -27,6 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..catalog import say
 from ..events import At, Happening
 from ..views import FamilyRoundResult, GameResult, QuteRoundResult, View
 from .phrase import Reader, Said, Tone, join_and, number_word, result_head
@@ -189,16 +190,18 @@ def cards_text(codes: Sequence[str | None]) -> Text:
 def discard_pile_text(pile: Sequence[str]) -> Text:
     """The discard pile's last :data:`DISCARD_SHOWN` cards, top one marked, and its size."""
     if not pile:
-        return Text("empty", style="dim")
+        return Text(say("render.pile.empty"), style="dim")
     shown = pile[-DISCARD_SHOWN:]
     out = Text()
     if len(pile) > len(shown):
-        out.append(f"(+{len(pile) - len(shown)} under) ", style="dim")
+        out.append(say("render.pile.under", n=len(pile) - len(shown)) + " ", style="dim")
     for i, code in enumerate(shown):
         top = i == len(shown) - 1
         out.append_text(card_text(code, top=top))
-        out.append(" ← top" if top else " ", style="dim" if not top else "yellow")
-    out.append(f"   {len(pile)} card{plural_s(len(pile))}", style="dim")
+        out.append(
+            " " + say("render.pile.top") if top else " ", style="dim" if not top else "yellow"
+        )
+    out.append("   " + say("render.pile.cards", n=len(pile)), style="dim")
     return out
 
 
@@ -208,8 +211,14 @@ def status_grid(view: View, title: str, match: str, extra: str = "") -> Table:
     status.add_column(style="bold", no_wrap=True)
     status.add_column()
     status.add_row(
-        "Game",
-        f"{title or view['game']} · round {view['round']} · {match} · {view['players']} players"
+        say("render.game"),
+        say(
+            "render.game.row",
+            title=title or view["game"],
+            round=view["round"],
+            match=match,
+            n=view["players"],
+        )
         + (f" · {extra}" if extra else ""),
     )
     return status
@@ -227,12 +236,13 @@ def table_layout(
     """A table as every front lays it out: the ``status`` grid (its totals row added) in a
     panel, the other seats side by side, then the reader's own seat."""
     status.add_row(
-        "Totals", " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"]))
+        say("render.totals"),
+        " · ".join(f"{seat_name(s, me)} {t}" for s, t in enumerate(view["totals"])),
     )
     players = view["players"]
     others = [seat_panel(view, (me + k) % players, me) for k in range(1, players)]
     return Group(
-        Panel(status, title="Table", title_align="left"),
+        Panel(status, title=say("render.table"), title_align="left"),
         Columns(others, padding=(0, 1)),
         seat_panel(view, me, me),
     )
@@ -241,7 +251,7 @@ def table_layout(
 def render_legal(legal: Sequence[str]) -> RenderableType:
     """The numbered list of legal actions (type the number or the text)."""
     items = [Text.assemble((f"{i}) ", "bold magenta"), a) for i, a in enumerate(legal, 1)]
-    return Group(Text("Legal actions", style="bold"), Columns(items, padding=(0, 3)))
+    return Group(Text(say("render.legal"), style="bold"), Columns(items, padding=(0, 3)))
 
 
 # ---------------------------------------------------------------------------- the step menu
@@ -323,7 +333,7 @@ def step_choices(
     nexts = [w for w in words if w and (not group or _group(w) == group)]
     choices: list[Choice] = []
     if end:
-        choices.append(Choice(ENTER, "", f"play '{' '.join(prefix)}' as it is"))
+        choices.append(Choice(ENTER, "", say("render.menu.as_is", move=" ".join(prefix))))
     groups: list[str] = []
     if not group and len(nexts) > MENU_MAX and all(is_position(w) for w in nexts):
         groups = list(dict.fromkeys(_group(w) for w in nexts))
@@ -331,7 +341,7 @@ def step_choices(
         for g in groups:
             cells = [w for w in nexts if _group(w) == g]
             span = f"{cells[0]}–{cells[-1]}" if len(cells) > 1 else cells[0]
-            name = "your cards" if g == "you" else f"seat {g[:-1]}"
+            name = say("render.menu.yours") if g == "you" else say("seat", seat=g[:-1])
             key = SEAT_GROUP_KEY if g == "you" else g
             choices.append(Choice(key, g, f"{name} ({span})", group=True))
         return choices
@@ -351,11 +361,13 @@ def step_choices(
 def render_choices(prefix: Sequence[str], choices: Sequence[Choice]) -> Text:
     """One step of the move menu on one line: ``replace › 0 1 2 3 · a) play 'replace 2' …``."""
     out = Text()
-    out.append(" ".join(prefix) + " › " if prefix else "Your move: ", style="bold")
+    out.append(
+        " ".join(prefix) + " › " if prefix else say("render.menu.your_move") + " ", style="bold"
+    )
     positions = [c for c in choices if c.key == c.word and is_position(c.word)]
     others = [c for c in choices if c not in positions]
     if positions:
-        out.append("card ", style="dim")
+        out.append(say("render.menu.card") + " ", style="dim")
         out.append(" ".join(c.key for c in positions), style="bold cyan")
         if others:
             out.append("  ·  ")
@@ -371,20 +383,20 @@ def render_result(view: View, me: int) -> RenderableType:
     """The final result of the game (``view["result"]``) in words and a small table."""
     result: GameResult | None = view.get("result")
     if not result:
-        return Text("The game is not over.")
+        return Text(say("render.result.not_over"))
     winners = result["winners"]
     head = result_head(winners, me)
     table = Table(
-        title="Final totals",
+        title=say("render.result.title"),
         title_style="bold",
-        caption="★ marks the winner: the lowest total wins (a tie shares the win)",
+        caption=say("render.result.caption"),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    table.add_column("Seat")
+    table.add_column(say("render.result.seat"))
     for i in range(len(result["rounds"])):
-        table.add_column(f"R{i + 1}", justify="right")
-    table.add_column("Total", justify="right", style="bold")
+        table.add_column(say("render.result.round", n=i + 1), justify="right")
+    table.add_column(say("render.result.total"), justify="right", style="bold")
     for s, total in enumerate(result["totals"]):
         table.add_row(
             Text(
