@@ -12,6 +12,7 @@
 import { cardShort } from "./cards.js";
 import { dock } from "./dock.js";
 import { hintButton, syncHints } from "./hints.js";
+import { has, t } from "./i18n.js";
 import { syncPractice } from "./practice.js";
 import { el, forTheScreen, isTouch } from "./ui.js";
 import { callName, callWord, isShedding, variantInfo } from "./variants.js";
@@ -92,8 +93,8 @@ function callConfirmBox(page, text, label) {
   const name = label.replace(/!$/, "") || callName(text) || text;
   return el(
     "span",
-    { class: "call-confirm", role: "group", "aria-label": `Call ${name}?`, dataset: { ui: "call-confirm" } },
-    el("span", { class: "call-confirm-text" }, `Call ${name} and end the round?`),
+    { class: "call-confirm", role: "group", "aria-label": t("ui.actionbar.call_ask", { name }), dataset: { ui: "call-confirm" } },
+    el("span", { class: "call-confirm-text" }, t("ui.actionbar.call_end", { name })),
     el(
       "button",
       {
@@ -102,7 +103,7 @@ function callConfirmBox(page, text, label) {
         dataset: { ui: "call-yes" },
         onclick: () => confirmCall(page),
       },
-      `Yes, call ${name}`,
+      t("ui.actionbar.call_yes", { name }),
     ),
     el(
       "button",
@@ -112,29 +113,34 @@ function callConfirmBox(page, text, label) {
         dataset: { ui: "call-cancel" },
         onclick: () => cancelCall(page),
       },
-      "Cancel",
+      t("ui.actionbar.cancel"),
     ),
   );
 }
 
-/** @type {Record<string, string>} */
-const LABELS = {
-  pass: "Pass",
-  continue: "Continue",
-  exchange: "Exchange",
-  draw: "Draw",
-  discard: "Discard",
-  "draw deck": "Draw from deck",
-  "draw discard": "Take discard",
-  "eights all": "All others draw",
-  "eights next": "Next player draws",
-  "jpoints minus": "Minus for me",
-  "jpoints plus": "Plus for the others",
-  "suit C": "♣ Clubs",
-  "suit D": "♦ Diamonds",
-  "suit H": "♥ Hearts",
-  "suit S": "♠ Spades",
-};
+/**
+ * The word actions' labels in the reader's language (action text → label).
+ * @returns {Record<string, string>}
+ */
+function labels() {
+  return {
+    pass: t("ui.actionbar.pass"),
+    continue: t("ui.actionbar.continue"),
+    exchange: t("ui.actionbar.exchange"),
+    draw: t("ui.actionbar.draw"),
+    discard: t("ui.actionbar.discard"),
+    "draw deck": t("ui.actionbar.draw_deck"),
+    "draw discard": t("ui.actionbar.draw_discard"),
+    "eights all": t("ui.actionbar.eights_all"),
+    "eights next": t("ui.actionbar.eights_next"),
+    "jpoints minus": t("ui.actionbar.jpoints_minus"),
+    "jpoints plus": t("ui.actionbar.jpoints_plus"),
+    "suit C": t("ui.actionbar.suit_c"),
+    "suit D": t("ui.actionbar.suit_d"),
+    "suit H": t("ui.actionbar.suit_h"),
+    "suit S": t("ui.actionbar.suit_s"),
+  };
+}
 
 /**
  * Labels of word actions in the action bar (the game's call word: its label from the server).
@@ -145,11 +151,15 @@ const LABELS = {
 export function actionLabel(text, game) {
   const info = game === undefined ? null : variantInfo(game);
   if (info?.call && text === info.call) return info.call_label ?? info.call;
-  if (LABELS[text]) return LABELS[text];
+  const known = labels()[text];
+  if (known) return known;
   // Target actions offered as buttons: "replace 0 2" → "Replace 0 2", cards with symbols.
   const [verb, ...args] = text.split(" ");
   const shown = args.map((a) => (/^(10|[2-9AJQK])[CDHS]$/.test(a) ? cardShort(a) : a));
-  return [verb[0].toUpperCase() + verb.slice(1), ...shown].join(" ");
+  const word = has(`ui.actionbar.verb.${verb}`)
+    ? t(`ui.actionbar.verb.${verb}`)
+    : verb[0].toUpperCase() + verb.slice(1);
+  return [word, ...shown].join(" ");
 }
 
 /**
@@ -160,7 +170,8 @@ export function actionLabel(text, game) {
 export function targetName(page, target) {
   if (!target.includes(".")) return cardShort(target);
   const [seat, pos] = target.split(".").map(Number);
-  return seat === page.state?.seat ? `your ${pos}` : `${page.names()(seat)}'s ${pos}`;
+  return seat === page.state?.seat ? t("ui.actionbar.target_yours", { pos })
+    : t("ui.actionbar.target_of", { who: page.names()(seat), pos });
 }
 
 /**
@@ -217,21 +228,19 @@ export function renderBar(page) {
             class: "btn",
             dataset: { ui: "several" },
             disabled: busy,
-            title: forTheScreen(
-              "Then click the equal cards one after the other (or Shift-click them)",
-            ),
+            title: forTheScreen(t("ui.actionbar.several_how")),
             onclick: () => {
               picker.several = true;
               page.render();
             },
           },
-          "Claim several equal cards",
+          t("ui.actionbar.several"),
         ),
       );
     }
     if (picker.several && !picker.selection.length) {
       buttons.push(
-        el("span", { class: "selection" }, forTheScreen("Click the equal cards one by one")),
+        el("span", { class: "selection" }, forTheScreen(t("ui.actionbar.several_click"))),
       );
     }
     if (picker.selection.length || picker.several) {
@@ -244,7 +253,7 @@ export function renderBar(page) {
             dataset: { ui: "clear" },
             onclick: () => page.clearSelection(),
           },
-          isTouch() ? "Clear" : "Clear (Esc)",
+          isTouch() ? t("ui.actionbar.clear") : t("ui.actionbar.clear_esc"),
         ),
       );
     }
@@ -265,7 +274,7 @@ export function renderBar(page) {
             dataset: { ui: "start" },
             onclick: () => page.sendSimple("start"),
           },
-          "Start the game",
+          t("ui.actionbar.start"),
         ),
       );
     }
@@ -275,8 +284,9 @@ export function renderBar(page) {
     ? el(
         "span",
         { class: "selection" },
-        "Selected: ",
-        selection.map((t) => targetName(page, t)).join(", "),
+        t("ui.actionbar.selected", {
+          targets: selection.map((x) => targetName(page, x)).join(", "),
+        }),
       )
     : null;
   page.ui.bar.replaceChildren(...(selText ? [selText] : []), ...buttons);
