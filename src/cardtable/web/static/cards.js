@@ -4,6 +4,8 @@
 // Card codes (see src/cardtable/cards.py): "10H", "QS", "AD" (rank then suit C/D/H/S),
 // "RJ"/"BJ" for the red and black jokers, and bare values "0" … "13" for the Cabo deck.
 
+import { has, t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
@@ -43,8 +45,17 @@ export const SUITS = {
   },
 };
 
-/** @type {Record<string, string>} */
-const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+/**
+ * A rank as a card's spoken name says it: "ace", "7" (German "Ass", "7").
+ * @param {string} rank
+ */
+function rankName(rank) {
+  if (rank === "A") return t("ui.cards.ace");
+  if (rank === "J") return t("ui.cards.jack");
+  if (rank === "Q") return t("ui.cards.queen");
+  if (rank === "K") return t("ui.cards.king");
+  return rank;
+}
 
 /**
  * A parsed card code: a joker, a numbered Cabo card (its value as `rank`), or a suited card.
@@ -77,9 +88,10 @@ export function parseCard(code) {
  */
 export function cardName(code) {
   const c = parseCard(code);
-  if (c.joker) return c.red ? "red joker" : "black joker";
-  if (c.cabo) return `Cabo ${c.rank}`;
-  return `${RANK_NAMES[c.rank] ?? c.rank} of ${SUITS[c.suit]?.name ?? c.suit}`;
+  if (c.joker) return c.red ? t("ui.cards.red_joker") : t("ui.cards.black_joker");
+  if (c.cabo) return t("ui.cards.cabo", { rank: c.rank });
+  const suit = SUITS[c.suit] ? t(`ui.suit.${c.suit}`) : c.suit;
+  return t("ui.cards.name", { rank: rankName(c.rank), suit });
 }
 
 /**
@@ -88,7 +100,7 @@ export function cardName(code) {
  */
 export function cardShort(code) {
   const c = parseCard(code);
-  if (c.joker) return c.red ? "Joker (red)" : "Joker (black)";
+  if (c.joker) return c.red ? t("ui.cards.red_joker_short") : t("ui.cards.black_joker_short");
   if (c.cabo) return c.rank;
   return c.rank + (SUITS[c.suit]?.symbol ?? c.suit);
 }
@@ -298,7 +310,11 @@ function drawFace(code, powers) {
     svg.append(...rankText(50, 86, c.rank, 44, 54, { "font-weight": 800, fill: "#fff" }, "#fff"));
     const power = powers?.[code];
     if (power) {
-      svg.append(text(50, 104, power.toUpperCase(), { "font-size": 11, fill: "#fff" }));
+      const word = (has(`ui.cards.power.${power}`) ? t(`ui.cards.power.${power}`) : power)
+        .toLocaleUpperCase();
+      /** @type {Record<string, string | number>} */
+      const fit = word.length > 10 ? { textLength: 76, lengthAdjust: "spacingAndGlyphs" } : {};
+      svg.append(text(50, 104, word, { "font-size": 11, fill: "#fff", ...fit }));
     }
     return svg;
   }
