@@ -4,7 +4,8 @@
 // badge, and a pile (deck, discard, blind, stack) that may be clicked.
 
 import { cardBack, cardFace, cardName, cardShort, valueText } from "./cards.js";
-import { el, tapOrClick } from "./ui.js";
+import { t } from "./i18n.js";
+import { el, isTouch } from "./ui.js";
 
 /** @typedef {(seat: number) => string} Names */
 /** @typedef {import("./table.js").TableCtx} TableCtx */
@@ -34,11 +35,10 @@ import { el, tapOrClick } from "./ui.js";
  */
 
 /** What the memory-aid badge means, for its tooltip and screen readers. */
-export const AID_TEXT = "Memory aid: this player sees every card they have seen";
+export const AID_TEXT = t("ui.cardview.aid_text");
 
 /** What the hints badge means: a person who asked for hints at a table of people. */
-export const HINTS_TEXT =
-  "Hints: this player asked the computer for the best moves, and sees every card they have seen";
+export const HINTS_TEXT = t("ui.cardview.hints_text");
 
 /**
  * The badge shown by the name of a seat that has the memory aid — or, for a person who asked
@@ -51,14 +51,14 @@ export function aidBadge(info = null) {
     return el(
       "span",
       { class: "badge badge-hints", title: HINTS_TEXT, dataset: { ui: "hints-badge" } },
-      el("span", { "aria-hidden": "true" }, "Hints"),
+      el("span", { "aria-hidden": "true" }, t("ui.cardview.hints")),
       el("span", { class: "sr-only" }, HINTS_TEXT),
     );
   }
   return el(
     "span",
     { class: "badge badge-aid", title: AID_TEXT, dataset: { ui: "aid-badge" } },
-    el("span", { "aria-hidden": "true" }, "Memory aid"),
+    el("span", { "aria-hidden": "true" }, t("ui.cardview.aid")),
     el("span", { class: "sr-only" }, AID_TEXT),
   );
 }
@@ -85,17 +85,16 @@ export function cardElement(opts) {
   if (opts.extra) classes.push(opts.extra);
   const where = opts.label ?? "";
   const mark = showFace ? (opts.marks?.[code] ?? null) : null;
-  const worth = mark === null ? "" : ` (${valueText(mark)} points)`;
+  const worth = mark === null ? "" : t("ui.cardview.worth", { points: valueText(mark) });
+  const turn = isTouch() ? t("ui.cardview.revealed_tap") : t("ui.cardview.revealed_click");
   const label = showFace
-    ? `${cardName(code)}${worth}${where ? `, ${where}` : ""}${
-        opts.revealed ? ` (shown for a moment: ${tapOrClick()} to turn it over)` : ""
-      }`
-    : `face-down card${where ? `, ${where}` : ""}`;
+    ? `${cardName(code)}${worth}${where ? `, ${where}` : ""}${opts.revealed ? turn : ""}`
+    : `${t("ui.cardview.face_down")}${where ? `, ${where}` : ""}`;
   /** @type {Record<string, string>} */
   const dataset = {};
   const attrs = {
     class: classes.join(" "),
-    "aria-label": label + (opts.selected ? " (selected)" : ""),
+    "aria-label": label + (opts.selected ? t("ui.cardview.selected") : ""),
     dataset,
     title: showFace ? `${cardShort(code)}${worth}` : undefined,
   };
@@ -113,7 +112,7 @@ export function cardElement(opts) {
 }
 
 /** What the seen-by markers mean, for the legend by the table. */
-export const SEEN_TEXT = "Initials under a card: who else has looked at it";
+export const SEEN_TEXT = t("ui.cardview.seen_text");
 
 /**
  * Short initials of a name for a seen-by marker: "Ann" → "A", "Bob Lee" → "BL",
@@ -161,7 +160,7 @@ export function seenMarks(seats, names, short) {
     {
       class: "seen-by",
       role: "group",
-      "aria-label": `seen by ${who.join(", ")}`,
+      "aria-label": t("ui.cardview.seen_by", { who: who.join(", ") }),
       dataset: { ui: "seen-by" },
     },
     seats.map((s, k) =>
@@ -170,8 +169,8 @@ export function seenMarks(seats, names, short) {
         {
           class: "seen-dot",
           role: "img",
-          title: `seen by ${who[k]}`,
-          "aria-label": `seen by ${who[k]}`,
+          title: t("ui.cardview.seen_by", { who: who[k] }),
+          "aria-label": t("ui.cardview.seen_by", { who: who[k] }),
           dataset: { seat: String(s) },
         },
         short[s] ?? String(s),
@@ -181,7 +180,7 @@ export function seenMarks(seats, names, short) {
     seats.length > SEEN_SHOWN
       ? el(
           "span",
-          { class: "seen-more", title: `seen by ${who.join(", ")}`, "aria-hidden": "true" },
+          { class: "seen-more", title: t("ui.cardview.seen_by", { who: who.join(", ") }), "aria-hidden": "true" },
           `+${seats.length - SEEN_SHOWN}`,
         )
       : null,
@@ -199,7 +198,7 @@ export function emptySlot(addr, label, size) {
   return el("div", {
     class: `card empty card-${size}`,
     role: "img",
-    "aria-label": `empty position ${label}`,
+    "aria-label": t("ui.cardview.empty", { pos: label }),
     dataset: { addr },
   });
 }
