@@ -43,7 +43,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from .. import variants
-from ..catalog import DEFAULT_LANGUAGE, catalog, language, say, supported
+from ..catalog import DEFAULT_LANGUAGE, language, say, supported
 from ..game import Event
 from ..learn.lessons import LessonRun, Outcome, answer, available, load
 from ..text.moves import move_words
@@ -84,10 +84,6 @@ MAX_ACTION_CHARS = 64
 
 PAGE = Path(__file__).parent / "static" / "learn.html"
 """The lessons' page (the list at ``/learn``, a lesson at ``/learn/{game}``)."""
-
-OPPONENT: dict[str, str] = {"en": "Opponent", "de": "Gegner"}
-"""What the other seats are called at a lesson's table, by language (English for any other);
-two or more are numbered (``Opponent 2``)."""
 
 
 class Monotonic(Protocol):
@@ -333,10 +329,13 @@ def lesson_names(run: LessonRun) -> list[str]:
     """Each seat's name at the lesson's table, in the catalog in use: ``you`` for the learner,
     ``Opponent`` for the other seat (``Opponent 1``, ``Opponent 2`` … for several)."""
     others = [s for s in range(run.game.players) if s != run.me]
-    word = OPPONENT.get(catalog().language.split("_")[0], OPPONENT[DEFAULT_LANGUAGE])
     names = [say("you")] * run.game.players
     for k, seat in enumerate(others):
-        names[seat] = word if len(others) == 1 else f"{word} {k + 1}"
+        names[seat] = (
+            say("learn.opponent")
+            if len(others) == 1
+            else say("learn.opponent_numbered", number=k + 1)
+        )
     return names
 
 

@@ -7,11 +7,12 @@
 // normal room against the beginner AI.
 
 import { Picker } from "./actions.js";
+import { language, t } from "./i18n.js";
 import { api, ApiError, errorMessage, saveSeat } from "./net.js";
 import { getName } from "./prefs.js";
 import { saidNodes } from "./said.js";
 import { renderTable } from "./table.js";
-import { byId, el, isTouch, tapOrClick, toast } from "./ui.js";
+import { byId, el, isTouch, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 
 /** @typedef {import("./types/view").View} View */
@@ -51,84 +52,14 @@ import { loadVariants } from "./variants.js";
 /** @typedef {{game: string, title: string, summary: string}} LessonListing */
 
 // --- words ------------------------------------------------------------------------------------
+// The page's own words are ui.po's (ui.learn.*); the lesson's words come from the server in the
+// page's language (?lang=).
 
-/** The page's own words; the lesson's words come from the server in the language asked for. */
-const WORDS = {
-  en: {
-    learn: "Learn to play",
-    lead:
-      "Pick a game. A short lesson on a prepared table shows you each rule while you play. " +
-      "A wrong move is explained, never punished.",
-    start: "Start the lesson",
-    loading: "Loading the lesson…",
-    failed: "Could not load the lesson",
-    next: "Next",
-    yourMove: "Your move",
-    howToMove: `${cap(tapOrClick())} a marked card or pile on the table, or choose a move:`,
-    chosen: "Now choose another card on the table, or a move below:",
-    clear: "Choose again",
-    several: "…or in place of several equal cards at once",
-    severalHow: "Choose the equal cards on the table one after the other, or a move below:",
-    happened: "What just happened",
-    seen: "Face up only for this step — remember it!",
-    realRound: "Play a real round against the beginner AI",
-    opening: "Opening the table…",
-    noRoom: "Could not open the table",
-    another: "Choose another game",
-    leave: "Leave the lesson",
-    restart: "Start again",
-    lobby: "Back to the lobby",
-    you: "You",
-    noLesson: "There is no lesson for this game.",
-  },
-  de: {
-    learn: "Spielen lernen",
-    lead:
-      "Such dir ein Spiel aus. Eine kurze Lektion an einem vorbereiteten Tisch zeigt dir jede " +
-      "Regel beim Spielen. Ein falscher Zug wird erklärt, nie bestraft.",
-    start: "Lektion starten",
-    loading: "Die Lektion wird geladen …",
-    failed: "Die Lektion konnte nicht geladen werden",
-    next: "Weiter",
-    yourMove: "Dein Zug",
-    howToMove:
-      `${isTouch() ? "Tippe" : "Klicke"} auf eine markierte Karte oder einen Stapel auf dem ` +
-      "Tisch, oder wähle einen Zug:",
-    chosen: "Wähle jetzt eine weitere Karte auf dem Tisch, oder einen Zug unten:",
-    clear: "Neu wählen",
-    several: "…oder anstelle mehrerer gleicher Karten auf einmal",
-    severalHow: "Wähle die gleichen Karten auf dem Tisch nacheinander, oder einen Zug unten:",
-    happened: "Was gerade passiert ist",
-    seen: "Nur in diesem Schritt aufgedeckt — merk sie dir!",
-    realRound: "Eine echte Runde gegen die Anfänger-KI spielen",
-    opening: "Der Tisch wird geöffnet …",
-    noRoom: "Der Tisch konnte nicht geöffnet werden",
-    another: "Ein anderes Spiel wählen",
-    leave: "Lektion verlassen",
-    restart: "Neu beginnen",
-    lobby: "Zurück zur Lobby",
-    you: "Du",
-    noLesson: "Für dieses Spiel gibt es keine Lektion.",
-  },
-};
-
-/** @typedef {keyof typeof WORDS.en} WordKey */
-
-/**
- * The language of the lesson and of this page: German where the browser's language is German,
- * else English. (One place to change when the client gets a language setting.)
- * @returns {"en" | "de"}
- */
-export function lessonLanguage() {
-  return (navigator.language || "").toLowerCase().startsWith("de") ? "de" : "en";
-}
-
-/**
- * The page's word `key` in the lesson's language.
- * @param {WordKey} key
- */
-function t(key) {
-  return WORDS[lessonLanguage()][key];
+/** How to move, as the device does it ("Tap …" or "Click …"). */
+function howToMove() {
+  return isTouch()
+    ? t("ui.learn.how_to_move.touch")
+    : t("ui.learn.how_to_move.click");
 }
 
 /**
@@ -156,16 +87,20 @@ export function seenNow(events, seat) {
   /** @type {Map<string, string>} */
   const seen = new Map();
   for (const ev of events) {
-    const fields = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (ev));
+    const fields = /** @type {Record<string, unknown>} */ (
+      /** @type {unknown} */ (ev)
+    );
     const mine = fields.seat === seat;
-    if ((ev.type === "peek" || ev.type === "spy") && mine && ev.card) seen.set(ev.at, ev.card);
+    if ((ev.type === "peek" || ev.type === "spy") && mine && ev.card)
+      seen.set(ev.at, ev.card);
     else if (ev.type === "look" && mine && ev.cards) {
       const cards = ev.cards;
       ev.at.forEach((a, i) => cards[i] && seen.set(a, cards[i]));
     } else if (ev.type === "claim" && !ev.ok && ev.shown) {
       const shown = ev.shown;
       ev.at.forEach((a, i) => shown[i] && seen.set(a, shown[i]));
-    } else if (ev.type === "drop" && !ev.ok && ev.card) seen.set(ev.at, ev.card);
+    } else if (ev.type === "drop" && !ev.ok && ev.card)
+      seen.set(ev.at, ev.card);
     else {
       for (const a of [fields.at, fields.from, fields.to].flat()) {
         if (typeof a === "string" && ADDR.test(a)) seen.delete(a);
@@ -185,16 +120,19 @@ export class LessonList {
   }
 
   async start() {
-    document.title = `cardtable — ${t("learn")}`;
-    const list = el("ul", { class: "lesson-list", dataset: { ui: "lesson-list" } });
+    document.title = `cardtable — ${t("ui.learn.learn")}`;
+    const list = el("ul", {
+      class: "lesson-list",
+      dataset: { ui: "lesson-list" },
+    });
     this.root.replaceChildren(
       el(
         "section",
         { class: "panel learn-intro" },
-        el("h1", {}, t("learn")),
-        el("p", { class: "learn-lead" }, t("lead")),
+        el("h1", {}, t("ui.learn.learn")),
+        el("p", { class: "learn-lead" }, t("ui.learn.lead")),
         list,
-        el("p", {}, el("a", { href: "/" }, t("lobby"))),
+        el("p", {}, el("a", { href: "/" }, t("ui.learn.lobby"))),
       ),
     );
     try {
@@ -218,7 +156,9 @@ export class LessonList {
         ),
       );
     } catch (err) {
-      list.replaceChildren(el("li", { class: "error-text" }, errorMessage(err)));
+      list.replaceChildren(
+        el("li", { class: "error-text" }, errorMessage(err)),
+      );
     }
   }
 }
@@ -244,7 +184,10 @@ export class LessonPage {
     this.revealed = new Map();
     this.busy = false;
     this.answers = 0;
-    this.tableHost = el("div", { class: "table-host learn-table", dataset: { ui: "learn-table" } });
+    this.tableHost = el("div", {
+      class: "table-host learn-table",
+      dataset: { ui: "learn-table" },
+    });
     this.panel = el("section", {
       class: "panel learn-panel",
       "aria-live": "polite",
@@ -253,11 +196,19 @@ export class LessonPage {
   }
 
   async start() {
-    document.title = `cardtable — ${t("learn")}`;
-    this.root.replaceChildren(el("div", { class: "learn-layout" }, this.tableHost, this.panel));
-    this.panel.replaceChildren(el("p", { class: "muted" }, t("loading")));
+    document.title = `cardtable — ${t("ui.learn.learn")}`;
+    this.root.replaceChildren(
+      el("div", { class: "learn-layout" }, this.tableHost, this.panel),
+    );
+    this.panel.replaceChildren(
+      el("p", { class: "muted" }, t("ui.learn.loading")),
+    );
     byId("page-tools").replaceChildren(
-      el("a", { class: "btn btn-small", href: "/learn", dataset: { ui: "leave" } }, t("leave")),
+      el(
+        "a",
+        { class: "btn btn-small", href: "/learn", dataset: { ui: "leave" } },
+        t("ui.learn.leave"),
+      ),
     );
     // A page for the tests to read (like the table's window.cardtable).
     Object.assign(window, {
@@ -276,9 +227,11 @@ export class LessonPage {
         el(
           "p",
           { class: "error-text", role: "alert" },
-          missing ? t("noLesson") : `${t("failed")}: ${errorMessage(err)}`,
+          missing
+            ? t("ui.learn.no_lesson")
+            : `${t("ui.learn.failed")}: ${errorMessage(err)}`,
         ),
-        el("p", {}, el("a", { href: "/learn" }, t("another"))),
+        el("p", {}, el("a", { href: "/learn" }, t("ui.learn.another"))),
       );
     }
   }
@@ -289,7 +242,7 @@ export class LessonPage {
     if (id) {
       try {
         const state = /** @type {LessonState} */ (
-          await api(`/api/lessons/${encodeURIComponent(id)}?lang=${lessonLanguage()}`)
+          await api(`/api/lessons/${encodeURIComponent(id)}?lang=${language()}`)
         );
         this.show(state, true);
         return;
@@ -302,9 +255,12 @@ export class LessonPage {
 
   async restart() {
     const state = /** @type {LessonState} */ (
-      await api(`/api/lessons/${encodeURIComponent(this.game)}?lang=${lessonLanguage()}`, {
-        method: "POST",
-      })
+      await api(
+        `/api/lessons/${encodeURIComponent(this.game)}?lang=${language()}`,
+        {
+          method: "POST",
+        },
+      )
     );
     sessionStorage.setItem(storeKey(this.game), state.id);
     this.show(state, true);
@@ -322,14 +278,17 @@ export class LessonPage {
     try {
       const id = encodeURIComponent(this.state.id);
       const state = /** @type {LessonState} */ (
-        await api(`/api/lessons/${id}/${path}?lang=${lessonLanguage()}`, { method: "POST", body })
+        await api(`/api/lessons/${id}/${path}?lang=${language()}`, {
+          method: "POST",
+          body,
+        })
       );
       this.show(state, false);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         sessionStorage.removeItem(storeKey(this.game));
       }
-      toast(`${t("failed")}: ${errorMessage(err)}`, "error");
+      toast(`${t("ui.learn.failed")}: ${errorMessage(err)}`, "error");
     } finally {
       this.busy = false;
       delete document.body.dataset.busy;
@@ -379,7 +338,9 @@ export class LessonPage {
   name(seat) {
     const state = this.state;
     if (!state) return "";
-    return seat === state.seat ? t("you") : (state.names[seat] ?? `Seat ${seat}`);
+    return seat === state.seat
+      ? t("ui.learn.you")
+      : (state.names[seat] ?? t("ui.seat.name", { seat }));
   }
 
   render() {
@@ -401,11 +362,16 @@ export class LessonPage {
     });
     // the learner's own seat reads "You", not "You (you)"
     const own = table.querySelector(".seat-me .seat-name");
-    if (own) own.textContent = t("you");
+    if (own) own.textContent = t("ui.learn.you");
     // the other seats' cards numbered too: the lesson names them ("Opponent's card 2")
-    for (const card of table.querySelectorAll(".seat:not(.seat-me) .slot > .card[data-addr]")) {
-      const pos = /** @type {HTMLElement} */ (card).dataset.addr?.split(".")[1] ?? "";
-      card.after(el("span", { class: "pos-label", "aria-hidden": "true" }, pos));
+    for (const card of table.querySelectorAll(
+      ".seat:not(.seat-me) .slot > .card[data-addr]",
+    )) {
+      const pos =
+        /** @type {HTMLElement} */ (card).dataset.addr?.split(".")[1] ?? "";
+      card.after(
+        el("span", { class: "pos-label", "aria-hidden": "true" }, pos),
+      );
     }
     table.addEventListener("click", (ev) => this.onTableClick(ev));
     this.tableHost.replaceChildren(table);
@@ -427,14 +393,28 @@ export class LessonPage {
         "div",
         { class: "learn-head" },
         el("h1", { class: "learn-title" }, state.heading),
-        el("span", { class: "learn-step", dataset: { ui: "progress" } }, cap(step.progress)),
+        el(
+          "span",
+          { class: "learn-step", dataset: { ui: "progress" } },
+          cap(step.progress),
+        ),
       ),
       bar,
       el("h2", { class: "sr-only" }, cap(step.progress)),
-      el("p", { class: "learn-words", dataset: { ui: "step-words" } }, saidNodes(step.words)),
+      el(
+        "p",
+        { class: "learn-words", dataset: { ui: "step-words" } },
+        saidNodes(step.words),
+      ),
     ];
     if (this.revealed.size && !state.view.over) {
-      parts.push(el("p", { class: "learn-seen", dataset: { ui: "seen" } }, t("seen")));
+      parts.push(
+        el(
+          "p",
+          { class: "learn-seen", dataset: { ui: "seen" } },
+          t("ui.learn.seen"),
+        ),
+      );
     }
     const outcome = state.outcome;
     if (outcome && !outcome.accepted && outcome.kind !== "read") {
@@ -465,7 +445,7 @@ export class LessonPage {
               dataset: { ui: "next" },
               onclick: () => this.send("next"),
             },
-            `${t("next")} →`,
+            `${t("ui.learn.next")} →`,
           ),
         ),
       );
@@ -493,18 +473,20 @@ export class LessonPage {
         .map((a) => a.text),
     );
     const moves = state.moves.filter(
-      (m) => (!chosen.length || fits.has(m.action)) && (picker.several || !claims.has(m.action)),
+      (m) =>
+        (!chosen.length || fits.has(m.action)) &&
+        (picker.several || !claims.has(m.action)),
     );
     const how =
       picker.several && !chosen.length
-        ? t("severalHow")
+        ? t("ui.learn.several_how")
         : chosen.length
-          ? t("chosen")
-          : t("howToMove");
+          ? t("ui.learn.chosen")
+          : howToMove();
     return el(
       "div",
       { class: "learn-moves", dataset: { ui: "moves" } },
-      el("h3", {}, t("yourMove")),
+      el("h3", {}, t("ui.learn.your_move")),
       el(
         "p",
         { class: "muted learn-how" },
@@ -523,7 +505,7 @@ export class LessonPage {
                     this.render();
                   },
                 },
-                t("clear"),
+                t("ui.learn.clear"),
               ),
             ]
           : null,
@@ -560,7 +542,7 @@ export class LessonPage {
                 this.render();
               },
             },
-            t("several"),
+            t("ui.learn.several"),
           )
         : null,
     );
@@ -578,7 +560,9 @@ export class LessonPage {
       { class: "learn-result", dataset: { ui: "result" } },
       el("strong", {}, result),
       " ",
-      totals.map((points, s) => `${s ? " · " : ""}${this.name(s)} ${points}`).join(""),
+      totals
+        .map((points, s) => `${s ? " · " : ""}${this.name(s)} ${points}`)
+        .join(""),
     );
   }
 
@@ -596,13 +580,13 @@ export class LessonPage {
         dataset: { ui: "real-round" },
         onclick: () => this.realRound(state, real),
       },
-      t("realRound"),
+      t("ui.learn.real_round"),
     );
     return el(
       "div",
       { class: "learn-actions learn-final" },
       real,
-      el("a", { class: "btn", href: "/learn" }, t("another")),
+      el("a", { class: "btn", href: "/learn" }, t("ui.learn.another")),
       el(
         "button",
         {
@@ -613,7 +597,7 @@ export class LessonPage {
             this.restart().catch((err) => toast(errorMessage(err), "error"));
           },
         },
-        t("restart"),
+        t("ui.learn.restart"),
       ),
     );
   }
@@ -625,11 +609,13 @@ export class LessonPage {
     return el(
       "details",
       { class: "learn-happened", open: true, dataset: { ui: "happened" } },
-      el("summary", {}, t("happened")),
+      el("summary", {}, t("ui.learn.happened")),
       el(
         "ul",
         { class: "learn-log" },
-        said.map((e) => el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said.text))),
+        said.map((e) =>
+          el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said.text)),
+        ),
       ),
     );
   }
@@ -641,7 +627,7 @@ export class LessonPage {
    */
   async realRound(state, button) {
     button.disabled = true;
-    button.textContent = t("opening");
+    button.textContent = t("ui.learn.opening");
     const level = state.final ?? "beginner";
     /** @type {CreateRoomBody} */
     const body = {
@@ -655,15 +641,17 @@ export class LessonPage {
       name: getName(),
     };
     try {
-      const res = /** @type {CreatedRoom} */ (await api("/api/rooms", { method: "POST", body }));
+      const res = /** @type {CreatedRoom} */ (
+        await api("/api/rooms", { method: "POST", body })
+      );
       if (res.token && res.seat !== null && res.seat !== undefined)
         saveSeat(res.room, res.seat, res.token);
       sessionStorage.removeItem(storeKey(this.game));
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
       button.disabled = false;
-      button.textContent = t("realRound");
-      toast(`${t("noRoom")}: ${errorMessage(err)}`, "error");
+      button.textContent = t("ui.learn.real_round");
+      toast(`${t("ui.learn.no_room")}: ${errorMessage(err)}`, "error");
     }
   }
 
@@ -673,7 +661,9 @@ export class LessonPage {
   onTableClick(ev) {
     if (!this.state?.waiting || this.busy) return;
     const clicked = /** @type {Element} */ (ev.target);
-    const pileNode = /** @type {HTMLElement | null} */ (clicked.closest("[data-pile]"));
+    const pileNode = /** @type {HTMLElement | null} */ (
+      clicked.closest("[data-pile]")
+    );
     if (pileNode) {
       const action = this.picker.pileAction(pileNode.dataset.pile ?? "");
       if (action) this.play(action.text);
@@ -701,11 +691,18 @@ function route(path) {
   return m ? new LessonPage(root, m[1]) : null;
 }
 
-document.documentElement.lang = lessonLanguage();
-window.addEventListener("error", (ev) => toast(`Client error: ${ev.message}`, "error"));
+window.addEventListener("error", (ev) =>
+  toast(t("ui.app.client_error", { problem: ev.message }), "error"),
+);
 window.addEventListener("unhandledrejection", (ev) =>
-  toast(`Client error: ${ev.reason?.message ?? ev.reason}`, "error"),
+  toast(
+    t("ui.app.client_error", { problem: ev.reason?.message ?? ev.reason }),
+    "error",
+  ),
 );
 const page = route(location.pathname);
 if (page) page.start();
-else byId("app").replaceChildren(el("p", {}, el("a", { href: "/learn" }, t("learn"))));
+else
+  byId("app").replaceChildren(
+    el("p", {}, el("a", { href: "/learn" }, t("ui.learn.learn"))),
+  );
