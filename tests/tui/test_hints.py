@@ -24,7 +24,8 @@ async def test_b_lists_every_move_best_first_and_a_row_plays_it() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, HintScreen)
-        rows = app.screen.found.rows
+        first = app.screen.found
+        rows = first.rows
         assert sorted(str(r.action) for r in rows) == sorted(legal)
         assert rows[0].best
         listing = app.screen.query_one("#hint-rows", OptionList)
@@ -39,6 +40,8 @@ async def test_b_lists_every_move_best_first_and_a_row_plays_it() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, HintScreen)
+        assert app.screen.found is first  # the same decision: the same rows, not weighed again
+        assert app.hints_asked == 1
         best = str(app.screen.found.rows[0].action)
         await pilot.press("enter")  # the highlighted first row: the best
         await pilot.pause()

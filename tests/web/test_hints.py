@@ -157,6 +157,19 @@ def test_a_hint_at_a_table_of_ai_players_ranks_every_legal_move(store_url: str) 
             assert german["labels"]["title"] != frame["labels"]["title"]
             words = {r["action"]: r["words"] for r in rows}
             assert any(words[r["action"]] != r["words"] for r in german["rows"])
+            # asked again at the same decision: the same rows, not another sample of deals
+            await until(lambda: not manager.table(room).hinting)
+            calls: list[object] = []
+            original = manager.table(room).search.hint
+
+            async def counted(*args: Any, **kwargs: Any) -> dict[str, object]:
+                calls.append(args)
+                return await original(*args, **kwargs)
+
+            manager.table(room).search.hint = counted  # type: ignore[method-assign]
+            again = await answer(me, await ask(manager, me, room, token))
+            assert again["rows"] == rows and calls == []
+            manager.table(room).search.hint = original  # type: ignore[method-assign]
             # a row is a move: playing the best one is an ordinary action
             version = room.version
             best = rows[0]["action"]

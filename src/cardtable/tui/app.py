@@ -663,14 +663,18 @@ class CardtableApp(TableFlow):
             return
         self.hinting = True
         self._cover()
+        seat, generation = Seat(self.game, self.me), self._generation
+        moves = self.game.moves_played
+        if self.last_hint is not None and self.last_hint[0] == (generation, moves):
+            self._show_hint(self.last_hint[1], generation)  # the same decision: the same rows
+            return
         self.message = Text(say("hint.thinking"), style="dim")
         self._draw_bars()
-        seat, generation = Seat(self.game, self.me), self._generation
         self.hints_asked += 1
-        seed = self.hints_asked
 
         def weigh() -> None:
-            found = hint(seat, seed=seed)
+            found = hint(seat, seed=moves)
+            self.last_hint = ((generation, moves), found)
             self.call_from_thread(self._show_hint, found, generation)
 
         self.run_worker(weigh, thread=True, group="hint", exit_on_error=True)

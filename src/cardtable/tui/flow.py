@@ -22,6 +22,7 @@ from textual.widgets import RichLog
 from .. import Game, agents, new_game, variants
 from ..events import ROUND_ENDS, ROUND_STARTS, At
 from ..game import Event
+from ..learn.hints import Hint
 from ..seat import Seat
 from ..text.catalog import say
 from ..text.fronts import front
@@ -163,7 +164,8 @@ class TableFlow(App[None]):
         self.open_hands = False  # the AI players' cards face up (practice)
         self.practice = False  # open hands were shown in this game: a practice game
         self.hinting = False  # a hint is being weighed
-        self.hints_asked = 0  # hints asked for (each its own search seed)
+        self.hints_asked = 0  # hints weighed
+        self.last_hint: tuple[tuple[int, int], Hint] | None = None  # (generation, moves), hint
         """How many screens cover the table (help, a round's results): while any does, the
         clocks are paused and the bots wait; a reveal's time goes on."""
         self.scroll_events = False

@@ -188,6 +188,9 @@ class Table:
         self.fill_task: asyncio.Task[None] | None = None
         """The end of a quick-play room's wait for people, while it runs."""
         self.hinting: set[Conn] = set()
+        self.hint_cache: dict[tuple[int, int, str], dict[str, object]] = {}
+        """Hints already computed at this version, by (version, seat, language): asking
+        again gets the same rows, not another sample's."""
         """Connections with a hint being computed (one at a time each)."""
         self.open_hands = room.row.practice
         """Whether the one person at this table of AI players is shown the AI players' cards
@@ -658,8 +661,19 @@ class Table:
         state = snapshot(game, seat)
         names = tuple(seat_names(room.seats_public()))
         self.hinting.add(conn)
-        job = functools.partial(self.search.hint, secrets.randbits(31), seat, state, tongue, names)
-        self._spawn(self._send_hint(conn, seat, version, job, labels, msg_id))
+        key = (version, seat, tongue)
+        cached = self.hint_cache.get(key)
+        job: Callable[[], Awaitable[dict[str, object]]]
+        if cached is not None:
+
+            async def again() -> dict[str, object]:
+                return cached
+
+            job = again
+        else:
+            seed = version * 16 + seat  # the same position, the same deals
+            job = functools.partial(self.search.hint, seed, seat, state, tongue, names)
+        self._spawn(self._send_hint(conn, seat, version, job, labels, msg_id, key))
 
     async def _send_hint(
         self,
@@ -669,10 +683,12 @@ class Table:
         job: Callable[[], Awaitable[dict[str, object]]],
         labels: HintLabels,
         msg_id: MsgId,
+        key: tuple[int, int, str] | None = None,
     ) -> None:
         """Wait for a hint being computed, then send it to ``conn`` if the room is still at
         ``version`` and ``conn`` still listens as ``seat``; else it is dropped (the table moved
-        on: the rows would be about a decision that is gone)."""
+        on: the rows would be about a decision that is gone). The hint is kept under ``key``
+        while the room stays at ``version``."""
         room = self.room
         try:
             found = await job()
@@ -689,6 +705,9 @@ class Table:
         async with self.lock:
             if room.evicted or room.version != version or conn.room is not room:
                 return
+            if key is not None:
+                self.hint_cache = {k: v for k, v in self.hint_cache.items() if k[0] == version}
+                self.hint_cache[key] = found
             if conn.seat != seat:
                 return
             rows = found.get("rows")
