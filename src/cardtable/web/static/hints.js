@@ -13,6 +13,7 @@
 // A hint belongs to one decision: the panel closes when the table moves on (a new version),
 // and the server drops an answer that comes after that.
 
+import { language, t } from "./i18n.js";
 import { saidNodes } from "./said.js";
 import { el, forTheScreen, isModalOpen, isTouch, toast } from "./ui.js";
 
@@ -78,10 +79,10 @@ export function hintButton(page, busy) {
       disabled: busy || thinking,
       "aria-expanded": open ? "true" : "false",
       "aria-keyshortcuts": "H",
-      title: forTheScreen("The best moves, as the computer sees them (H)"),
+      title: forTheScreen(t("ui.hints.why")),
       onclick: () => (open && !thinking ? closeHint(page) : askHint(page)),
     },
-    isTouch() ? "Hint" : el("span", {}, "Hint ", el("kbd", {}, "H")),
+    isTouch() ? t("ui.hints.hint") : el("span", {}, `${t("ui.hints.hint")} `, el("kbd", {}, "H")),
   );
 }
 
@@ -116,7 +117,7 @@ export function askHint(page, handicap = false) {
       room: page.room,
       token: page.held?.token,
       version: state.version,
-      lang: navigator.language || undefined,
+      lang: language(),
       handicap,
       id,
     });

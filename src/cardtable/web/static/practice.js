@@ -6,13 +6,13 @@
 // head says so ("practice"). Where another person sits the switch is not offered (the server
 // refuses it too).
 
+import { t } from "./i18n.js";
 import { el, toast } from "./ui.js";
 
 /** @typedef {import("./tablepage.js").TablePage} TablePage */
 
 /** What a practice table is, for the tag's tooltip and the switch's note. */
-export const PRACTICE_TEXT =
-  "A practice table: the AI players' cards may be shown face up, so its games are never rated.";
+export const PRACTICE_TEXT = t("ui.practice.text");
 
 /**
  * Whether this page may open the hands: its seat is the only person's at the table (the server
@@ -70,14 +70,12 @@ export function practiceField(page) {
       "div",
       { class: "field check" },
       box,
-      el("label", { for: "s-open-hands" }, "Show the AI players' cards face up (practice)"),
+      el("label", { for: "s-open-hands" }, t("ui.practice.switch")),
     ),
     el(
       "p",
       { class: "field-note" },
-      "To learn how the AI players play, see their cards. The table becomes a practice table " +
-        "for good — this game and the next ones are never rated — even if you hide the cards " +
-        "again.",
+      t("ui.practice.note"),
     ),
   );
 }
@@ -95,7 +93,7 @@ export function syncPractice(page) {
     return;
   }
   const open = Boolean(page.state?.open_hands);
-  const text = open ? "practice · open hands" : "practice";
+  const text = open ? t("ui.practice.tag_open") : t("ui.practice.tag");
   if (shown instanceof HTMLElement) {
     if (shown.textContent !== text) shown.textContent = text;
     return;

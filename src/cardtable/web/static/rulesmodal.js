@@ -4,6 +4,7 @@
 // once per variant and language.
 
 import { cardElement } from "./cardview.js";
+import { language, t } from "./i18n.js";
 import { api, errorMessage } from "./net.js";
 import { markdownToHtml } from "./rules.js";
 import { el, modal, toast } from "./ui.js";
@@ -11,22 +12,16 @@ import { variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/protocol").RulesText} RulesText */
 
-/** The languages the rules are written in; any other reads English. */
-const LANGUAGES = ["en", "de"];
-
 /** @type {Map<string, RulesText>} */
 const cache = new Map();
 
 /**
- * The language the rules are shown in: the browser's first language the rules are written in
- * ("de-AT" → "de"), else English. The one place that chooses it.
+ * The language the rules are shown in: the page's (i18n.js: the one chosen in the settings, else
+ * the browser's); the server answers English for a language the rules are not written in.
  * @returns {string}
  */
 export function rulesLanguage() {
-  const wanted = (navigator.languages?.length ? navigator.languages : [navigator.language])
-    .filter(Boolean)
-    .map((tag) => tag.toLowerCase().split(/[-_]/)[0]);
-  return wanted.find((lang) => LANGUAGES.includes(lang)) ?? "en";
+  return language();
 }
 
 /** How wide a card is drawn in a line of text, and in a table of the rules (the legend). */
@@ -98,7 +93,7 @@ export async function showRules(variant) {
       const url = `/api/rules/${encodeURIComponent(variant)}?plain=1&lang=${lang}`;
       rules = /** @type {RulesText} */ (await api(url));
     } catch (err) {
-      toast(`Could not load the rules: ${errorMessage(err)}`, "error");
+      toast(t("ui.rulesmodal.failed", { error: errorMessage(err) }), "error");
       return;
     }
     cache.set(key, rules);
@@ -107,5 +102,5 @@ export async function showRules(variant) {
   // markdownToHtml escapes the text before adding its own tags.
   body.innerHTML = markdownToHtml(rules.markdown);
   drawRulesCards(body, rules.variant ?? variant);
-  modal(rules.heading ?? `Rules: ${rules.title ?? variant}`, body, { className: "rules-modal" });
+  modal(rules.heading ?? t("ui.rulesmodal.heading", { title: rules.title ?? variant }), body, { className: "rules-modal" });
 }
