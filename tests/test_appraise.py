@@ -99,3 +99,9 @@ def test_the_oracle_appraises_only_an_open_seat() -> None:
     by = {str(v.action): v for v in appraisal.values}
     assert by[good].points < by[bad].points
     assert appraisal.of(appraisal.best).loss == 0.0
+
+
+def test_a_time_budget_still_deals_the_floor_of_worlds() -> None:
+    seat, _, _ = _obvious()
+    assert RolloutAgent(seed=1, samples=40, seconds=0.0).appraise(seat).deals == 2
+    assert RolloutAgent(seed=1, samples=40, seconds=0.0, least=12).appraise(seat).deals == 12

@@ -130,6 +130,7 @@ class RolloutAgent(Agent):
         prior: float = 1.0,
         depth: int = 400,
         prune: float = 3.0,
+        least: int = 2,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -146,6 +147,8 @@ class RolloutAgent(Agent):
         """Most actions a rollout plays before it is scored as the deal stands."""
         self.prune = prune
         """Standard errors behind the best at which an action leaves the race half-way."""
+        self.least = max(2, min(least, samples))
+        """Worlds dealt whatever the time budget says (a hint's floor against noise)."""
         self.stats = SearchStats()
         """Figures of the last decision (iterations = rollouts)."""
 
@@ -200,7 +203,7 @@ class RolloutAgent(Agent):
         rollouts = applied = 0
         depth = self.depth
         for k in range(self.samples):
-            if deadline is not None and k >= 2 and time.perf_counter() >= deadline:
+            if deadline is not None and k >= self.least and time.perf_counter() >= deadline:
                 break
             # every clone of ``base`` starts from the same generator state, so it draws the
             # same cards; ``moves`` repeats the policy's own random choices

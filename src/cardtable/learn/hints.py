@@ -26,10 +26,13 @@ from ..notation import Action
 from ..seat import Seat
 from ..text.moves import move_words
 
-__all__ = ["HINT_SECONDS", "Hint", "HintRow", "hint"]
+__all__ = ["HINT_LEAST", "HINT_SECONDS", "Hint", "HintRow", "hint"]
 
 HINT_SECONDS = 0.8
 """The time a hint may take by default (the search stops dealing worlds at it)."""
+
+HINT_LEAST = 48
+"""Worlds a hint deals even past its time (on a busy machine): fewer rank the moves by luck."""
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,9 @@ def hint(
     names: Sequence[str] = (),
 ) -> Hint:
     """The hint for ``seat`` at its decision: the search's numbers for every legal move,
-    within ``seconds`` (``None``: all ``samples`` deals), with the moves in words (``names``:
-    the seats' names)."""
-    agent = RolloutAgent(seed=seed, samples=samples, seconds=seconds)
+    within ``seconds`` (``None``: all ``samples`` deals; at least :data:`HINT_LEAST` in any
+    case), with the moves in words (``names``: the seats' names)."""
+    agent = RolloutAgent(seed=seed, samples=samples, seconds=seconds, least=HINT_LEAST)
     legal = seat.legal_actions()
     if len(legal) == 1:
         only = legal[0]
