@@ -7,6 +7,7 @@
 // asked for; the page fills in their placeholders. While the server computes the review, the
 // page shows how far it has come.
 
+import { LANGUAGES, language, t } from "./i18n.js";
 import { api, errorMessage, loadSeat } from "./net.js";
 import { fill, ReplayPage } from "./replay.js";
 import { saidNodes } from "./said.js";
@@ -54,7 +55,7 @@ import { variantInfo } from "./variants.js";
 const verdict = (d) => d.label ?? (d.unclear ? "unclear" : "fine");
 
 /** What each language is called in its own words, for the language picker. */
-const LANGUAGE_NAMES = /** @type {Record<string, string>} */ ({ en: "English", de: "Deutsch" });
+const LANGUAGE_NAMES = LANGUAGES;
 /** Milliseconds between two questions while the review is computed. */
 const POLL_MS = 1000;
 
@@ -72,9 +73,10 @@ export class ReviewPage {
     const held = loadSeat(room);
     const asked = Number(query.get("seat"));
     /** The seat reviewed: asked for, else the one this browser holds, else 0. */
-    this.seat = query.has("seat") && Number.isInteger(asked) ? asked : (held?.seat ?? 0);
-    /** The language asked for (none: the browser's, as the server picks it). */
-    this.lang = query.get("lang") ?? undefined;
+    this.seat =
+      query.has("seat") && Number.isInteger(asked) ? asked : (held?.seat ?? 0);
+    /** The language asked for, else the page's (the settings' choice, else the browser's). */
+    this.lang = query.get("lang") ?? language();
     /** The page's words from the server. @type {Record<string, string>} */
     this.text = {};
     /** @type {ReadyReview | null} */
@@ -101,8 +103,14 @@ export class ReviewPage {
       "aria-live": "polite",
       dataset: { ui: "review-status" },
     });
-    this.banner = el("div", { class: "review-banner", dataset: { ui: "decision-banner" } });
-    this.list = el("ol", { class: "review-list", dataset: { ui: "decisions" } });
+    this.banner = el("div", {
+      class: "review-banner",
+      dataset: { ui: "decision-banner" },
+    });
+    this.list = el("ol", {
+      class: "review-list",
+      dataset: { ui: "decisions" },
+    });
     this.listHead = el("h2", { class: "review-list-head" });
     this.filter = el("div", { class: "review-filter", role: "group" });
     /** @type {HTMLSelectElement} */
@@ -110,7 +118,9 @@ export class ReviewPage {
       class: "review-select",
       dataset: { ui: "review-seat" },
       onchange: (/** @type {Event} */ ev) =>
-        this.setSeat(Number(/** @type {HTMLSelectElement} */ (ev.target).value)),
+        this.setSeat(
+          Number(/** @type {HTMLSelectElement} */ (ev.target).value),
+        ),
     });
     /** @type {HTMLSelectElement} */
     this.langPick = el("select", {
@@ -129,9 +139,12 @@ export class ReviewPage {
   }
 
   async start() {
-    document.title = `cardtable — review ${this.room} #${this.gameNo}`;
+    document.title = t("ui.review.page_title", {
+      room: this.room,
+      n: this.gameNo,
+    });
     byId("page-tools").replaceChildren();
-    this.root.replaceChildren(el("p", {}, "Loading…"));
+    this.root.replaceChildren(el("p", {}, t("ui.review.loading")));
     try {
       this.summary = /** @type {RoomSummary} */ (
         await api(`/api/rooms/${encodeURIComponent(this.room)}`)
@@ -157,7 +170,11 @@ export class ReviewPage {
     });
     this.seatPick.replaceChildren(
       ...seats.map((_, s) =>
-        el("option", { value: String(s), selected: s === this.seat }, this.names(s)),
+        el(
+          "option",
+          { value: String(s), selected: s === this.seat },
+          this.names(s),
+        ),
       ),
     );
     this.root.replaceChildren(
@@ -204,11 +221,11 @@ export class ReviewPage {
       el(
         "p",
         { class: "error-text", role: "alert" },
-        `${this.text.failed ? this.t("failed", { why }) : `Could not load the review: ${why}`} `,
+        `${this.text.failed ? this.t("failed", { why }) : t("ui.review.failed", { why })} `,
         el(
           "a",
           { href: `/r/${this.room}/history` },
-          this.text.history ? this.t("history") : "History",
+          this.text.history ? this.t("history") : t("ui.review.history"),
         ),
       ),
     );
@@ -293,20 +310,34 @@ export class ReviewPage {
     const title = variantInfo(this.summary.game)?.title ?? this.summary.game;
     this.title.textContent = `${this.t("title", { n: this.gameNo, who })} · ${title}`;
     document.documentElement.lang = this.lang ?? "en";
-    const [seatName, langName] = this.root.querySelectorAll(".review-pick-name");
+    const [seatName, langName] =
+      this.root.querySelectorAll(".review-pick-name");
     if (seatName) seatName.textContent = this.t("whose");
     if (langName) langName.textContent = this.t("language");
     const langs = Object.keys(LANGUAGE_NAMES);
     this.langPick.replaceChildren(
-      ...langs.map((l) => el("option", { value: l, selected: l === this.lang }, LANGUAGE_NAMES[l])),
+      ...langs.map((l) =>
+        el(
+          "option",
+          { value: l, selected: l === this.lang },
+          LANGUAGE_NAMES[l],
+        ),
+      ),
     );
     this.links.replaceChildren(
       el(
         "a",
-        { class: "btn btn-small", href: `/r/${this.room}/replay/${this.gameNo}` },
+        {
+          class: "btn btn-small",
+          href: `/r/${this.room}/replay/${this.gameNo}`,
+        },
         this.t("replay"),
       ),
-      el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, this.t("history")),
+      el(
+        "a",
+        { class: "btn btn-small", href: `/r/${this.room}/history` },
+        this.t("history"),
+      ),
     );
     this.listHead.textContent = this.t("decisions");
     /**
@@ -345,7 +376,11 @@ export class ReviewPage {
     document.body.dataset.review = "ready";
     const who = this.names(review.seat);
     this.status.replaceChildren(
-      el("p", { class: "review-summary", dataset: { ui: "review-summary" } }, review.summary),
+      el(
+        "p",
+        { class: "review-summary", dataset: { ui: "review-summary" } },
+        review.summary,
+      ),
       el(
         "p",
         { class: "muted review-explain" },
@@ -364,9 +399,13 @@ export class ReviewPage {
    */
   drawList(review) {
     const who = this.names(review.seat);
-    const shown = review.decisions.filter((d) => !this.onlyMarked || d.label || d.slip);
+    const shown = review.decisions.filter(
+      (d) => !this.onlyMarked || d.label || d.slip,
+    );
     if (!review.decisions.length) {
-      this.list.replaceChildren(el("li", { class: "muted" }, this.t("none", { who })));
+      this.list.replaceChildren(
+        el("li", { class: "muted" }, this.t("none", { who })),
+      );
       return;
     }
     this.list.replaceChildren(...shown.map((d) => this.item(d)));
@@ -377,11 +416,18 @@ export class ReviewPage {
    * @param {Decision} d
    */
   where(d) {
-    const place = this.replay.places?.find((p) => p.kind === "move" && p.index === d.index);
-    if (!place || place.kind !== "move") return this.t("move", { n: d.index + 1 });
-    const rounds = new Set(this.replay.places.flatMap((p) => (p.kind === "move" ? [p.round] : [])));
+    const place = this.replay.places?.find(
+      (p) => p.kind === "move" && p.index === d.index,
+    );
+    if (!place || place.kind !== "move")
+      return this.t("move", { n: d.index + 1 });
+    const rounds = new Set(
+      this.replay.places.flatMap((p) => (p.kind === "move" ? [p.round] : [])),
+    );
     const move = this.t("move", { n: place.move });
-    return rounds.size > 1 ? `${this.t("round", { n: place.round })} · ${move}` : move;
+    return rounds.size > 1
+      ? `${this.t("round", { n: place.round })} · ${move}`
+      : move;
   }
 
   /**
@@ -392,7 +438,8 @@ export class ReviewPage {
   item(d) {
     const open = d.index === this.current;
     const label = verdict(d);
-    const loss = d.loss >= 0.05 ? this.t("loss", { loss: this.num(d.loss, 1) }) : "";
+    const loss =
+      d.loss >= 0.05 ? this.t("loss", { loss: this.num(d.loss, 1) }) : "";
     const body = el(
       "button",
       {
@@ -415,12 +462,20 @@ export class ReviewPage {
       ),
       el("span", { class: "review-played" }, saidNodes(d.played_words)),
       d.label && d.best !== d.played
-        ? el("span", { class: "review-better" }, saidNodes(this.t("best", { move: d.best_words })))
+        ? el(
+            "span",
+            { class: "review-better" },
+            saidNodes(this.t("best", { move: d.best_words })),
+          )
         : null,
       d.slip
         ? el(
             "span",
-            { class: "review-slip", dataset: { ui: "slip" }, title: this.t("slip") },
+            {
+              class: "review-slip",
+              dataset: { ui: "slip" },
+              title: this.t("slip"),
+            },
             saidNodes(d.slip),
           )
         : null,
@@ -453,7 +508,9 @@ export class ReviewPage {
         el(
           "tr",
           {},
-          ["head.move", "head.loss", "head.win"].map((k) => el("th", { scope: "col" }, this.t(k))),
+          ["head.move", "head.loss", "head.win"].map((k) =>
+            el("th", { scope: "col" }, this.t(k)),
+          ),
         ),
       ),
       el(
@@ -462,7 +519,10 @@ export class ReviewPage {
         d.moves.map((m) =>
           el(
             "tr",
-            { class: `${m.played ? "move-played" : ""} ${m.best ? "move-best" : ""}`.trim() },
+            {
+              class:
+                `${m.played ? "move-played" : ""} ${m.best ? "move-best" : ""}`.trim(),
+            },
             el("td", {}, saidNodes(m.words)),
             el(
               "td",
@@ -473,9 +533,17 @@ export class ReviewPage {
                     ? undefined
                     : `${this.t("head.points")}: ${this.num(m.points, 1)}`,
               },
-              m.loss === null ? "—" : m.loss < 0.05 ? "0" : `−${this.num(m.loss, 1)}`,
+              m.loss === null
+                ? "—"
+                : m.loss < 0.05
+                  ? "0"
+                  : `−${this.num(m.loss, 1)}`,
             ),
-            el("td", { class: "num" }, m.win === null ? "—" : `${this.num(m.win * 100, 0)} %`),
+            el(
+              "td",
+              { class: "num" },
+              m.win === null ? "—" : `${this.num(m.win * 100, 0)} %`,
+            ),
           ),
         ),
       ),
@@ -498,26 +566,39 @@ export class ReviewPage {
    * @param {Place} place
    */
   shown(place) {
-    const next = place.kind === "start" ? 0 : place.kind === "end" ? -1 : place.index + 1;
+    const next =
+      place.kind === "start" ? 0 : place.kind === "end" ? -1 : place.index + 1;
     const d = this.review?.decisions.find((x) => x.index === next) ?? null;
     const who = this.names(this.seat);
     if (!d) {
       this.banner.replaceChildren();
       this.banner.hidden = true;
     } else {
-      const where = this.replay.places.find((p) => p.kind === "move" && p.index === d.index);
+      const where = this.replay.places.find(
+        (p) => p.kind === "move" && p.index === d.index,
+      );
       const n = where && where.kind === "move" ? where.move : d.index + 1;
       this.banner.hidden = false;
       const better = d.label && d.best !== d.played;
       this.banner.replaceChildren(
-        el("strong", { class: "review-banner-head" }, this.t("before", { n, who })),
+        el(
+          "strong",
+          { class: "review-banner-head" },
+          this.t("before", { n, who }),
+        ),
         el(
           "span",
           { class: "review-banner-move" },
-          el("span", { class: `review-label label-${verdict(d)}` }, this.verdictWords(d)),
+          el(
+            "span",
+            { class: `review-label label-${verdict(d)}` },
+            this.verdictWords(d),
+          ),
           " ",
           saidNodes(d.played_words),
-          d.loss >= 0.05 ? ` (${this.t("loss", { loss: this.num(d.loss, 1) })})` : "",
+          d.loss >= 0.05
+            ? ` (${this.t("loss", { loss: this.num(d.loss, 1) })})`
+            : "",
         ),
         better
           ? el(
@@ -527,7 +608,11 @@ export class ReviewPage {
             )
           : "",
         d.slip
-          ? el("span", { class: "review-slip", title: this.t("slip") }, saidNodes(d.slip))
+          ? el(
+              "span",
+              { class: "review-slip", title: this.t("slip") },
+              saidNodes(d.slip),
+            )
           : "",
       );
     }
