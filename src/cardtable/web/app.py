@@ -43,6 +43,7 @@ from .replays import (
     DEFAULT_COUNT,
     SEAT_TOKEN_HEADER,
     JSONBytes,
+    Key,
     NotFinished,
     ReplayCache,
     ReplaySource,
@@ -422,21 +423,26 @@ def _add_replays(app: FastAPI, manager: RoomManager, store: Store, replays: Repl
         start: int = 0,
         count: int = DEFAULT_COUNT,
         seat: int | None = None,
+        lang: str | None = None,
     ) -> JSONBytes:
         """A finished game move by move, as a spectator saw it, or with ``seat`` as that seat
         saw it (its token in the ``X-Seat-Token`` header): one page of at most ``count`` steps
-        from step ``start`` (docs/protocol.md). The replay is built once per game and view,
-        off the event loop, and cached (:mod:`.replays`)."""
+        from step ``start`` (docs/protocol.md), the events in words in ``lang`` (default: the
+        server's language). The replay is built once per game, view and language, off the event
+        loop, and cached (:mod:`.replays`)."""
         check_page(start, count)
+        words = None if lang is None else pick_language(lang, None)
         room = await _live_room(manager, room_id)
         if seat is not None:
             check_seat(room.row.players, room.tokens, seat, request.headers.get(SEAT_TOKEN_HEADER))
 
         async def source() -> ReplaySource:
-            return await _replay_source(store, room, room_id, game_no, seat)
+            src = await _replay_source(store, room, room_id, game_no, seat)
+            return src if words is None else dataclasses.replace(src, lang=words)
 
+        key: Key = (room_id, game_no, seat) if words is None else (room_id, game_no, seat, words)
         try:
-            built = await replays.get((room_id, game_no, seat), source)
+            built = await replays.get(key, source)
         except ValueError:  # a stored move the engine refuses: recorded under other rules
             log.warning("the moves of game %s/%d do not replay", room_id, game_no)
             raise HTTPException(409, "this game's moves do not replay under these rules") from None

@@ -653,9 +653,15 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-Key = tuple[str, int] | tuple[str, int, int | None] | tuple[str, int, str, str]
+Key = (
+    tuple[str, int]
+    | tuple[str, int, int | None]
+    | tuple[str, int, int | None, str]
+    | tuple[str, int, str, str]
+)
 """A replay: ``(room id, game number)``, or with the seat whose view it shows (``None``: the
-spectator's), or ``(room id, game number, "open", language)`` for every hand shown."""
+spectator's) and the language of its words (none: the server's), or ``(room id, game number,
+"open", language)`` for every hand shown."""
 
 
 def _whose(key: Key) -> str:

@@ -6,6 +6,7 @@
 // replay's viewer). The review page (review.js) embeds the open-hands replay beside its list of
 // decisions.
 
+import { language, t } from "./i18n.js";
 import { ApiError, api, errorMessage, loadSeat } from "./net.js";
 import { getPref, REPLAY_SPEEDS, setPref } from "./prefs.js";
 import { showRules } from "./rulesmodal.js";
@@ -147,16 +148,28 @@ export function replayPlaces(rounds, total, deals = false) {
   const places = [{ kind: "start" }];
   const list = [...rounds];
   const counted = list.reduce((n, r) => n + r.moves, 0);
-  if (counted < total) list.push({ round: list.length + 1, moves: total - counted });
+  if (counted < total)
+    list.push({ round: list.length + 1, moves: total - counted });
   let index = 0;
   list.forEach((r, i) => {
     for (let move = 1; move <= r.moves && index < total; move++) {
-      places.push({ kind: "move", index: index++, round: r.round, move, moves: r.moves });
+      places.push({
+        kind: "move",
+        index: index++,
+        round: r.round,
+        move,
+        moves: r.moves,
+      });
     }
     if (index > 0) {
       const last = i === list.length - 1;
       places.push({ kind: "end", index: index - 1, round: r.round, last });
-      if (deals && !last) places.push({ kind: "deal", index: index - 1, round: list[i + 1].round });
+      if (deals && !last)
+        places.push({
+          kind: "deal",
+          index: index - 1,
+          round: list[i + 1].round,
+        });
     }
   });
   return places;
@@ -186,10 +199,16 @@ function mark(card, known, name) {
   card.classList.toggle("unknown", !known);
   card.dataset.known = known ? "1" : "0";
   const badge = card.querySelector(".known-mark");
-  if (known && !badge) card.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
+  if (known && !badge)
+    card.append(el("span", { class: "known-mark", "aria-hidden": "true" }));
   if (!known && badge) badge.remove();
   const label = card.getAttribute("aria-label") ?? "";
-  card.setAttribute("aria-label", `${label}, ${known ? "known" : "not known"} to ${name}`);
+  card.setAttribute(
+    "aria-label",
+    known
+      ? t("ui.replay.known_to", { label, name })
+      : t("ui.replay.not_known_to", { label, name }),
+  );
 }
 
 export class ReplayPage {
@@ -216,8 +235,7 @@ export class ReplayPage {
     /** What the marks of the open hands mean, for a seat's name. */
     this.knewText =
       options.knewText ??
-      ((/** @type {string} */ name) =>
-        `Every card is shown face up. An eye marks the cards ${name} knew at this moment; the faded ones were hidden from ${name}.`);
+      ((/** @type {string} */ name) => t("ui.replay.knew", { name }));
     /** The position asked for: 0 (the deal) to `total`. */
     this.step = 0;
     /** The position drawn now (-1: none yet). */
@@ -240,9 +258,24 @@ export class ReplayPage {
     this.mode = this.embedded ? "open" : "spectator";
     /** What is loaded of each view. @type {Record<Mode, Loaded>} */
     this.loaded = {
-      seat: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
-      spectator: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
-      open: { steps: new Map(), pages: new Map(), fetching: new Map(), initial: null },
+      seat: {
+        steps: new Map(),
+        pages: new Map(),
+        fetching: new Map(),
+        initial: null,
+      },
+      spectator: {
+        steps: new Map(),
+        pages: new Map(),
+        fetching: new Map(),
+        initial: null,
+      },
+      open: {
+        steps: new Map(),
+        pages: new Map(),
+        fetching: new Map(),
+        initial: null,
+      },
     };
     // Set by start() once the first page is loaded, before anything reads them:
     /** @type {ReplayData} */
@@ -266,7 +299,10 @@ export class ReplayPage {
     /** The "cards known to" choice of the open hands (not when embedded). */
     this.seatPick = /** @type {HTMLElement | null} */ (null);
     /** What the marks of the open hands mean. @type {HTMLElement} */
-    this.legend = el("p", { class: "open-legend muted", dataset: { ui: "open-legend" } });
+    this.legend = el("p", {
+      class: "open-legend muted",
+      dataset: { ui: "open-legend" },
+    });
   }
 
   /**
@@ -275,7 +311,7 @@ export class ReplayPage {
    * @param {Record<string, string | number>} [params]
    */
   w(key, params = {}) {
-    return this.say?.(key, params) ?? fill(REPLAY_WORDS[key], params);
+    return this.say?.(key, params) ?? t(`ui.replay.${key}`, params);
   }
 
   /** What is loaded of the view shown. */
@@ -290,8 +326,12 @@ export class ReplayPage {
   }
 
   async start() {
-    if (!this.embedded) document.title = `cardtable — replay ${this.room} #${this.gameNo}`;
-    this.root.replaceChildren(el("p", {}, "Loading…"));
+    if (!this.embedded)
+      document.title = t("ui.replay.page_title", {
+        room: this.room,
+        n: this.gameNo,
+      });
+    this.root.replaceChildren(el("p", {}, t("ui.replay.loading")));
     try {
       this.data = await this.firstPage();
     } catch (err) {
@@ -299,9 +339,9 @@ export class ReplayPage {
         el(
           "p",
           { class: "error-text", role: "alert" },
-          `Could not load the replay: ${errorMessage(err)}`,
+          t("ui.replay.failed", { problem: errorMessage(err) }),
           " ",
-          el("a", { href: `/r/${this.room}/history` }, "History"),
+          el("a", { href: `/r/${this.room}/history` }, t("ui.replay.history")),
         ),
       );
       toast(errorMessage(err), "error");
@@ -347,14 +387,18 @@ export class ReplayPage {
     const d = this.data;
     if (!this.embedded)
       byId("page-tools").replaceChildren(
-        el("button", { type: "button", class: "btn", onclick: () => showRules(d.game) }, "Rules"),
+        el(
+          "button",
+          { type: "button", class: "btn", onclick: () => showRules(d.game) },
+          t("ui.replay.rules"),
+        ),
       );
     this.slider = el("input", {
       type: "range",
       min: 0,
       max: this.total,
       value: 0,
-      "aria-label": "position in the game",
+      "aria-label": t("ui.replay.position"),
       class: "replay-slider",
       dataset: { ui: "slider" },
       oninput: () => this.go(Number(this.slider.value)),
@@ -381,19 +425,32 @@ export class ReplayPage {
         el("span", { class: "replay-icon", "aria-hidden": "true" }, icon),
         el("span", { class: "replay-btn-text", "aria-hidden": "true" }, text),
       );
-    this.playBtn = btn("▶", this.w("play"), "play", () => this.togglePlay(), "play", "space");
+    this.playBtn = btn(
+      "▶",
+      this.w("play"),
+      "play",
+      () => this.togglePlay(),
+      t("ui.replay.play_label"),
+      t("ui.replay.key.space"),
+    );
     const speed = el(
       "select",
       {
         class: "replay-speed",
         dataset: { ui: "speed" },
-        "aria-label": "speed",
-        title: "speed",
+        "aria-label": t("ui.replay.speed_label"),
+        title: t("ui.replay.speed_label"),
         onchange: (/** @type {Event} */ ev) =>
-          this.setSpeed(Number(/** @type {HTMLSelectElement} */ (ev.target).value)),
+          this.setSpeed(
+            Number(/** @type {HTMLSelectElement} */ (ev.target).value),
+          ),
       },
       REPLAY_SPEEDS.map((s) =>
-        el("option", { value: String(s), selected: s === this.speed }, speedText(s)),
+        el(
+          "option",
+          { value: String(s), selected: s === this.speed },
+          speedText(s),
+        ),
       ),
     );
     this.caption = el("div", {
@@ -415,29 +472,81 @@ export class ReplayPage {
             el(
               "h1",
               { class: "room-title" },
-              `Replay: game ${d.game_no} · ${title} · room ${this.room}`,
+              t("ui.replay.title", {
+                n: d.game_no,
+                game: title,
+                room: this.room,
+              }),
             ),
-            el("a", { class: "btn btn-small", href: `/r/${this.room}/history` }, "History"),
+            el(
+              "a",
+              { class: "btn btn-small", href: `/r/${this.room}/history` },
+              t("ui.replay.history"),
+            ),
           ),
       this.embedded ? "" : this.viewToggle(),
       el(
         "div",
-        { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
+        {
+          class: "replay-controls",
+          role: "toolbar",
+          "aria-label": t("ui.replay.controls"),
+        },
         el(
           "div",
           { class: "replay-buttons" },
-          btn("⇤", this.w("first"), "first", () => this.go(0), "first step", "Home"),
-          btn("‹", this.w("back"), "prev", () => this.go(this.step - 1), "previous step", "←"),
+          btn(
+            "⇤",
+            this.w("first"),
+            "first",
+            () => this.go(0),
+            t("ui.replay.first_step"),
+            t("ui.replay.key.home"),
+          ),
+          btn(
+            "‹",
+            this.w("back"),
+            "prev",
+            () => this.go(this.step - 1),
+            t("ui.replay.previous_step"),
+            "←",
+          ),
           this.playBtn,
-          btn("›", this.w("next"), "next", () => this.go(this.step + 1), "next step", "→"),
-          btn("»", this.w("next_round"), "next-round", () => this.nextRound(), "next round", "N"),
-          btn("⇥", this.w("last"), "last", () => this.go(this.total), "last step", "End"),
+          btn(
+            "›",
+            this.w("next"),
+            "next",
+            () => this.go(this.step + 1),
+            t("ui.replay.next_step"),
+            "→",
+          ),
+          btn(
+            "»",
+            this.w("next_round"),
+            "next-round",
+            () => this.nextRound(),
+            t("ui.replay.next_round_label"),
+            "N",
+          ),
+          btn(
+            "⇥",
+            this.w("last"),
+            "last",
+            () => this.go(this.total),
+            t("ui.replay.last_step"),
+            t("ui.replay.key.end"),
+          ),
         ),
         el(
           "div",
           { class: "replay-track" },
           this.slider,
-          el("label", { class: "replay-speed-label" }, el("span", {}, this.w("speed")), speed),
+          el(
+            "label",
+            { class: "replay-speed-label" },
+            el("span", {}, this.w("speed")),
+            speed,
+          ),
         ),
       ),
       this.caption,
@@ -446,7 +555,12 @@ export class ReplayPage {
       this.tableHost,
       this.embedded
         ? ""
-        : el("details", { class: "log" }, el("summary", {}, "Recent events"), this.logList),
+        : el(
+            "details",
+            { class: "log" },
+            el("summary", {}, "Recent events"),
+            this.logList,
+          ),
     );
     this.legend.hidden = this.mode !== "open";
     document.addEventListener("keydown", (ev) => this.key(ev));
@@ -478,28 +592,43 @@ export class ReplayPage {
     this.seatPick = el(
       "label",
       { class: "replay-known-pick" },
-      el("span", {}, "Cards known to"),
+      el("span", {}, t("ui.replay.cards_known_to")),
       el(
         "select",
         {
           class: "replay-speed",
           dataset: { ui: "known-seat" },
           onchange: (/** @type {Event} */ ev) =>
-            this.setKnownSeat(Number(/** @type {HTMLSelectElement} */ (ev.target).value)),
+            this.setKnownSeat(
+              Number(/** @type {HTMLSelectElement} */ (ev.target).value),
+            ),
         },
         seats.map((s) =>
-          el("option", { value: String(s), selected: s === this.knownSeat }, this.names(s)),
+          el(
+            "option",
+            { value: String(s), selected: s === this.knownSeat },
+            this.names(s),
+          ),
         ),
       ),
     );
     this.seatPick.hidden = this.mode !== "open";
     this.toggle = el(
       "div",
-      { class: "replay-view", role: "group", "aria-label": "whose view" },
-      el("span", { class: "replay-view-label" }, "Show:"),
-      option("spectator", "Spectator"),
-      held ? option("seat", `My view (${this.names(held.seat)})`) : null,
-      option("open", "Open hands"),
+      {
+        class: "replay-view",
+        role: "group",
+        "aria-label": t("ui.replay.whose_view"),
+      },
+      el("span", { class: "replay-view-label" }, t("ui.replay.show")),
+      option("spectator", t("ui.replay.spectator")),
+      held
+        ? option(
+            "seat",
+            t("ui.replay.my_view", { name: this.names(held.seat) }),
+          )
+        : null,
+      option("open", t("ui.replay.open_hands")),
       this.seatPick,
     );
     return this.toggle;
@@ -515,7 +644,8 @@ export class ReplayPage {
    * @param {number} seat
    */
   setKnownSeat(seat) {
-    if (!Number.isInteger(seat) || seat < 0 || seat >= this.data.players) return;
+    if (!Number.isInteger(seat) || seat < 0 || seat >= this.data.players)
+      return;
     this.knownSeat = seat;
     const pick = this.seatPick?.querySelector("select");
     if (pick) pick.value = String(seat);
@@ -547,7 +677,10 @@ export class ReplayPage {
       try {
         await this.fetchPage(0);
       } catch (err) {
-        toast(`Could not load that view: ${errorMessage(err)}`, "error");
+        toast(
+          t("ui.replay.view_failed", { problem: errorMessage(err) }),
+          "error",
+        );
         this.busy(false);
         if (this.mode === mode) this.switchView(was);
         return;
@@ -572,13 +705,15 @@ export class ReplayPage {
       const path = `/api/rooms/${encodeURIComponent(this.room)}/games/${this.gameNo}`;
       const held = this.held;
       const query = `?start=${start}&count=${PAGE}`;
-      const lang = this.lang ? `&lang=${encodeURIComponent(this.lang)}` : "";
+      const lang = `&lang=${encodeURIComponent(this.lang ?? language())}`;
       const request =
         mode === "open"
           ? api(`${path}/open${query}${lang}`)
           : mode === "seat" && held
-            ? api(`${path}${query}&seat=${held.seat}`, { headers: { "X-Seat-Token": held.token } })
-            : api(path + query);
+            ? api(`${path}${query}&seat=${held.seat}${lang}`, {
+                headers: { "X-Seat-Token": held.token },
+              })
+            : api(path + query + lang);
       pending = /** @type {Promise<ReplayData>} */ (request)
         .then((page) => {
           if (page.initial) loaded.initial = page.initial;
@@ -613,7 +748,8 @@ export class ReplayPage {
         const away = Math.max(first - at, at - (first + n), 0);
         if (away > farthest) [far, farthest] = [first, away];
       }
-      for (let i = far; i < far + (loaded.pages.get(far) ?? 0); i++) loaded.steps.delete(i);
+      for (let i = far; i < far + (loaded.pages.get(far) ?? 0); i++)
+        loaded.steps.delete(i);
       loaded.pages.delete(far);
     }
   }
@@ -674,7 +810,11 @@ export class ReplayPage {
     const want = this.step;
     const mode = this.mode;
     this.caption.replaceChildren(
-      el("span", { class: "replay-where" }, this.w("step", { step: want, total: this.total })),
+      el(
+        "span",
+        { class: "replay-where" },
+        this.w("step", { step: want, total: this.total }),
+      ),
       el("span", { class: "replay-words" }, "loading…"),
     );
     this.busy(true); // the table still shows the step before: dimmed until the new one comes
@@ -682,7 +822,8 @@ export class ReplayPage {
       const index = this.index();
       (index < 0 ? this.fetchPage(0) : this.load(index))
         .then(() => {
-          if (this.step === want && this.mode === mode && this.ready(want)) this.render();
+          if (this.step === want && this.mode === mode && this.ready(want))
+            this.render();
         })
         .catch((err) => {
           if (this.step !== want) return;
@@ -713,7 +854,9 @@ export class ReplayPage {
       (p) => p.kind === place.kind && "index" in p && p.index === place.index,
     );
     if (same >= 0) return same;
-    return this.places.findIndex((p) => p.kind === "end" && p.index === place.index);
+    return this.places.findIndex(
+      (p) => p.kind === "end" && p.index === place.index,
+    );
   }
 
   /**
@@ -726,14 +869,20 @@ export class ReplayPage {
       this.go(0);
       return;
     }
-    const deal = this.places.findIndex((p) => p.kind === "deal" && p.index === index - 1);
-    const move = this.places.findIndex((p) => p.kind === "move" && p.index === index - 1);
+    const deal = this.places.findIndex(
+      (p) => p.kind === "deal" && p.index === index - 1,
+    );
+    const move = this.places.findIndex(
+      (p) => p.kind === "move" && p.index === index - 1,
+    );
     this.go(deal >= 0 ? deal : Math.max(0, move));
   }
 
   /** Go to the end of the round shown (its results), or from there to the next round's end. */
   nextRound() {
-    const next = this.places.findIndex((p, i) => i > this.step && p.kind === "end");
+    const next = this.places.findIndex(
+      (p, i) => i > this.step && p.kind === "end",
+    );
     this.go(next < 0 ? this.total : next);
   }
 
@@ -772,7 +921,8 @@ export class ReplayPage {
    */
   endWords(view, round, last) {
     /** @param {number[]} winners */
-    const won = (winners) => this.w("won_by", { who: winners.map(this.names).join(", ") });
+    const won = (winners) =>
+      this.w("won_by", { who: winners.map(this.names).join(", ") });
     if (last && view.result) return [won(view.result.winners)];
     const result = view.round_results.find((r) => r.round === round);
     const lines = [won(result?.winners ?? [])];
@@ -789,7 +939,8 @@ export class ReplayPage {
     const d = this.data;
     this.busy(false);
     const place = this.places[this.step];
-    const step = place.kind === "start" ? undefined : this.cur.steps.get(place.index);
+    const step =
+      place.kind === "start" ? undefined : this.cur.steps.get(place.index);
     const initial = /** @type {View} */ (this.cur.initial);
     // a move that ended a round shows the table at that round's end (its view: the next deal)
     const view = step
@@ -811,17 +962,25 @@ export class ReplayPage {
       where = this.w("start");
       words = [this.w("deal_of", { round: view.round, moves })];
     } else if (place.kind === "move" && step) {
-      where = this.w("move_at", { round: place.round, move: place.move, moves: place.moves });
+      where = this.w("move_at", {
+        round: place.round,
+        move: place.move,
+        moves: place.moves,
+      });
       words = this.moveWords(step, view);
       if (!words.length) words = [`${this.names(step.seat)}: ${step.action}`];
     } else if (place.kind === "deal") {
-      const next = this.places.find((p) => p.kind === "move" && p.round === place.round);
+      const next = this.places.find(
+        (p) => p.kind === "move" && p.round === place.round,
+      );
       const moves = next && next.kind === "move" ? next.moves : 0;
       where = this.w("deal_at", { round: place.round });
       words = [this.w("deal_of", { round: place.round, moves })];
     } else {
       const end = /** @type {{round: number, last: boolean}} */ (place);
-      where = end.last ? this.w("game_over") : this.w("round_over", { round: end.round });
+      where = end.last
+        ? this.w("game_over")
+        : this.w("round_over", { round: end.round });
       words = this.endWords(view, end.round, end.last);
     }
     this.caption.replaceChildren(
@@ -831,7 +990,11 @@ export class ReplayPage {
         { class: "replay-words" },
         words.map((w) => el("span", { class: "replay-line" }, saidNodes(w))),
       ),
-      el("span", { class: "replay-count" }, this.w("step", { step: this.step, total: this.total })),
+      el(
+        "span",
+        { class: "replay-count" },
+        this.w("step", { step: this.step, total: this.total }),
+      ),
     );
     this.tableHost.replaceChildren(
       renderTable(view, {
@@ -851,12 +1014,16 @@ export class ReplayPage {
             {
               class: "end-panel replay-round-end",
               dataset: { ui: "round-end", round: String(place.round) },
-              "aria-label": place.last ? "game over" : `round ${place.round} over`,
+              "aria-label": place.last
+                ? t("ui.replay.game_over_label")
+                : t("ui.replay.round_over_label", { round: place.round }),
             },
             el(
               "h2",
               {},
-              place.last ? this.w("game_over") : this.w("round_over", { round: place.round }),
+              place.last
+                ? this.w("game_over")
+                : this.w("round_over", { round: place.round }),
             ),
             renderResults(view, this.names),
             place.last
@@ -874,7 +1041,9 @@ export class ReplayPage {
       ...lines
         .slice(-10)
         .reverse()
-        .map((e) => el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said))),
+        .map((e) =>
+          el("li", { class: `tone-${e.said.tone}` }, saidNodes(e.said)),
+        ),
     );
     if (this.step >= this.total) this.stop();
     this.prefetch();
@@ -913,7 +1082,11 @@ export class ReplayPage {
         hand?.replaceWith(
           el(
             "div",
-            { class: "hand hand-open", role: "group", "aria-label": `${this.names(s)}'s cards` },
+            {
+              class: "hand hand-open",
+              role: "group",
+              "aria-label": `${this.names(s)}'s cards`,
+            },
             cards,
           ),
         );
@@ -924,13 +1097,22 @@ export class ReplayPage {
       const me = host.querySelector(".seat-me .seat-name");
       if (me) me.textContent = name;
     }
-    for (const card of host.querySelectorAll(".hand .card[data-addr]:not(.empty)")) {
-      const on = known.has(/** @type {HTMLElement} */ (card).dataset.addr ?? "");
+    for (const card of host.querySelectorAll(
+      ".hand .card[data-addr]:not(.empty)",
+    )) {
+      const on = known.has(
+        /** @type {HTMLElement} */ (card).dataset.addr ?? "",
+      );
       mark(/** @type {HTMLElement} */ (card), on, name);
     }
-    if (!isSheddingView(view) && view.drawer !== null && view.drawer !== undefined) {
+    if (
+      !isSheddingView(view) &&
+      view.drawer !== null &&
+      view.drawer !== undefined
+    ) {
       const drawn = host.querySelector(".drawn .card");
-      if (drawn) mark(/** @type {HTMLElement} */ (drawn), view.drawer === seat, name);
+      if (drawn)
+        mark(/** @type {HTMLElement} */ (drawn), view.drawer === seat, name);
     }
     this.legend.replaceChildren(
       el("span", { class: "legend-mark", "aria-hidden": "true" }),
@@ -971,11 +1153,15 @@ export class ReplayPage {
     }
     this.playing = true;
     this.playBtn.dataset.playing = "1";
-    this.playBtn.setAttribute("aria-label", "pause");
-    this.playBtn.title = "pause (space)";
+    this.playBtn.setAttribute("aria-label", t("ui.replay.pause_label"));
+    this.playBtn.title = `${t("ui.replay.pause_label")} (${t("ui.replay.key.space")})`;
     this.playBtn.replaceChildren(
       el("span", { class: "replay-icon", "aria-hidden": "true" }, "❚❚"),
-      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, this.w("pause")),
+      el(
+        "span",
+        { class: "replay-btn-text", "aria-hidden": "true" },
+        this.w("pause"),
+      ),
     );
     if (this.step >= this.total) this.go(0);
     else this.schedule();
@@ -986,11 +1172,15 @@ export class ReplayPage {
     if (!this.playing) return;
     this.playing = false;
     delete this.playBtn.dataset.playing;
-    this.playBtn.setAttribute("aria-label", "play");
-    this.playBtn.title = "play (space)";
+    this.playBtn.setAttribute("aria-label", t("ui.replay.play_label"));
+    this.playBtn.title = `${t("ui.replay.play_label")} (${t("ui.replay.key.space")})`;
     this.playBtn.replaceChildren(
       el("span", { class: "replay-icon", "aria-hidden": "true" }, "▶"),
-      el("span", { class: "replay-btn-text", "aria-hidden": "true" }, this.w("play")),
+      el(
+        "span",
+        { class: "replay-btn-text", "aria-hidden": "true" },
+        this.w("play"),
+      ),
     );
   }
 
@@ -1005,7 +1195,11 @@ export class ReplayPage {
     const target = ev.target instanceof Element ? ev.target : null;
     const tag = target?.tagName ?? "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if (ev.key === " " && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;
+    if (
+      ev.key === " " &&
+      (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")
+    )
+      return;
     /** @type {Record<string, () => void>} */
     const keys = {
       " ": () => this.togglePlay(),
