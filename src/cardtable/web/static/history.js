@@ -2,6 +2,7 @@
 // A room's history, /r/{room}/history: its games, who played, the scores, and links to each
 // finished game's replay (replay.js) and review (review.js).
 
+import { has, t } from "./i18n.js";
 import { api, errorMessage, loadSeat } from "./net.js";
 import { seatName } from "./table.js";
 import { byId, el, toast } from "./ui.js";
@@ -27,24 +28,28 @@ export class HistoryPage {
   }
 
   async start() {
-    document.title = `cardtable — history of ${this.room}`;
+    document.title = t("ui.history.page_title", { room: this.room });
     byId("page-tools").replaceChildren();
-    this.root.replaceChildren(el("p", {}, "Loading…"));
+    this.root.replaceChildren(el("p", {}, t("ui.history.loading")));
     /** @type {RoomSummary} */
     let summary;
     /** @type {GameList} */
     let data;
     try {
       [summary, data] = await Promise.all([
-        /** @type {Promise<RoomSummary>} */ (api(`/api/rooms/${encodeURIComponent(this.room)}`)),
-        /** @type {Promise<GameList>} */ (api(`/api/rooms/${encodeURIComponent(this.room)}/games`)),
+        /** @type {Promise<RoomSummary>} */ (
+          api(`/api/rooms/${encodeURIComponent(this.room)}`)
+        ),
+        /** @type {Promise<GameList>} */ (
+          api(`/api/rooms/${encodeURIComponent(this.room)}/games`)
+        ),
       ]);
     } catch (err) {
       this.root.replaceChildren(
         el(
           "p",
           { class: "error-text", role: "alert" },
-          `Could not load the history: ${errorMessage(err)}`,
+          t("ui.history.failed", { problem: errorMessage(err) }),
         ),
       );
       toast(errorMessage(err), "error");
@@ -59,7 +64,12 @@ export class HistoryPage {
     const rows = data.games.map((g) => {
       const res = g.result;
       const outcome = res
-        ? `${res.winners.map(names).join(", ")} won — ${res.totals.map((t, i) => `${names(i)} ${t}`).join(", ")}`
+        ? t("ui.history.outcome", {
+            winners: res.winners.map(names).join(", "),
+            totals: res.totals
+              .map((points, i) => `${names(i)} ${points}`)
+              .join(", "),
+          })
         : "—";
       const link =
         g.status === "finished" || res
@@ -73,7 +83,7 @@ export class HistoryPage {
                   href: `/r/${this.room}/replay/${g.game_no}`,
                   dataset: { ui: "replay" },
                 },
-                "Replay",
+                t("ui.history.replay"),
               ),
               el(
                 "a",
@@ -81,17 +91,25 @@ export class HistoryPage {
                   class: "btn btn-small",
                   href: `/r/${this.room}/review/${g.game_no}?seat=${reviewed}`,
                   dataset: { ui: "review" },
-                  title: `Every decision of ${names(reviewed)} weighed, with all hands open`,
+                  title: t("ui.history.review_title", {
+                    name: names(reviewed),
+                  }),
                 },
-                "Review",
+                t("ui.history.review"),
               ),
             )
-          : el("span", { class: "muted" }, "in play");
+          : el("span", { class: "muted" }, t("ui.history.in_play"));
       return el(
         "tr",
         { dataset: { game: String(g.game_no) } },
         el("td", {}, String(g.game_no)),
-        el("td", {}, g.status),
+        el(
+          "td",
+          {},
+          has(`ui.history.status.${g.status}`)
+            ? t(`ui.history.status.${g.status}`)
+            : g.status,
+        ),
         el("td", {}, when(g.started)),
         el("td", {}, when(g.finished)),
         el("td", {}, String(g.actions)),
@@ -103,16 +121,22 @@ export class HistoryPage {
       el(
         "section",
         { class: "panel history" },
-        el("h1", {}, `${summary.title ?? summary.game} · room ${this.room}`),
+        el(
+          "h1",
+          {},
+          t("ui.history.title", {
+            game: summary.title ?? summary.game,
+            room: this.room,
+          }),
+        ),
         summary.practice
           ? el(
               "p",
               { class: "muted", dataset: { ui: "history-practice" } },
-              "A practice table: the AI players' cards were shown face up, so its games are " +
-                "never rated.",
+              t("ui.history.practice"),
             )
           : null,
-        el("p", {}, el("a", { href: `/r/${this.room}` }, "Back to the table")),
+        el("p", {}, el("a", { href: `/r/${this.room}` }, t("ui.history.back"))),
         rows.length
           ? el(
               "div",
@@ -126,15 +150,21 @@ export class HistoryPage {
                   el(
                     "tr",
                     {},
-                    ["Game", "Status", "Started", "Finished", "Moves", "Result", ""].map((h) =>
-                      el("th", { scope: "col" }, h),
-                    ),
+                    [
+                      t("ui.history.col.game"),
+                      t("ui.history.col.status"),
+                      t("ui.history.col.started"),
+                      t("ui.history.col.finished"),
+                      t("ui.history.col.moves"),
+                      t("ui.history.col.result"),
+                      "",
+                    ].map((h) => el("th", { scope: "col" }, h)),
                   ),
                 ),
                 el("tbody", {}, rows),
               ),
             )
-          : el("p", { class: "muted" }, "No games yet."),
+          : el("p", { class: "muted" }, t("ui.history.none")),
       ),
     );
   }
