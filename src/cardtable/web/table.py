@@ -249,7 +249,7 @@ class Table:
         room = self.room
         game = room.game
         if game is None:
-            raise ProtocolError("not_started", "the game has not started", msg_id)
+            raise ProtocolError("not_started", say("web.error.not_started"), msg_id)
         try:
             action = game.check(seat, text)
         except IllegalAction as exc:
@@ -259,7 +259,7 @@ class Table:
         if version is not None and version != room.version:
             raise ProtocolError(
                 "stale",
-                f"the table has moved on: version {version} is not the current {room.version}",
+                say("web.error.stale", version=version, current=room.version),
                 msg_id,
             )
         events, result = await self._play_and_store(game, seat, action, chosen, msg_id)
@@ -301,9 +301,7 @@ class Table:
         except StoreError:
             log.exception("store refused an action of room %s", room.id)
             self._rebuild()
-            raise ProtocolError(
-                "store", "the server could not save the move; nothing changed", msg_id
-            ) from None
+            raise ProtocolError("store", say("web.error.store_move"), msg_id) from None
         except BaseException:
             self._rebuild()
             raise
@@ -352,11 +350,9 @@ class Table:
         """Start the first game of a room made without autostart, once every person's seat
         is taken (the lock is held)."""
         if self.room.game is not None:
-            raise ProtocolError("not_allowed", "the room has already started", msg_id)
+            raise ProtocolError("not_allowed", say("web.error.already_started"), msg_id)
         if self.room.free_seats():
-            raise ProtocolError(
-                "not_allowed", "people's seats are still free: share the link", msg_id
-            )
+            raise ProtocolError("not_allowed", say("web.error.seats_free"), msg_id)
         await self.start_game(sender=conn, msg_id=msg_id)
 
     async def rematch(self, conn: Conn, seat: int, accept: bool | None, msg_id: MsgId) -> None:
@@ -573,9 +569,7 @@ class Table:
                 await self.store.mark_practice(room.id)
             except StoreError:
                 log.exception("store refused the practice mark of room %s", room.id)
-                raise ProtocolError(
-                    "store", "the server could not save that this is a practice table", msg_id
-                ) from None
+                raise ProtocolError("store", say("web.error.store_practice"), msg_id) from None
             room.row.practice = True
         self.open_hands = on
         self.broadcast([], sender=conn, msg_id=msg_id)
@@ -613,12 +607,11 @@ class Table:
         room = self.room
         game = room.game
         if game is None:
-            raise ProtocolError("not_started", "the game has not started", msg_id)
+            raise ProtocolError("not_started", say("web.error.not_started"), msg_id)
         if conn.room is not room or conn.seat != seat:
             raise ProtocolError(
                 "not_joined",
-                "join the room with this seat's token first: a hint is sent to the connection "
-                "listening as the seat",
+                say("web.error.hint_not_joined"),
                 msg_id,
             )
         tongue = hint_language(lang)
@@ -653,9 +646,7 @@ class Table:
                 await self.store.mark_hints(room.id, seat)
             except StoreError:
                 log.exception("store refused the hints mark of room %s", room.id)
-                raise ProtocolError(
-                    "store", "the server could not save that you asked for hints", msg_id
-                ) from None
+                raise ProtocolError("store", say("web.error.store_hints"), msg_id) from None
             srow.hints = srow.memory_aid = True
             self.broadcast([])  # the mark for everyone; the seat's view has the memory aid
         state = snapshot(game, seat)
@@ -700,7 +691,9 @@ class Table:
         finally:
             self.hinting.discard(conn)
         if found is None:
-            conn.push(error_frame("server_error", "the hint could not be computed", msg_id))
+            with conn.speaking():
+                failed = say("web.error.hint_failed")
+            conn.push(error_frame("server_error", failed, msg_id))
             return
         async with self.lock:
             if room.evicted or room.version != version or conn.room is not room:
