@@ -558,7 +558,7 @@ export class ReplayPage {
         : el(
             "details",
             { class: "log" },
-            el("summary", {}, "Recent events"),
+            el("summary", {}, t("ui.replay.recent_events")),
             this.logList,
           ),
     );
