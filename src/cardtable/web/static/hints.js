@@ -270,8 +270,11 @@ function placePanel(page, panel) {
  */
 function hintRow(page, row, frame) {
   const labels = frame.labels;
-  const win = `${Math.round(row.win * 100)}%`;
-  const points = row.points.toFixed(1);
+  const win = new Intl.NumberFormat(language(), { style: "percent" }).format(row.win);
+  const points = new Intl.NumberFormat(language(), {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(row.points);
   return el(
     "li",
     {},
