@@ -26,6 +26,7 @@ import pytest
 from fastapi import FastAPI, HTTPException
 
 from cardtable import variants
+from cardtable.catalog import language, say
 from cardtable.learn import review as learn_review
 from cardtable.store import Store
 from cardtable.web import reviews as web_reviews
@@ -290,6 +291,11 @@ def test_german_words_and_the_kept_review(tmp_path: Path) -> None:
             assert reviews.computed == 1  # the same review, told in German
             assert german["lang"] == "de"
             assert "Entscheidungen" in german["summary"], german["summary"]
+            # the AI seats named as the German page names them, not by their English label
+            with language("de"):
+                assert german["summary"].startswith(say("ui.seat.ai.random") + " 0:")
+            with language("en"):
+                assert english["summary"].startswith(say("ui.seat.ai.random") + " 0:")
             assert german["text"]["decisions"] == "Entscheidungen"
             assert [d["loss"] for d in german["decisions"]] == [
                 d["loss"] for d in english["decisions"]

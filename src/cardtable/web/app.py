@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import variants
 from ..agents.registry import LEVELS, describe
+from ..catalog import language, supported
 from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
@@ -496,6 +497,15 @@ async def _replay_source(
     )
 
 
+def _names_in(room: Room) -> dict[str, tuple[str, ...]]:
+    """The room's seat names as the browser shows them, in every shipped language."""
+    out: dict[str, tuple[str, ...]] = {}
+    for lang in supported():
+        with language(lang):
+            out[lang] = tuple(seat_names(room.seats_public()))
+    return out
+
+
 def _add_reviews(
     app: FastAPI, manager: RoomManager, store: Store, replays: ReplayCache, reviews: ReviewService
 ) -> None:
@@ -576,6 +586,7 @@ def _add_reviews(
                 seats[seat].memory_aid if seat < len(seats) else False,
                 tuple(src.names),
                 game_no,
+                _names_in(room),
             )
 
         answer = await reviews.answer((room_id, game_no, seat), words, source)

@@ -175,6 +175,14 @@ class ReviewSource:
     """Each seat's name as the browser shows it."""
     game_no: int = 0
     """The game's number in its room."""
+    names_in: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """Each seat's name as the browser shows it in each language (an AI seat's label is
+    ``Casual AI`` in English, ``Hobby-KI`` in German); :attr:`names` where a language is
+    missing."""
+
+    def names_for(self, lang: str) -> tuple[str, ...]:
+        """The seats' names for words in ``lang``."""
+        return self.names_in.get(lang, self.names)
 
     @property
     def moves(self) -> int:
@@ -275,9 +283,9 @@ def review_body(result: Review, src: ReviewSource, lang: str, samples: int) -> b
             "languages": supported(),
             "memory_aid": src.memory_aid,
             "samples": samples,
-            "summary": summary.words(src.names),
+            "summary": summary.words(src.names_for(lang)),
             "figures": _figures(summary),
-            "decisions": [_decision(j, src.names) for j in result.of(src.seat)],
+            "decisions": [_decision(j, src.names_for(lang)) for j in result.of(src.seat)],
         }
     body["text"] = page_text(lang)
     return orjson.dumps(body)
