@@ -426,6 +426,9 @@ def test_open_hands_show_every_card_and_what_each_seat_knew(tmp_path: Path) -> N
             assert status == 200 and german["lang"] == "de"
             said = [e["said"]["text"] for s in german["steps"] for e in s["view"]["events"]]
             assert any("Platz" in t or "hat" in t for t in said), said[:5]
+            with language("de"):  # the AI seats named as the German page names them
+                assert any(say("ui.seat.ai.random") in t for t in said), said[:5]
+            assert not any("Random AI" in t for t in said), said[:5]
 
     run(scenario)
 

@@ -439,7 +439,9 @@ def _add_replays(app: FastAPI, manager: RoomManager, store: Store, replays: Repl
 
         async def source() -> ReplaySource:
             src = await _replay_source(store, room, room_id, game_no, seat)
-            return src if words is None else dataclasses.replace(src, lang=words)
+            if words is None:
+                return src
+            return dataclasses.replace(src, lang=words, names=_names_in(room)[words])
 
         key: Key = (room_id, game_no, seat) if words is None else (room_id, game_no, seat, words)
         try:
@@ -531,7 +533,7 @@ def _add_reviews(
         async def source() -> ReplaySource:
             await _finished_game(store, room_id, game_no)
             src = await _replay_source(store, room, room_id, game_no, None)
-            return dataclasses.replace(src, open=True, lang=words)
+            return dataclasses.replace(src, open=True, lang=words, names=_names_in(room)[words])
 
         try:
             built = await replays.get((room_id, game_no, "open", words), source)
