@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository."""
@@ -590,8 +591,15 @@ def shoot_reviews(browser: Browser, base: str, variant: dict[str, Any], out: Pat
                 _review_ready(page)
                 index = index or _decision_to_open(page)
                 item = page.locator(f"[data-ui=decisions] li.review-item[data-index='{index}']")
-                item.locator("button").first.click()
-                item.locator("[data-ui=moves]").wait_for()
+                moves = item.locator("[data-ui=moves]")
+                for _ in range(3):  # a click while the list is drawn again may be lost
+                    item.locator("button").first.click()
+                    try:
+                        moves.wait_for(timeout=15_000)
+                        break
+                    except PlaywrightTimeout:
+                        continue
+                moves.wait_for()
                 name = learning_name("review", screen, lang)
                 scroll = REVIEW_PHONE_SCROLL if screen is PHONE else REVIEW_DESKTOP_SCROLL
                 names.append(_snap(page, out, name, scroll=scroll))

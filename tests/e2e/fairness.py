@@ -128,12 +128,19 @@ CHECK = r"""([earlier, revealMs]) => {
         const attrs = [];
         const faces = new Set();
         const texts = [document.title];
+        // (the rules' example cards, inside [data-illustration], are nobody's cards: a page
+        // that always shows the same cards reminds nobody of a card they saw)
+        const example = (node) => node.closest && node.closest("[data-illustration]");
         for (const node of document.querySelectorAll("*")) {
+            if (example(node)) continue;
             for (const a of node.attributes) attrs.push(a.value);
             if (node.dataset && node.dataset.face) faces.add(node.dataset.face);
         }
         const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
-        while (walker.nextNode()) texts.push(walker.currentNode.nodeValue);
+        while (walker.nextNode()) {
+            const parent = walker.currentNode.parentElement;
+            if (!(parent && example(parent))) texts.push(walker.currentNode.nodeValue);
+        }
         const text = texts.join("\n");
         const SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
         const NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };

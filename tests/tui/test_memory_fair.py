@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable import Game, new_game
+from cardtable.text.rules import plain_rules
 from cardtable.text.sights import sights_in
 from cardtable.tui.app import CardBox, CardtableApp, HelpScreen, ResultScreen, RoundScreen
 
@@ -148,6 +149,10 @@ def check(app: CardtableApp, tracker: Tracker) -> None:
     if game.variant in UNIQUE_CODES:
         allowed = set(tracker.public) | tracker.codes_in_reveal()
         allowed |= set(re.findall(r"'([0-9AJQKRB]{1,2}[CDHSJ]?)'", repr(table)))
+        if isinstance(app.screen, HelpScreen):
+            # the rules' example cards and value legend: the same page whatever was dealt, a
+            # reminder of no card the person saw
+            allowed |= set(CARD.findall(plain_rules(game.variant)))
         shown = set(CARD.findall(_screen_text(app)))
         leaked = shown - allowed
         assert not leaked, f"on screen but not the person's to see now: {leaked}"

@@ -98,7 +98,8 @@ export async function showRules(variant) {
     }
     cache.set(key, rules);
   }
-  const body = el("div", { class: "rules-text", lang: rules.lang ?? lang });
+  // data-illustration: the cards drawn here are the rules' examples, never a seat's cards
+  const body = el("div", { class: "rules-text", lang: rules.lang ?? lang, "data-illustration": "rules" });
   // markdownToHtml escapes the text before adding its own tags.
   body.innerHTML = markdownToHtml(rules.markdown);
   drawRulesCards(body, rules.variant ?? variant);
