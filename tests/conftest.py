@@ -1,11 +1,12 @@
 """Markers for the parts of the suite that need more than Python.
 
-``browser``: drives Debian's Chromium (tests/e2e). ``postgres``: runs a throwaway PostgreSQL
+``browser``: drives Debian's Chromium (tests/e2e). ``terminal``: drives Debian's tmux
+(tests/tui/test_tmux_*.py). ``postgres``: runs a throwaway PostgreSQL
 server (the ``postgresql`` store of the web tests, tests/test_pgserver.py). ``ray``: starts a
 local Ray instance. ``slow``: the longest sweeps, each the longer twin of a test the default
 run keeps; plain ``scripts/test`` leaves them out (``scripts/test -m slow`` runs them). Without
-root (no Chromium or PostgreSQL installed by scripts/setup) run ``scripts/test -m "not browser
-and not postgres and not slow"``.
+root (no Chromium, tmux or PostgreSQL installed by scripts/setup) run ``scripts/test -m "not
+browser and not postgres and not terminal and not slow"``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if path.name == "test_pgserver.py":
             item.add_marker(pytest.mark.postgres)
+        if path.name.startswith("test_tmux"):
+            item.add_marker(pytest.mark.terminal)
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("store_url") == "postgresql":
             item.add_marker(pytest.mark.postgres)

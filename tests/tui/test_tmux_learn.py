@@ -25,8 +25,6 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 WAIT = 30.0
 """Seconds to wait for a screen (the first start imports Textual)."""
 
-pytestmark = pytest.mark.skipif(not Path(TMUX).exists(), reason="needs tmux")
-
 
 class Terminal:
     """A tmux session on a server of its own, running one command."""
