@@ -628,18 +628,7 @@ class Table:
             labels = hint_labels()
             srow = room.row.seats[seat]
             if people and not srow.hints and not handicap:
-                ask: HintFrame = {
-                    "type": "hint",
-                    "room": room.id,
-                    "version": version,
-                    "rows": [],
-                    "deals": 0,
-                    "labels": labels,
-                    "handicap": say("hint.handicap"),
-                }
-                if msg_id is not None:
-                    ask["id"] = msg_id
-                conn.push(ask)
+                conn.push(_handicap_question(room.id, version, labels, msg_id))
                 return
         if people and not srow.hints:
             try:
@@ -1000,3 +989,19 @@ class Table:
                 room.stand_ins[srow.seat] = self.stand_in(srow.seat)
         log.info("room %s: AI players took the open seats", room.id)
         await self.start_game()
+
+
+def _handicap_question(room: str, version: int, labels: HintLabels, msg_id: MsgId) -> HintFrame:
+    """The answer to a first hint at a table of people: no rows yet, the handicap to accept."""
+    ask: HintFrame = {
+        "type": "hint",
+        "room": room,
+        "version": version,
+        "rows": [],
+        "deals": 0,
+        "labels": labels,
+        "handicap": say("hint.handicap"),
+    }
+    if msg_id is not None:
+        ask["id"] = msg_id
+    return ask
