@@ -512,6 +512,14 @@ def _add_reviews(
     app: FastAPI, manager: RoomManager, store: Store, replays: ReplayCache, reviews: ReviewService
 ) -> None:
     """A finished game with every hand shown, and the review of one seat's decisions."""
+    _add_open_replay(app, manager, store, replays)
+    _add_review(app, manager, store, reviews)
+
+
+def _add_open_replay(
+    app: FastAPI, manager: RoomManager, store: Store, replays: ReplayCache
+) -> None:
+    """A finished game with every hand shown, and what each seat knew at each step."""
 
     @app.get("/api/rooms/{room_id}/games/{game_no}/open")
     async def open_replay(
@@ -554,6 +562,10 @@ def _add_reviews(
         }
         body = await replays.page(built, meta, start, count)
         return JSONBytes(body, headers={"X-Replay-Build": str(built.build_no)})
+
+
+def _add_review(app: FastAPI, manager: RoomManager, store: Store, reviews: ReviewService) -> None:
+    """The review of one seat's decisions in a finished game."""
 
     @app.get(
         "/api/rooms/{room_id}/games/{game_no}/review",
