@@ -108,9 +108,11 @@ class Appraisal:
 class _Tally:
     """Per-action results of one race: the searched value, round points and round win."""
 
-    __slots__ = ("points", "results", "wins")
+    __slots__ = ("keeps_points", "points", "results", "wins")
 
-    def __init__(self, legal: Iterable[Action]) -> None:
+    def __init__(self, legal: Iterable[Action], *, points: bool = True) -> None:
+        self.keeps_points = points
+        """Whether the round's points and wins are kept (an appraisal's; ``act`` needs none)."""
         self.results: dict[Action, list[float]] = {a: [] for a in legal}
         self.points: dict[Action, list[float]] = {a: [] for a in self.results}
         self.wins: dict[Action, list[float]] = {a: [] for a in self.results}
@@ -157,13 +159,21 @@ class RolloutAgent(Agent):
         legal = self._legal(seat)
         if len(legal) == 1:
             return legal[0]
-        return self.appraise(seat).choice
+        return self._search(seat, (), points=False)[2]
 
     def appraise(self, seat: Seat, keep: Iterable[Action] = ()) -> Appraisal:
         """What the search expects of every legal action of ``seat`` (the numbers behind
         :meth:`act`, whose choice it names): expected round points, round win share and the
         points each gives away against the best. Actions in ``keep`` never leave the race
         (a review keeps the move that was played)."""
+        tally, alive, choice = self._search(seat, keep, points=True)
+        return _appraisal(tally, alive, choice, self.stats.seconds)
+
+    def _search(
+        self, seat: Seat, keep: Iterable[Action], *, points: bool
+    ) -> tuple[_Tally, list[Action], Action]:
+        """The race (its tallies, with the round points and wins only where ``points``), the
+        actions left in it and the choice among them."""
         legal = self._legal(seat)
         t0 = time.perf_counter()
         view = seat.view()
@@ -171,7 +181,7 @@ class RolloutAgent(Agent):
         start_round: int = view["round"]
         weights = weights_for(seat) if self.belief else None
         anchor = policy_move(seat, rng_for_view(self.seed + 1, view), legal)
-        tally = _Tally(legal)
+        tally = _Tally(legal, points=points)
         deadline = t0 + self.seconds if self.seconds is not None else None
         self.stats = SearchStats()
         kept = {a for a in keep if a in tally.results} | {anchor}
@@ -183,7 +193,7 @@ class RolloutAgent(Agent):
             if lead <= self.prior * err:
                 choice = anchor
         self.stats.seconds = time.perf_counter() - t0
-        return _appraisal(tally, alive, choice, self.stats.seconds)
+        return tally, alive, choice
 
     def _race(
         self,
@@ -221,9 +231,10 @@ class RolloutAgent(Agent):
                 applied += steps + 1
                 rollouts += 1
                 tally.results[a].append(_result(world, me, start_round))
-                points, win = _round_points(world, me, start_round)
-                tally.points[a].append(points)
-                tally.wins[a].append(win)
+                if tally.keeps_points:
+                    points, win = _round_points(world, me, start_round)
+                    tally.points[a].append(points)
+                    tally.wins[a].append(win)
             if k + 1 == self.samples // 2 and len(alive) > 2:
                 alive = self._survivors(alive, tally.results, kept)
         self.stats.iterations, self.stats.actions = rollouts, applied
