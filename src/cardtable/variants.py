@@ -36,6 +36,7 @@ __all__ = [
     "optional_int_option",
     "register",
     "replay",
+    "replay_start",
     "rules_text",
     "rules_version",
     "subscribe",
@@ -388,10 +389,28 @@ def replay(log: Mapping[str, object]) -> Game:
     """Rebuild a game from its ``log``: same seed, options, deck and actions.
 
     The log may come from outside (a save, a store): ``ValueError`` where a field is not of
-    its kind, and each action is checked as :meth:`Game.play` checks it.
+    its kind (``KeyError`` where one is missing), and each action is checked as
+    :meth:`Game.play` checks it.
     """
-    name, players, seed = log["game"], log["players"], log["seed"]
-    options, deck, actions = log["options"], log.get("deck"), log["actions"]
+    for key in ("game", "players", "seed", "options", "actions"):
+        if key not in log:
+            raise KeyError(key)
+    game, actions = replay_start(log)
+    for seat, text in actions:
+        game.play(seat, text)
+    return game
+
+
+def replay_start(log: Mapping[str, object]) -> tuple[Game, list[tuple[int, str]]]:
+    """The game of ``log`` as dealt, before any action, and its actions as ``(seat, text)``
+    (``ValueError`` where a field is not of its kind or a needed one is missing; ``players``,
+    ``options`` and ``deck`` may be left out): :func:`replay` plays them at once, a review one
+    by one."""
+    for key in ("game", "seed", "actions"):
+        if key not in log:
+            raise ValueError(f"a game log has a {key!r} field")
+    name, players, seed = log["game"], log.get("players"), log["seed"]
+    options, deck, actions = log.get("options"), log.get("deck"), log["actions"]
     if not isinstance(name, str):
         raise ValueError(f"a log names its game by a string, got {_show(name)}")
     if players is not None and not isinstance(players, int):
@@ -404,7 +423,15 @@ def replay(log: Mapping[str, object]) -> Game:
         raise ValueError(f"a log's deck is a list of card codes, got {_show(deck)}")
     if not isinstance(actions, list):
         raise ValueError(f"a log's actions are a list, got {_show(actions)}")
+    steps: list[tuple[int, str]] = []
+    for item in actions:
+        if (
+            not isinstance(item, (list, tuple))
+            or len(item) != 2
+            or not isinstance(item[0], int)
+            or not isinstance(item[1], str)
+        ):
+            raise ValueError(f"each action of a log is [seat, action text], got {_show(item)}")
+        steps.append((item[0], item[1]))
     game = new_game(name, players=players, seed=seed, options=options, deck=deck)
-    for seat, text in actions:
-        game.play(seat, text)
-    return game
+    return game, steps

@@ -41,7 +41,7 @@ from ..notation import Action, parse
 from ..seat import Seat
 from ..text.moves import move_words
 from ..text.phrase import Reader
-from ..variants import new_game
+from ..variants import replay_start
 
 __all__ = [
     "BLUNDER",
@@ -224,32 +224,8 @@ class Review:
 
 def start(log: Mapping[str, object]) -> tuple[Game, list[tuple[int, str]]]:
     """The game of ``log`` as dealt, before any action, and its actions (``ValueError`` for a
-    log that is not one)."""
-    for key in ("game", "seed", "actions"):
-        if key not in log:
-            raise ValueError(f"a game log has a {key!r} field")
-    name, players, seed = log["game"], log.get("players"), log["seed"]
-    options, deck, actions = log.get("options"), log.get("deck"), log["actions"]
-    if not isinstance(name, str) or not isinstance(seed, int) or not isinstance(actions, list):
-        raise ValueError("a game log names its game, its seed (an integer) and its actions")
-    if players is not None and not isinstance(players, int):
-        raise ValueError("a game log's players is an integer")
-    if options is not None and not isinstance(options, Mapping):
-        raise ValueError("a game log's options are a mapping")
-    if deck is not None and not isinstance(deck, list):
-        raise ValueError("a game log's deck is a list of card codes")
-    steps: list[tuple[int, str]] = []
-    for item in actions:
-        if (
-            not isinstance(item, (list, tuple))
-            or len(item) != 2
-            or not isinstance(item[0], int)
-            or not isinstance(item[1], str)
-        ):
-            raise ValueError("each action of a game log is [seat, action text]")
-        steps.append((item[0], item[1]))
-    game = new_game(name, players=players, seed=seed, options=options, deck=deck)
-    return game, steps
+    log that is not one): :func:`cardtable.variants.replay_start`."""
+    return replay_start(log)
 
 
 class _Memory:
