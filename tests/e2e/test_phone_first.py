@@ -213,12 +213,15 @@ def every_seat_count(game: str) -> list[int]:
 def test_every_decision_fits_a_phone(
     game: str, players: int, server: Server, browser: Browser
 ) -> None:
-    ctx, page = open_table(browser, server, game, players, phone=True)
-    try:
-        decisions, _ = play_checking(page, PHONE, touch=True)
-        assert decisions >= 2, f"{game}: the person had only {decisions} decisions"
-    finally:
-        ctx.close()
+    for _deal in range(3):  # a round may end before the person's second turn: deal another
+        ctx, page = open_table(browser, server, game, players, phone=True)
+        try:
+            decisions, _ = play_checking(page, PHONE, touch=True)
+        finally:
+            ctx.close()
+        if decisions >= 2:
+            return
+    raise AssertionError(f"{game}: no deal gave the person more than one decision")
 
 
 @pytest.mark.parametrize("players", [3, 4])
