@@ -111,6 +111,22 @@ _QuickplayWait = Annotated[
         "(casual) take its open seats and the game starts; 0: at once",
     ),
 ]
+_MaxSpectators = Annotated[
+    int,
+    typer.Option(
+        "--max-spectators",
+        help="spectators one room takes at once; a spectator's join past it is refused "
+        "(people joining their own seats never are); 0: no limit",
+    ),
+]
+_MaxAiRooms = Annotated[
+    int,
+    typer.Option(
+        "--max-ai-rooms",
+        help="rooms of AI players only that may play at once; creating one past it, or "
+        "bringing a paused one back by watching it, is refused (503); 0: no limit",
+    ),
+]
 _AllowOrigin = Annotated[
     list[str] | None,
     typer.Option(
@@ -213,6 +229,8 @@ def serve_command(
     turn_time: _TurnTime = DEFAULTS.turn_time,
     idle_time: _IdleTime = DEFAULTS.idle_time,
     quickplay_wait: _QuickplayWait = DEFAULTS.quickplay_wait,
+    max_spectators: _MaxSpectators = DEFAULTS.max_spectators,
+    max_ai_rooms: _MaxAiRooms = DEFAULTS.max_ai_rooms,
     allow_origin: _AllowOrigin = None,
     rate_rooms: _RateRooms = "20",
     rate_joins: _RateJoins = "60",
@@ -251,6 +269,8 @@ def serve_command(
             turn_time=turn_time,
             idle_time=idle_time,
             quickplay_wait=quickplay_wait,
+            max_spectators=max_spectators,
+            max_ai_rooms=max_ai_rooms,
             allow_origins=tuple(allow_origin or ()),
             limits=limits,
         )

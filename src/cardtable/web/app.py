@@ -37,6 +37,7 @@ from .guard import (
     parse_origins,
 )
 from .lessons import Lessons, lesson_routes
+from .lobby import AI_ROOMS_RETRY
 from .messages import add_messages, served_words, speaking
 from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
@@ -327,11 +328,17 @@ def _add_reference(app: FastAPI) -> None:
 
 
 async def _live_room(manager: RoomManager, room_id: str) -> Room:
-    """The room ``room_id`` (rebuilt from the store if needed); ``404`` if there is none."""
-    room = await manager.get(room_id)
+    """The room ``room_id`` to read, live or paused; reading it never sets it playing nor
+    keeps it in memory (:meth:`.RoomManager.read`); ``404`` if there is none."""
+    room = await manager.read(room_id)
     if room is None:
         raise HTTPException(404, "there is no such room")
     return room
+
+
+def _busy(exc: RoomError) -> HTTPException:
+    """The ``503`` of a refusal past ``--max-ai-rooms``, with its ``Retry-After``."""
+    return HTTPException(503, exc.message, headers={"Retry-After": str(AI_ROOMS_RETRY)})
 
 
 def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
@@ -354,6 +361,8 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
                 spectator_chat=body.spectator_chat,
                 hints=body.hints,
             )
+        except RoomError as exc:  # too many rooms of AI players only: nothing was made
+            raise _busy(exc) from None
         except (KeyError, ValueError, TypeError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
         return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
@@ -378,6 +387,8 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
             with speaking(lang):
                 room, seat, token = await manager.take_seat(room_id, body.name if body else None)
         except RoomError as exc:
+            if exc.code == "too_many_ai_rooms":
+                raise _busy(exc) from None
             raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
         return {"room": room.id, "seat": seat, "token": token}
 

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Coroutine
 
 from .. import variants
@@ -28,9 +29,21 @@ from .protocol import AI_LEVELS, RoomSummary, ai_seat_label
 from .room import Room, RoomError, hash_token
 from .table import Services, Table, new_game
 
-__all__ = ["Lobby"]
+__all__ = ["AI_ROOMS_RETRY", "PAUSED_KEPT", "Lobby", "all_ai"]
 
 log = logging.getLogger("cardtable.web")
+
+PAUSED_KEPT = 256
+"""Paused rooms whose last state the lobby keeps to answer reads (a summary, a replay's
+seats) without replaying their game from the store again; the least recently read go first."""
+
+AI_ROOMS_RETRY = 30
+"""Seconds a refusal past ``max_ai_rooms`` asks the client to wait (``Retry-After``)."""
+
+
+def all_ai(row: RoomRow) -> bool:
+    """Whether every seat of the room is an AI's (no person ever sits there)."""
+    return all(s.type == "ai" for s in row.seats)
 
 
 class Lobby:
@@ -47,6 +60,11 @@ class Lobby:
         """Seconds a room nobody is at (and nobody asks about) stays in memory."""
         self.tables: dict[str, Table] = {}
         """The live rooms' tables by room id."""
+        self.paused: OrderedDict[str, Room] = OrderedDict()
+        """Rooms not in memory as read last (paused, or read since a restart): what a read
+        answers from (:meth:`read`), at most :data:`PAUSED_KEPT`, the oldest read first out."""
+        self.max_ai_rooms = services.settings.max_ai_rooms
+        """Rooms of AI players only that may play in memory at once (0: no cap)."""
         self.closing = False
         """Set once the server closes: nothing new starts."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -101,6 +119,7 @@ class Lobby:
                 table.stop()
                 if self.tables.get(room.id) is table:
                     del self.tables[room.id]
+                    self._keep_paused(room)
                 paused += 1
         return paused
 
@@ -185,8 +204,11 @@ class Lobby:
         return table if table is not None and table.room is room else None
 
     async def get(self, room_id: str) -> Table | None:
-        """A live room's table, the room rebuilt from the store if needed; ``None`` if
-        unknown."""
+        """A live room's table, the room rebuilt from the store if needed (and set playing
+        again: its AI players and clocks); ``None`` if unknown. Someone asked for the room to
+        act at it or watch it: its idle time starts again. ``RoomError``
+        (``too_many_ai_rooms``) for a room of AI players only that would play past
+        ``max_ai_rooms``."""
         table = self.tables.get(room_id)
         if table is not None:
             table.touch()
@@ -201,11 +223,74 @@ class Lobby:
                 self._loading.pop(room_id, None)
                 return None
             table = await self._load(restore_ai_fill(row))
+            if self._past_ai_cap(row.seats, table.room.status):
+                self._loading.pop(room_id, None)
+                self._keep_paused(table.room)
+                raise RoomError("too_many_ai_rooms", self._ai_rooms_refusal())
             self.tables[room_id] = table
+            self.paused.pop(room_id, None)
             self._loading.pop(room_id, None)
         async with table.lock:
             table.after_change()
         return table
+
+    async def read(self, room_id: str) -> Room | None:
+        """The room ``room_id`` to read, not to run: its live object if it is in memory, else
+        its paused state (kept, or rebuilt from the store and kept) — which nothing sets
+        playing: no AI player or clock starts, and its idle time does not start again.
+        ``None`` if unknown. What the HTTP reads answer from (summary, games, replays)."""
+        table = self.tables.get(room_id)
+        if table is not None:
+            return table.room
+        room = self.paused.get(room_id)
+        if room is not None:
+            self.paused.move_to_end(room_id)
+            return room
+        row = await self.store.room(room_id)
+        if row is None:
+            return None
+        table = self.tables.get(room_id)  # brought back meanwhile
+        if table is not None:
+            return table.room
+        room = (await self._load(restore_ai_fill(row))).room  # never started: runs nothing
+        self._keep_paused(room)
+        return room
+
+    def _keep_paused(self, room: Room) -> None:
+        """Keep ``room``'s state, out of memory's play, for the reads to come."""
+        self.paused[room.id] = room
+        self.paused.move_to_end(room.id)
+        while len(self.paused) > PAUSED_KEPT:
+            self.paused.popitem(last=False)
+
+    def summary(self, room: Room) -> RoomSummary:
+        """The summary of ``room``, live or paused (:meth:`.Table.summary`), and whether it is
+        paused (``paused``: not in memory; it plays on when someone joins it)."""
+        table = self.table_of(room)
+        live = table is not None
+        out = (table if table is not None else Table(room, self.services)).summary()
+        out["paused"] = not live
+        return out
+
+    def ai_rooms(self) -> int:
+        """Rooms of AI players only in memory that are waiting or in play."""
+        return sum(
+            all_ai(t.room.row) and t.room.status in ("waiting", "playing")
+            for t in self.tables.values()
+        )
+
+    def _past_ai_cap(self, seats: list[SeatRow], status: str) -> bool:
+        """Whether one more room of these ``seats`` and ``status`` in memory would take the
+        rooms of AI players only that wait or play past ``max_ai_rooms``."""
+        if not self.max_ai_rooms or status not in ("waiting", "playing"):
+            return False
+        if not all(s.type == "ai" for s in seats):
+            return False
+        return self.ai_rooms() >= self.max_ai_rooms
+
+    def _ai_rooms_refusal(self) -> str:
+        """The words of a refusal past ``max_ai_rooms``."""
+        return say("web.error.too_many_ai_rooms", most=self.max_ai_rooms, retry=AI_ROOMS_RETRY)
 
     async def _load(self, row: RoomRow) -> Table:
         """The table of the stored room ``row``, its current game replayed from the store."""
@@ -261,7 +346,9 @@ class Lobby:
         by quick play (its id says so, and its open seats go to AI players after a wait).
         ``spectator_chat``: spectators may write in the room's chat. ``hints``: people may ask
         for hints at this table of people (each who does is marked and has the memory aid from
-        then on; at a table of one person and AI players hints are always allowed)."""
+        then on; at a table of one person and AI players hints are always allowed).
+        ``RoomError`` (``too_many_ai_rooms``) for a room of AI players only past
+        ``max_ai_rooms``: nothing is stored."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -272,6 +359,8 @@ class Lobby:
             )
         resolved = variants.new_game(var.name, players=n, seed=0, options=options).options
         rows = _seat_rows(seats, memory_aid)
+        if self._past_ai_cap(rows, "waiting"):
+            raise RoomError("too_many_ai_rooms", self._ai_rooms_refusal())
         seat, token = _seat_creator(rows, name)
         row = RoomRow(
             id=(QUICKPLAY_PREFIX if quickplay else "") + secrets.token_urlsafe(6),
@@ -345,7 +434,7 @@ class Lobby:
             if t.room.row.public and t.room.status in ("waiting", "playing")
         ]
         live.sort(key=lambda t: t.room.row.created, reverse=True)
-        return [t.summary() for t in live[:100]]
+        return [self.summary(t.room) for t in live[:100]]
 
 
 def _seat_rows(seats: list[tuple[str, str | None, bool]], memory_aid: bool) -> list[SeatRow]:

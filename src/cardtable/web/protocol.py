@@ -653,6 +653,9 @@ class RoomSummary(TypedDict):
     """Seconds each person has per turn or decision (0: no clock)."""
     quickplay: NotRequired[bool]
     """Whether quick play opened the room."""
+    paused: NotRequired[bool]
+    """Whether the room is paused: nobody is at it, its AI players and clocks stand still until
+    someone joins it (``GET /api/rooms/{room}``; the lobby lists only rooms not paused)."""
     ai_fill_in: NotRequired[float]
     """A quick-play room waiting for people: seconds until AI players take its open seats."""
 

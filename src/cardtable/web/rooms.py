@@ -77,8 +77,11 @@ class RoomManager:
 
     # -- life cycle --------------------------------------------------------------------------
     def start(self) -> None:
-        """Start a running server's background work (:meth:`.Lobby.start`)."""
+        """Start a running server's background work (:meth:`.Lobby.start`), and the search
+        workers, in the background, so the first search-level move does not wait for them
+        (:meth:`.SearchPool.warm`)."""
         self._startup = self.live.start()
+        self.search.warm()
 
     async def started(self) -> None:
         """Return once the start-up's one-off work (the repair, the lobby's rooms) is done."""
@@ -160,16 +163,19 @@ class RoomManager:
         table, seat, token = await self.quick.seat(game, name)
         return table.room, seat, token
 
+    async def read(self, room_id: str) -> Room | None:
+        """A room to read, live or paused, which reading never sets playing nor keeps in
+        memory (:meth:`.Lobby.read`); ``None`` if unknown."""
+        return await self.live.read(room_id)
+
     def lobby(self) -> list[RoomSummary]:
         """Public rooms waiting for people or in play, newest first."""
         return self.live.listing()
 
     def summary(self, room: Room) -> RoomSummary:
-        """The room's summary with what its table knows (:meth:`.Table.summary`)."""
-        table = self.live.table_of(room)
-        if table is None:
-            return room.summary()
-        return table.summary()
+        """The room's summary with what its table knows, and whether it is paused
+        (:meth:`.Lobby.summary`)."""
+        return self.live.summary(room)
 
     def ai_fill_in(self, room: Room) -> float | None:
         """Seconds until AI players take the open seats of ``room`` (:func:`.fill.fill_in`)."""
@@ -197,9 +203,17 @@ class RoomManager:
         else:
             await self._seat_message(conn, msg)
 
+    async def _live(self, room_id: str, msg_id: MsgId) -> Table | None:
+        """The live table of a room a message names (rebuilt if paused), ``None`` if unknown;
+        ``too_many_ai_rooms`` past the cap of rooms of AI players only."""
+        try:
+            return await self.live.get(room_id)
+        except RoomError as exc:
+            raise ProtocolError(exc.code, exc.message, msg_id) from None
+
     async def _open(self, room_id: str, msg_id: MsgId) -> Table:
         """The live table of a room a message names; ``unknown_room`` or ``rules_changed``."""
-        table = await self.live.get(room_id)
+        table = await self._live(room_id, msg_id)
         if table is None:
             raise ProtocolError("unknown_room", words("web.error.unknown_room"), msg_id)
         if table.room.refusal is not None:
@@ -222,10 +236,23 @@ class RoomManager:
             if table.room.evicted:  # paused while this join waited: join the room rebuilt
                 await self.handle(conn, msg)
                 return
+            if seat is None and self._crowded(table.room, conn):
+                most = self.settings.max_spectators
+                refusal = words("web.error.too_many_spectators", most=most)
+                raise ProtocolError("too_many_spectators", refusal, msg.id)
             if conn.room is not None and conn.room is not table.room:
                 self.leave(conn)
             conn.on_drop = self._dropped
             table.join(conn, seat, msg.id)
+
+    def _crowded(self, room: Room, conn: Conn) -> bool:
+        """Whether ``room`` already has ``max_spectators`` spectators' connections, ``conn``
+        not counted (a spectator joining again keeps its place)."""
+        most = self.settings.max_spectators
+        if not most:
+            return False
+        watching = sum(c.seat is None and c is not conn for c in room.conns)
+        return watching >= most
 
     async def _seat_message(
         self,
@@ -264,7 +291,7 @@ class RoomManager:
 
     async def _chat(self, conn: Conn, msg: ChatMsg) -> None:
         """A chat line or reaction (:mod:`.chat`): as the token's seat, or as a spectator."""
-        table = await self.live.get(msg.room)
+        table = await self._live(msg.room, msg.id)
         if table is None:
             raise ProtocolError("unknown_room", words("web.error.unknown_room"), msg.id)
         seat = None if msg.token is None else self._seat_of(table.room, msg.token, msg.id)

@@ -74,6 +74,12 @@ class ServerSettings:
     limits: Limits | None = None
     """The rate limits and quotas per client address (``None``: the defaults of
     :class:`.guard.Limits`)."""
+    max_spectators: int = 64
+    """Spectators' connections one room takes at once; a spectator's ``join`` past it is refused
+    (``too_many_spectators``); people joining their own seats never are. 0: no cap."""
+    max_ai_rooms: int = 200
+    """Rooms of AI players only (no person's seat) that may play in memory at once: creating
+    one past it, or bringing a paused one back by watching it, is refused. 0: no cap."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -90,6 +96,10 @@ class ServerSettings:
                 raise SettingError(name, f"must be 0 seconds or more, got {seconds}")
         if self.ai_workers is not None and self.ai_workers < 0:
             raise SettingError("ai_workers", "cannot be negative")
+        if self.max_spectators < 0:
+            raise SettingError("max_spectators", "cannot be negative")
+        if self.max_ai_rooms < 0:
+            raise SettingError("max_ai_rooms", "cannot be negative")
         if self.stand_in_after < 1:
             raise SettingError("stand_in_after", "must be 1 or more")
         if self.quickplay_wait > MAX_QUICKPLAY_WAIT:
