@@ -6,6 +6,7 @@ themselves when it is killed)."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import pickle
 import signal
@@ -23,11 +24,13 @@ from cardtable import variants
 from cardtable.agents import get as get_agent
 from cardtable.game import Game
 from cardtable.seat import Seat
+from cardtable.web.clock import ManualClock
 from cardtable.web.rooms import ai_seed
 from cardtable.web.search import WORKER_NICE, SearchPool, snapshot, think
 
 from ..webserver import Server
 from .client import Client, create_room
+from .inprocess import manager_on, until
 from .play import stored_game
 
 
@@ -176,6 +179,48 @@ def test_the_pool_and_the_thread_answer_like_the_agent() -> None:
 
     assert asyncio.run(ask(SearchPool(1))) == expected, what  # a worker process
     assert asyncio.run(ask(SearchPool(0))) == expected, what  # a thread (--ai-workers 0)
+
+
+def _children() -> set[int]:
+    """Pids of this process's living ``multiprocessing`` children."""
+    return {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+
+
+def test_the_workers_start_with_the_server_and_are_ready_before_any_move(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"
+        before = _children()
+        async with manager_on(url, ManualClock(), ai_workers=2) as manager:
+            assert manager.search.ready == 0
+            manager.start()  # as the app's lifespan does: no room, no AI move asked
+            await until(lambda: manager.search.ready == 2, timeout=60.0)
+            assert not manager.rooms
+            assert len(_children() - before) == 2  # both processes, imports done
+
+    asyncio.run(scenario())
+
+
+def test_a_replaced_pool_is_warmed_too() -> None:
+    what, game = next(p for p in _positions() if p[0].startswith("kaboo"))
+    seat = game.actors[0]
+    blob = snapshot(game, seat)
+    expected = str(get_agent("expert", seed=7).act(Seat(game, seat)))
+
+    async def scenario() -> None:
+        pool = SearchPool(2)
+        try:
+            pool.warm()
+            await until(lambda: pool.ready == 2, timeout=60.0)
+            first = _children()
+            os.kill(min(first), signal.SIGKILL)  # the pool breaks for good
+            assert await pool.choose("expert", 7, seat, blob) == expected, what
+            # the new pool starts every worker, not only the one the move needed
+            await until(lambda: pool.ready == 2, timeout=60.0)
+            assert len(_children() - first) == 2
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
 
 
 def test_a_negative_worker_count_is_refused(tmp_path: Path) -> None:

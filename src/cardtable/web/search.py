@@ -54,7 +54,9 @@ import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.sharedctypes import Synchronized
 
+from .. import variants
 from ..agents import get as get_agent
 from ..catalog import language
 from ..game import Game
@@ -153,11 +155,16 @@ def detach_worker(nice: int, server: int) -> None:
     ).start()
 
 
-def _init_worker(nice: int, server: int) -> None:
+def _init_worker(nice: int, server: int, started: Synchronized[int] | None = None) -> None:
     """Set up a search worker (:func:`detach_worker`) and import the agents and engines now,
-    not during the first move."""
+    not during the first move; then count the worker as ready in ``started``."""
     detach_worker(nice, server)
     get_agent("expert")
+    for name in variants.names():  # every engine a world's pickle may name, loaded now
+        variants.new_game(name)
+    if started is not None:
+        with started.get_lock():
+            started.value += 1
 
 
 def _watch_parent(parent: int) -> None:
@@ -177,8 +184,8 @@ class SearchPool:
     """Where the server computes search-level moves: ``workers`` processes, or a thread of
     the server when ``workers`` is 0.
 
-    Processes start when first needed (:meth:`warm`: when a room with a search-level seat
-    deals a game) and live until :meth:`close`. A worker that dies (killed, out of memory)
+    Processes start with the server (:meth:`warm`, in the background; or when first needed)
+    and live until :meth:`close`. A worker that dies (killed, out of memory)
     breaks a ``ProcessPoolExecutor`` for good; the pool then starts a new one and tries the
     moves that were in flight once more."""
 
@@ -190,6 +197,7 @@ class SearchPool:
         self.nice = nice
         """Priority the workers give up (see :data:`WORKER_NICE`)."""
         self._pool: ProcessPoolExecutor | None = None
+        self._started: Synchronized[int] | None = None
         self._warm = False
         self._closed = False
 
@@ -200,25 +208,46 @@ class SearchPool:
         if self._closed:
             raise RuntimeError("the search pool is closed")
         if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._started = context.Value("i", 0)
             self._pool = ProcessPoolExecutor(
                 self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=context,
                 initializer=_init_worker,
-                initargs=(self.nice, os.getpid()),
+                initargs=(self.nice, os.getpid(), self._started),
             )
         return self._pool
 
+    @property
+    def ready(self) -> int:
+        """Worker processes of the current pool that have started and imported the agents
+        and engines: ready to search at once (0 for a thread: it needs no start)."""
+        started = self._started
+        return 0 if started is None else int(started.value)
+
     def warm(self) -> None:
-        """Start every worker now, in the background, so that the first move does not wait
-        for a process to start and import the agents. Does nothing once done."""
+        """Start every worker now, in the background (a thread starts the processes, which
+        then import the agents and engines), so that the first move does not wait for a
+        process to start: the server starts it with itself (:meth:`.RoomManager.start`), and
+        again after a broken pool is replaced. Does nothing once done, nor for a thread."""
         if self.workers == 0 or self._warm or self._closed:
             return
         self._warm = True
         pool = self._executor()
         assert pool is not None
-        # With ``spawn`` the executor starts a process per job while none is idle.
+        # With ``spawn`` the executor starts a process per job while none is idle; starting
+        # a process takes milliseconds of the caller's time, so the event loop does not.
+        threading.Thread(
+            target=self._start_workers, args=(pool,), name="cardtable-search-warm", daemon=True
+        ).start()
+
+    def _start_workers(self, pool: ProcessPoolExecutor) -> None:
+        """Submit one no-op job per worker, which starts every process of ``pool``."""
         for _ in range(self.workers):
-            pool.submit(_ready).add_done_callback(_log_failure)
+            try:
+                pool.submit(_ready).add_done_callback(_log_failure)
+            except RuntimeError:  # closed, or broken, meanwhile: nothing to warm
+                return
 
     async def choose(self, level: str, seed: int, seat: int, state: bytes) -> str:
         """The action (text) of :func:`think` for these arguments, computed in a worker.
