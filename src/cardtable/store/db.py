@@ -42,6 +42,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    literal,
     select,
     true,
     update,
@@ -871,3 +872,13 @@ class Store:
         :func:`cardtable.store.migrations.head`)."""
         async with self.engine.connect() as conn:
             return await conn.run_sync(migrations.current)
+
+    async def ping(self) -> None:
+        """Ask the store a trivial question (``SELECT 1``) and return once it answers;
+        :class:`StoreError` if the store is not open or its writer has stopped, else whatever
+        the database driver raises (a server out of reach, a refused connection)."""
+        writer = self._writer
+        if self._closed or writer is None or writer.done():
+            raise StoreError("the store is not open, or its writer has stopped")
+        async with self.engine.connect() as conn:
+            await conn.execute(select(literal(1)))
