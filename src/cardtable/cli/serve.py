@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import math
 import socket
 from typing import TYPE_CHECKING, Annotated
@@ -215,7 +216,33 @@ _TrustProxy = Annotated[
         show_default=False,
     ),
 ]
-_LogLevel = Annotated[str, typer.Option("--log-level", help="uvicorn log level")]
+
+
+def _one_of(value: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``, else a usage error naming them."""
+    if value not in choices:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+_LogLevel = Annotated[
+    str,
+    typer.Option(
+        "--log-level",
+        help="lowest level logged (critical, error, warning, info, debug); at info, uvicorn's "
+        "access lines and the rooms' events too",
+    ),
+]
+_LogFormat = Annotated[
+    str,
+    typer.Option(
+        "--log-format",
+        help="text, or json: one JSON object a line on standard error (time, level, logger, "
+        "message, and room and seat where a line concerns one; uvicorn's lines too); "
+        "never a card or a token",
+        callback=lambda value: _one_of(value, ("text", "json")),
+    ),
+]
 
 
 def serve_command(
@@ -243,8 +270,13 @@ def serve_command(
     header_timeout: _HeaderTimeout = 10.0,
     trust_proxy: _TrustProxy = None,
     log_level: _LogLevel = "warning",
+    log_format: _LogFormat = "text",
 ) -> None:
-    """Run the web app: rooms, AI opponents and the browser table (prints its URL)."""
+    """Run the web app: rooms, AI opponents and the browser table (prints its URL).
+
+    For operators: GET /healthz (the process serves), GET /readyz (200 while the store answers
+    and the server is not stopping, else 503) and GET /metrics (Prometheus); see docs/deploy.md.
+    """
     _require_web_extra()
     _check_db(db)
     if idle_time <= 0:  # a room must outlast the moment between its creation and a join
@@ -288,6 +320,7 @@ def serve_command(
         header_timeout=header_timeout,
         trust_proxy=trust_proxy,
         log_level=log_level,
+        log_format=log_format,
     )
 
 
@@ -396,6 +429,7 @@ def _run(
     header_timeout: float,
     trust_proxy: str | None,
     log_level: str,
+    log_format: str = "text",
 ) -> None:
     """Serve ``application`` with uvicorn on ``sock`` (its frames at most ``ws_max_size``
     bytes, each request sent within ``header_timeout`` seconds, the client's address taken
@@ -405,7 +439,11 @@ def _run(
     from ..store.db import in_memory
     from ..web.connections import guarded_http_protocol, paced_websocket_protocol
     from ..web.guard import MAX_HEAD_BYTES
+    from ..web.logs import json_log_config
 
+    as_json = log_format == "json"
+    # text: uvicorn's own configuration of its loggers, as before
+    logs = json_log_config(log_level) if as_json else uvicorn.config.LOGGING_CONFIG
     config = uvicorn.Config(
         application,
         log_level=log_level,
@@ -416,15 +454,23 @@ def _run(
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         proxy_headers=trust_proxy is not None,
         forwarded_allow_ips=trust_proxy,
+        log_config=logs,
     )
     server = uvicorn.Server(config)
     bound = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    Console().print(
-        f"cardtable is running at [bold]http://{shown}:{bound}/[/bold]  (Ctrl+C stops it)"
-    )
-    if in_memory(db):
-        Console().print("the store is a throwaway one: its rooms and games go when it stops")
+    if as_json:  # every line is a log record: the banner too
+        logging.captureWarnings(True)
+        log = logging.getLogger("cardtable.serve")
+        log.info("cardtable is running at http://%s:%d/", shown, bound)
+        if in_memory(db):
+            log.info("the store is a throwaway one: its rooms and games go when it stops")
+    else:
+        Console().print(
+            f"cardtable is running at [bold]http://{shown}:{bound}/[/bold]  (Ctrl+C stops it)"
+        )
+        if in_memory(db):
+            Console().print("the store is a throwaway one: its rooms and games go when it stops")
     server.run(sockets=[sock])
 
 

@@ -36,9 +36,11 @@ from .guard import (
     SecurityHeaders,
     parse_origins,
 )
+from .health import Probes, Readiness
 from .lessons import Lessons, lesson_routes
 from .lobby import AI_ROOMS_RETRY
 from .messages import add_messages, served_words, speaking
+from .metrics import CONTENT_TYPE, Metrics, Refusals
 from .movelog import Chosen, by_label
 from .protocol import CreateRoom, JoinRoom, ProtocolError, QuickPlay, error, excerpt, parse_message
 from .replays import (
@@ -188,6 +190,8 @@ def create_app(
     app.add_middleware(RateLimits, guard=guard)
     app.add_middleware(SameOrigin, allow_origins=origins)
     app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
+    app.add_middleware(Refusals, metrics=manager.metrics)  # counts the refusals of every layer
+    app.add_middleware(Probes, readiness=Readiness(store.ping, lambda: manager.draining))
     _add_error_answers(app)
     _add_pages(app)
     _add_reference(app)
@@ -196,6 +200,7 @@ def create_app(
     _add_replays(app, manager, store, replays)
     _add_reviews(app, manager, store, replays, reviews)
     _add_play(app, manager, guard)
+    _add_metrics(app, manager.metrics, manager)
     app.include_router(lesson_routes())
     return app
 
@@ -219,6 +224,7 @@ def _lifespan(
         try:
             yield
         finally:
+            manager.draining = True  # /readyz: 503 from now on
             await manager.close()  # AI moves, timers and the search workers
             replays.close()  # the replay build thread
             await reviews.close()  # the review workers
@@ -458,7 +464,9 @@ def _add_replays(app: FastAPI, manager: RoomManager, store: Store, replays: Repl
         try:
             built = await replays.get(key, source)
         except ValueError:  # a stored move the engine refuses: recorded under other rules
-            log.warning("the moves of game %s/%d do not replay", room_id, game_no)
+            log.warning(
+                "the moves of game %s/%d do not replay", room_id, game_no, extra={"room": room_id}
+            )
             raise HTTPException(409, "this game's moves do not replay under these rules") from None
         seats: list[dict[str, object]] = [dict(s) for s in room.seats_public()]
         for info, counts in zip(seats, built.played_for, strict=False):
@@ -559,7 +567,9 @@ def _add_open_replay(
         except NotFinished:
             raise HTTPException(409, _OPEN_REFUSED) from None
         except ValueError:
-            log.warning("the moves of game %s/%d do not replay", room_id, game_no)
+            log.warning(
+                "the moves of game %s/%d do not replay", room_id, game_no, extra={"room": room_id}
+            )
             raise HTTPException(409, "this game's moves do not replay under these rules") from None
         meta = {
             "room": room_id,
@@ -637,6 +647,17 @@ async def _finished_game(store: Store, room_id: str, game_no: int) -> GameRow:
     return row
 
 
+def _add_metrics(app: FastAPI, metrics: Metrics, manager: RoomManager) -> None:
+    """``GET /metrics``: the server's metrics in the Prometheus text format (:mod:`.metrics`),
+    the live rooms read from ``manager`` when scraped."""
+    tables = manager.live.tables
+    metrics.watch(lambda: [(t.room.status, t.held) for t in tables.values()])
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+
 def _add_play(app: FastAPI, manager: RoomManager, guard: Guard) -> None:
     """The WebSocket play channel."""
 
@@ -663,6 +684,7 @@ async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
             if raw is None:  # a binary frame: refused by parse_message
                 raw = msg.get("bytes") or b""
             if not gate.allow():  # over the message rate: not read
+                manager.metrics.refused("rate_limited")
                 conn.push(error("rate_limited", gate.refusal))
                 if gate.flooding:
                     conn.drop()  # the sender closes the socket with code 1008
@@ -673,6 +695,7 @@ async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
             try:
                 await manager.handle(conn, parse_message(raw))
             except ProtocolError as exc:
+                manager.metrics.refused(exc.code)
                 conn.push(error(exc.code, exc.message, exc.msg_id))
             except Exception as exc:  # a bug must not close the connection
                 log.exception("a message could not be handled (%s)", type(exc).__name__)

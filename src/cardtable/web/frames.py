@@ -159,5 +159,6 @@ def push_all(
                 room.id,
                 conn.seat,
                 type(exc).__name__,
+                extra={"room": room.id, "seat": conn.seat},
             )
             conn.drop()  # its socket closes; leave() then takes it out of the room

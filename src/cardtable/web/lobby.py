@@ -307,7 +307,7 @@ class Lobby:
             game, played = await self._replayed(row, last, room.moves)
         except ValueError as exc:
             room.refusal = str(exc)  # the room opens, says why, and plays no more
-            log.warning("room %s cannot go on: %s", row.id, exc)
+            log.warning("room %s cannot go on: %s", row.id, exc, extra={"room": row.id})
             return table
         room.game, room.played = game, played
         room.agents = table.agents(last.seed)
@@ -421,7 +421,12 @@ class Lobby:
                 try:
                     await table.start_game()
                 except Exception as exc:
-                    log.error("room %s: the game could not start (%s)", room.id, type(exc).__name__)
+                    log.error(
+                        "room %s: the game could not start (%s)",
+                        room.id,
+                        type(exc).__name__,
+                        extra={"room": room.id},
+                    )
             else:
                 table.broadcast([])
         return table, seat, token

@@ -69,6 +69,11 @@ class RoomManager:
         """Where search-level AI moves are computed (``settings.ai_workers`` processes; 0: a
         thread; ``None``: one per CPU)."""
         services = Services(store, settings, self.clock, self.search)
+        self.metrics = services.metrics
+        """The server's metrics (:mod:`.metrics`)."""
+        self.draining = False
+        """Set once the server is stopping (or draining before a stop): ``/readyz`` answers
+        ``503`` so that a load balancer sends no new players."""
         self.live = Lobby(services)
         """The lobby: the live rooms' tables by id (:mod:`.lobby`)."""
         self.quick = QuickPlay(self.live)

@@ -39,8 +39,9 @@ import asyncio
 import functools
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from .. import variants
@@ -58,6 +59,7 @@ from .chat import chat_log
 from .clock import Clock
 from .fill import AI_FILLED, QUICKPLAY_LEVEL, fill_in, is_quickplay
 from .frames import first_sight, join_log, push_all, state_frame
+from .metrics import Metrics
 from .movelog import CLOCK, Chosen, by_label, stand_in
 from .protocol import (
     By,
@@ -136,6 +138,8 @@ class Services:
     """Every timer's clock."""
     search: SearchPool
     """Where search-level AI moves are computed."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """The server's metrics (:mod:`.metrics`)."""
 
 
 class Table:
@@ -152,6 +156,8 @@ class Table:
         """Every timer's clock."""
         self.search = services.search
         """Where search-level AI moves are computed."""
+        self.metrics = services.metrics
+        """The server's metrics (:mod:`.metrics`)."""
         self.lock = asyncio.Lock()
         """Held while the room changes."""
         self.stopped = False
@@ -246,6 +252,7 @@ class Table:
         is dealt again from its seed and the room's accepted moves (:attr:`.Room.played`) are
         played again on it: the room is exactly as it was before, and the sender is answered
         ``store``."""
+        started = time.perf_counter()
         room = self.room
         game = room.game
         if game is None:
@@ -275,6 +282,7 @@ class Table:
             self.back(seat)
         self.after_change()
         self.broadcast(events, sender=sender, msg_id=msg_id, by=by)
+        self.metrics.acted(person, chosen, started)
 
     async def _play_and_store(
         self, game: Game, seat: int, action: Action, chosen: Chosen | None, msg_id: MsgId
@@ -299,7 +307,7 @@ class Table:
                 stand_in=chosen.level if chosen is not None else None,
             )
         except StoreError:
-            log.exception("store refused an action of room %s", room.id)
+            log.exception("store refused an action of room %s", room.id, extra={"room": room.id})
             self._rebuild()
             raise ProtocolError("store", say("web.error.store_move"), msg_id) from None
         except BaseException:
@@ -538,7 +546,9 @@ class Table:
                     return
                 version = self.ai_version = room.version
                 state = snapshot(game, seat)
-            action = await self.search.choose(agent.name, agent.seed, seat, state)
+            action = await self.metrics.decided(
+                self.search.choose(agent.name, agent.seed, seat, state)
+            )
             async with self.lock:
                 if self.ai_task is not me:  # replaced meanwhile: that task plays
                     return
@@ -551,7 +561,7 @@ class Table:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("AI move failed in room %s", room.id)
+            log.exception("AI move failed in room %s", room.id, extra={"room": room.id})
             if self.ai_task is me:
                 self.ai_task = self.ai_version = None
 
@@ -568,7 +578,9 @@ class Table:
             try:
                 await self.store.mark_practice(room.id)
             except StoreError:
-                log.exception("store refused the practice mark of room %s", room.id)
+                log.exception(
+                    "store refused the practice mark of room %s", room.id, extra={"room": room.id}
+                )
                 raise ProtocolError("store", say("web.error.store_practice"), msg_id) from None
             room.row.practice = True
         self.open_hands = on
@@ -634,7 +646,9 @@ class Table:
             try:
                 await self.store.mark_hints(room.id, seat)
             except StoreError:
-                log.exception("store refused the hints mark of room %s", room.id)
+                log.exception(
+                    "store refused the hints mark of room %s", room.id, extra={"room": room.id}
+                )
                 raise ProtocolError("store", say("web.error.store_hints"), msg_id) from None
             srow.hints = srow.memory_aid = True
             self.broadcast([])  # the mark for everyone; the seat's view has the memory aid
@@ -675,7 +689,9 @@ class Table:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("a hint failed in room %s", room.id)
+            log.exception(
+                "a hint failed in room %s", room.id, extra={"room": room.id, "seat": seat}
+            )
             found = None
         finally:
             self.hinting.discard(conn)
@@ -835,12 +851,21 @@ class Table:
                 room.away.add(seat)
                 if room.missed[seat] >= self.settings.stand_in_after:
                     room.stand_ins[seat] = self.stand_in(seat)
-                    log.info("room %s: an AI stands in for seat %d", room.id, seat)
+                    log.info(
+                        "room %s: an AI stands in for seat %d",
+                        room.id,
+                        seat,
+                        extra={"room": room.id, "seat": seat},
+                    )
                 try:
                     action = str(game.timeout_action(seat))
                     await self.act(seat, action, None, None, None, chosen=CLOCK)
                 except (ProtocolError, ValueError):
-                    log.exception("the timeout move was refused in room %s", room.id)
+                    log.exception(
+                        "the timeout move was refused in room %s",
+                        room.id,
+                        extra={"room": room.id, "seat": seat},
+                    )
                     break
 
     def back(self, seat: int) -> bool:
@@ -922,7 +947,11 @@ class Table:
                 try:
                     await self.act(seat, action, None, None, None, chosen=CLOCK)
                 except ProtocolError:
-                    log.exception("window default refused in room %s", room.id)
+                    log.exception(
+                        "window default refused in room %s",
+                        room.id,
+                        extra={"room": room.id, "seat": seat},
+                    )
                     break
 
     # -- a quick-play room's wait ---------------------------------------------------------------
@@ -976,7 +1005,12 @@ class Table:
             try:
                 await self.store.take_seat(room.id, seat, label, AI_FILLED + QUICKPLAY_LEVEL)
             except StoreError:
-                log.exception("room %s: an AI could not take seat %d", room.id, seat)
+                log.exception(
+                    "room %s: an AI could not take seat %d",
+                    room.id,
+                    seat,
+                    extra={"room": room.id, "seat": seat},
+                )
                 self.broadcast([])
                 return
             srow = room.row.seats[seat]
@@ -987,7 +1021,7 @@ class Table:
             if srow.type == "human" and srow.seat not in online:
                 room.away.add(srow.seat)
                 room.stand_ins[srow.seat] = self.stand_in(srow.seat)
-        log.info("room %s: AI players took the open seats", room.id)
+        log.info("room %s: AI players took the open seats", room.id, extra={"room": room.id})
         await self.start_game()
 
 
