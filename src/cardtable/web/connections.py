@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .guard import MAX_HEAD_BYTES, json_body
 
 if TYPE_CHECKING:
-    from uvicorn._types import ASGIReceiveEvent
+    from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 
 __all__ = ["WS_PARSE_AHEAD", "guarded_http_protocol", "paced_websocket_protocol"]
 
@@ -100,6 +100,15 @@ def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.
                 self.read_paused = True
                 self.transport.pause_reading()
 
+        async def send(self, message: ASGISendEvent) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.http.response.body" and not message.get(
+                "more_body", False
+            ):
+                # a handshake refused with an HTTP answer is complete: uvicorn's protocol
+                # leaves it marked incomplete and logs an error for each refusal
+                self.handshake_complete = True
+
         async def receive(self) -> ASGIReceiveEvent:
             message = await self.queue.get()
             if self.queue.empty() and self._unparsed:
@@ -115,29 +124,47 @@ def paced_websocket_protocol(parse_ahead: int = WS_PARSE_AHEAD) -> type[asyncio.
 @dataclass
 class _RequestRead:
     """How far the request being read on one httptools connection is: in its head, in its
-    body, and the bytes of its head received so far."""
+    body, and the bytes of its head received so far (with the last bytes of the previous read,
+    where the blank line ending the head may begin)."""
 
     in_head: bool = False
     in_body: bool = False
     head_bytes: int = 0
+    tail: bytes = b""
+    parsed: int = 0
+    """Bytes of the head being parsed, as the parser gives its parts (request line and
+    headers, without the spaces around values): what counts a head that came after another
+    in the same read (pipelined), which :meth:`head_over` does not see."""
+    refused: bool = False
+    """Whether a head was found over the limit while parsing: the connection is answered
+    ``431`` and closed, once the response in progress (if any) is sent."""
 
     def head_complete(self) -> None:
         """The head is read whole: the body (if any) comes next."""
         self.in_head = False
         self.in_body = True
-        self.head_bytes = 0
 
     def reading(self) -> bool:
         """Whether a request is partly read."""
         return self.in_head or self.in_body
 
-    def head_over(self, received: int, limit: int) -> bool:
-        """Count ``received`` bytes toward the head being read (if one is); whether it is now
-        over ``limit`` bytes."""
-        if not self.in_head:
+    def head_over(self, data: bytes, limit: int) -> bool:
+        """Count the bytes of ``data`` (a read, before it is parsed) that belong to a request
+        head — when no body is being read, the read goes on or begins a head, up to the blank
+        line that ends it; whether that head is over ``limit`` bytes. Whether the head ends
+        in this read or a later one, in one read or many, it is counted whole."""
+        if self.in_body:
             return False
-        self.head_bytes += received
-        return self.head_bytes > limit
+        seen = self.tail + data
+        end = seen.find(b"\r\n\r\n")
+        if end < 0:
+            self.head_bytes += len(data)
+            self.tail = seen[-3:]
+            return self.head_bytes > limit
+        total = self.head_bytes + end + 4 - len(self.tail)
+        self.head_bytes = 0
+        self.tail = b""
+        return total > limit
 
 
 def _head_too_large(limit: int) -> bytes:
@@ -195,15 +222,37 @@ def guarded_http_protocol(
 
         def on_message_begin(self) -> None:
             self._request.in_head = True
+            self._request.parsed = 0
             super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._request.parsed += len(url) + 16  # with the method and the protocol
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._request.parsed += len(name) + len(value) + 4
+            super().on_header(name, value)
 
         def on_headers_complete(self) -> None:
             self._request.head_complete()
+            if self._request.refused or self._request.parsed + 2 > max_head_bytes:
+                self._request.refused = True  # the application never sees this request
+                return
             super().on_headers_complete()
+
+        def on_body(self, body: bytes) -> None:
+            if not self._request.refused:
+                super().on_body(body)
 
         def on_message_complete(self) -> None:
             self._request.in_body = False
-            super().on_message_complete()
+            if not self._request.refused:
+                super().on_message_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self._request.refused and not self.transport.is_closing():
+                _close(self.transport, _head_too_large(max_head_bytes))
 
         def handle_websocket_upgrade(self) -> None:
             self._clock.cancel()
@@ -214,17 +263,25 @@ def guarded_http_protocol(
             return self._request.reading() or (idle and not self.pipeline)
 
         def data_received(self, data: bytes) -> None:
+            # counted before it is parsed: a head that arrives whole in one read is refused
+            # before the application sees it, as one that arrives in many
+            if self._request.head_over(data, max_head_bytes):
+                self._clock.cancel()
+                _close(self.transport, _head_too_large(max_head_bytes))
+                return
             super().data_received(data)
             if self.transport.is_closing() or self.transport.get_protocol() is not self:
                 self._clock.cancel()
                 return
+            if self._request.refused:  # a pipelined head over the limit
+                self._clock.cancel()
+                if self.cycle is None or self.cycle.response_complete:
+                    _close(self.transport, _head_too_large(max_head_bytes))
+                return  # else once the response in progress is sent
             if not self._reading():
                 self._clock.cancel()
                 return
             self._clock.arm()
-            if self._request.head_over(len(data), max_head_bytes):
-                self._clock.cancel()
-                _close(self.transport, _head_too_large(max_head_bytes))
 
         def _read_too_slow(self) -> None:
             if not self.transport.is_closing():
