@@ -31,6 +31,12 @@ GENEROUS_LIMITS: tuple[str, ...] = (
     "100000",
     "--max-connections",
     "100000",
+    "--total-connections",
+    "1000000",
+    "--rate-address-messages",
+    "1000000",
+    "--rate-server-messages",
+    "10000000",
 )
 """Rate limits and quotas far above the server's defaults, which the tests (many rooms, seats
 and connections from 127.0.0.1 within seconds) would trip; they stay switched on, so every

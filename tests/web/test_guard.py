@@ -639,10 +639,11 @@ def test_half_sent_requests_are_closed(tmp_path: Path) -> None:
             for s in socks[:40]:
                 s.sendall(b"GET /api/levels HT")  # half a request line
             for s in socks[40:45]:
-                s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # half a head
+                s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # half a head
             for s in socks[45:]:  # a head, and half of its body
                 s.sendall(
-                    b"POST /api/rooms HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                    b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"content-type: application/json\r\n"
                     b"content-length: 40\r\n\r\n{"
                 )
             # meanwhile an ordinary request is answered

@@ -189,6 +189,44 @@ _MaxConnections = Annotated[
         help="WebSocket connections one client address may hold open at once; 0: no limit",
     ),
 ]
+_AllowedHost = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-host",
+        help="a host name (or IP address) the server answers to, besides localhost, "
+        "127.0.0.1, ::1 and --host (repeatable; any port); a request naming another host is "
+        "refused (400), against DNS rebinding; * for any host. Listening on 0.0.0.0 or ::, "
+        "any IP address is answered, but names must be given",
+        show_default=False,
+    ),
+]
+_TotalConnections = Annotated[
+    int,
+    typer.Option(
+        "--total-connections",
+        help="WebSocket connections the server holds open at once, shared fairly between "
+        "addresses: when full, a new one is refused (429) to an address holding its share "
+        "or more and still let in from one holding less; at twice as many, refused to all; "
+        "0: no limit",
+    ),
+]
+_RateAddressMessages = Annotated[
+    str,
+    typer.Option(
+        "--rate-address-messages",
+        help="WebSocket messages one client address may send a second across all its "
+        f"connections, on average, in bursts of up to twice as many ({_RATE_HELP})",
+    ),
+]
+_RateServerMessages = Annotated[
+    int,
+    typer.Option(
+        "--rate-server-messages",
+        help="WebSocket messages a second the server reads, shared fairly between the "
+        "addresses sending: once they are spent, an address over its share waits for the "
+        "next second (its connections are not read) while the others go on; 0: no budget",
+    ),
+]
 _WsMaxSize = Annotated[
     int,
     typer.Option(
@@ -266,6 +304,10 @@ def serve_command(
     flood_close: _FloodClose = 10,
     tarpit: _Tarpit = 1.0,
     max_connections: _MaxConnections = 32,
+    total_connections: _TotalConnections = 4096,
+    rate_address_messages: _RateAddressMessages = "100",
+    rate_server_messages: _RateServerMessages = 5000,
+    allowed_host: _AllowedHost = None,
     ws_max_size: _WsMaxSize = WS_MAX_SIZE,
     header_timeout: _HeaderTimeout = 10.0,
     trust_proxy: _TrustProxy = None,
@@ -291,7 +333,13 @@ def serve_command(
         connections=max_connections,
         flood_close=flood_close,
         tarpit=tarpit,
+        more={
+            "total_connections": total_connections,
+            "address_messages": rate_address_messages,
+            "server_messages": rate_server_messages,
+        },
     )
+    hosts = _allowed_hosts(host, allowed_host or ())
     try:
         settings = ServerSettings(
             ai_delay=ai_delay,
@@ -304,6 +352,7 @@ def serve_command(
             max_spectators=max_spectators,
             max_ai_rooms=max_ai_rooms,
             allow_origins=tuple(allow_origin or ()),
+            allowed_hosts=hosts,
             limits=limits,
         )
     except SettingError as err:
@@ -351,6 +400,7 @@ def _limits(
     connections: int,
     flood_close: int,
     tarpit: float,
+    more: dict[str, int | str] | None = None,
 ) -> Limits:
     """The rate limits and quotas the options give (the rates as ``--rate-*`` take them);
     a usage error names the first option out of its bounds."""
@@ -369,7 +419,19 @@ def _limits(
             rates[flag] = Rate.parse(text, seconds)
         except ValueError as err:
             _fail(f"{flag}: {err}")
+    extra = more or {}
+    total = int(extra.get("total_connections", 4096))
+    server_messages = int(extra.get("server_messages", 5000))
+    if total < 0 or server_messages < 0:
+        _fail("--total-connections and --rate-server-messages cannot be negative")
+    try:
+        by_address = Rate.parse(str(extra.get("address_messages", "100")), 1)
+    except ValueError as err:
+        _fail(f"--rate-address-messages: {err}")
     return Limits(
+        total_connections=total,
+        address_messages=by_address,
+        server_messages=server_messages,
         rooms=rates["--rate-rooms"],
         joins=rates["--rate-joins"],
         requests=rates["--rate-requests"],
@@ -378,6 +440,25 @@ def _limits(
         flood_close=flood_close,
         tarpit=tarpit,
     )
+
+
+def _allowed_hosts(host: str, extra: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The hosts the server answers to (:func:`..web.guard.allowed_hosts`); a usage error
+    names an ``--allowed-host`` that is not a host name. Listening on every address without
+    names given, it says that names must be given."""
+    from ..web.guard import ANY_HOST, allowed_hosts
+
+    try:
+        hosts = allowed_hosts(host, extra)
+    except ValueError as err:
+        _fail(f"--allowed-host: {err}")
+    if host in ("0.0.0.0", "::") and not extra:
+        Console(stderr=True).print(
+            f"listening on {host}: requests are answered at any IP address of this machine "
+            "and at localhost; give each name it is reached by with --allowed-host NAME "
+            "(others are refused, against DNS rebinding)"
+        )
+    return hosts if ANY_HOST not in hosts else (ANY_HOST,)
 
 
 def _app(db: str, settings: ServerSettings) -> FastAPI:

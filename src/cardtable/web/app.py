@@ -30,10 +30,12 @@ from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
 from ..text.rules import plain_rules_page
 from .guard import (
+    AllowedHosts,
     Guard,
     RateLimits,
     SameOrigin,
     SecurityHeaders,
+    client_address,
     parse_origins,
 )
 from .health import Probes, Readiness
@@ -188,7 +190,9 @@ def create_app(
     # another site cannot spend a visitor's quotas), the rate limits and the body limit
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(RateLimits, guard=guard)
-    app.add_middleware(SameOrigin, allow_origins=origins)
+    app.add_middleware(SameOrigin, allow_origins=origins, guard=guard)
+    if settings.allowed_hosts is not None:  # the Host check comes before the others
+        app.add_middleware(AllowedHosts, hosts=settings.allowed_hosts, guard=guard)
     app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
     app.add_middleware(Refusals, metrics=manager.metrics)  # counts the refusals of every layer
     app.add_middleware(Probes, readiness=Readiness(store.ping, lambda: manager.draining))
@@ -672,7 +676,7 @@ async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
     (at most at the connection's message rate) is handled by ``manager``; what the room sends
     goes out through the connection's own sender task."""
     await ws.accept()
-    gate = guard.message_gate()
+    gate = guard.message_gate(client_address(ws.scope))
     conn = Conn(ws.send_text, lambda: ws.close(gate.close_code, gate.close_reason))
     sender = asyncio.ensure_future(conn.run_sender())
     try:
@@ -692,6 +696,7 @@ async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
                 # read nothing more until the window ends: a flood waits in its own socket
                 await asyncio.sleep(gate.retry_after)
                 continue
+            await gate.turn()  # an address over its share of the server's messages waits
             try:
                 await manager.handle(conn, parse_message(raw))
             except ProtocolError as exc:

@@ -1,5 +1,7 @@
 """Guards of the web server against other sites and against floods (docs/protocol.md, "Limits").
 
+- :class:`AllowedHosts` refuses (``400``) a request whose ``Host`` is not one of the names the
+  server answers to (DNS rebinding).
 - :class:`SameOrigin` refuses (``403``) a WebSocket handshake, or an HTTP request with an unsafe
   method, sent by a page of another site: its ``Origin`` is neither the server's own origin
   (the request's scheme and ``Host``) nor one of the allowed extra origins.
@@ -7,9 +9,15 @@
   every HTTP response.
 - :class:`RateLimits` counts, per client address, HTTP requests, room creations and seat joins
   (``429`` with ``Retry-After`` past a limit) and open WebSocket connections (a handshake past
-  the cap is refused with ``429``).
-- :class:`MessageGate` counts the messages of one WebSocket connection; the ``/ws`` loop asks it
-  before handling each message and answers ``rate_limited`` past the limit.
+  the cap of its address, or past its address's share of the server's cap, is refused with
+  ``429``).
+- :class:`MessageGate` counts the messages of one WebSocket connection and of its address; the
+  ``/ws`` loop asks it before handling each message and answers ``rate_limited`` past a limit,
+  and waits while the address is over its share of the server's messages a second
+  (:mod:`.fairness`).
+- A refused WebSocket handshake (another site, another host, a limit) is counted against its
+  address's requests, held like any refusal and logged at most once per address and window
+  (:meth:`Guard.refuse_handshake`).
 - The protocols given to uvicorn (a request read deadline, a head size limit, WebSockets parsed
   only as fast as they are read) are in :mod:`.connections`.
 
@@ -23,6 +31,7 @@ import asyncio
 import ipaddress
 import itertools
 import json
+import logging
 import math
 import re
 import time
@@ -35,11 +44,16 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .fairness import AddressWindows, FairShare
+
 __all__ = [
+    "ANY_HOST",
     "CONTENT_SECURITY_POLICY",
     "DOCS_CONTENT_SECURITY_POLICY",
+    "LOCAL_HOSTS",
     "MAX_HEAD_BYTES",
     "SECURITY_HEADERS",
+    "AllowedHosts",
     "Guard",
     "Limits",
     "MessageGate",
@@ -47,7 +61,9 @@ __all__ = [
     "RateLimits",
     "SameOrigin",
     "SecurityHeaders",
+    "allowed_hosts",
     "client_address",
+    "host_name",
     "json_body",
     "normalize_origin",
     "parse_origins",
@@ -82,6 +98,18 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 MAX_HEAD_BYTES = 32 * 1024
 """Largest request head (request line and headers) the server reads; a longer one is answered
 ``431`` and the connection closed."""
+
+LOCAL_HOSTS: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+"""Host names every server answers to (with any port)."""
+
+ANY_HOST = "*"
+"""The allowed host that stands for any: the ``Host`` header is not checked."""
+
+_WILDCARD_HOSTS = frozenset({"0.0.0.0", "::"})
+"""Allowed hosts that stand for any IP address (a server listening on every address of its
+machine can be reached at any of them; a name still has to be allowed)."""
+
+log = logging.getLogger("cardtable.web.guard")
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
@@ -143,8 +171,19 @@ class Limits:
     """HTTP requests (WebSocket handshakes included) an address may make."""
     connections: int = 32
     """WebSocket connections an address may hold open at once (0: no limit)."""
+    total_connections: int = 4096
+    """WebSocket connections the server holds open at once, shared fairly: once it holds this
+    many, a new one is refused to an address holding its share (this number divided by the
+    addresses holding connections) or more, and still let in from an address holding less;
+    at twice this number every new one is refused (0: no limit)."""
     messages: Rate = Rate(20, 1)
     """WebSocket messages per connection, on average."""
+    address_messages: Rate = Rate(100, 1)
+    """WebSocket messages per address, across all its connections, on average (in bursts of
+    twice as many in twice the time)."""
+    server_messages: int = 5000
+    """WebSocket messages a second the server reads, shared fairly among the addresses sending
+    (:class:`.fairness.FairShare`; 0: no budget)."""
     message_burst: int | None = None
     """Messages a connection may send in a burst (``None``: twice ``messages.count``); the
     messages are counted in windows of ``message_burst / messages.count`` times
@@ -162,10 +201,12 @@ class Limits:
     refusal within two windows' time."""
 
     def __post_init__(self) -> None:
-        if self.connections < 0 or self.flood_close < 0:
+        if self.connections < 0 or self.flood_close < 0 or self.total_connections < 0:
             raise ValueError("limits cannot be negative")
         if self.message_burst is not None and self.message_burst < self.messages.count:
             raise ValueError("the message burst cannot be less than the message rate")
+        if self.server_messages < 0:
+            raise ValueError("limits cannot be negative")
 
     @property
     def message_window(self) -> Rate:
@@ -176,6 +217,13 @@ class Limits:
         burst = self.message_burst if self.message_burst is not None else 2 * count
         return Rate(burst, max(1, round(burst * self.messages.seconds / count)))
 
+    @property
+    def address_message_window(self) -> Rate:
+        """The window an address's messages are counted in: twice its rate in twice the
+        time."""
+        rate = self.address_messages
+        return rate if rate.count == 0 else Rate(2 * rate.count, 2 * rate.seconds)
+
     @classmethod
     def unlimited(cls) -> Limits:
         """No limit at all."""
@@ -185,7 +233,10 @@ class Limits:
             joins=off,
             requests=off,
             connections=0,
+            total_connections=0,
             messages=off,
+            address_messages=off,
+            server_messages=0,
             flood_close=0,
             tarpit=0.0,
         )
@@ -240,9 +291,110 @@ class Guard:
         }
         self.open: dict[str, int] = {}
         """Open WebSocket connections by address (addresses with none are left out)."""
+        self.open_total = 0
+        """Open WebSocket connections in all."""
         self.held: dict[str, int] = {}
         """Refusals being held before their answer, by address (none: left out)."""
+        window = self.limits.address_message_window
+        self.address_messages = AddressWindows(window.count, window.seconds)
+        """Messages per address, across its connections."""
+        self.share = FairShare(self.limits.server_messages)
+        """The server's messages a second, shared among the addresses sending."""
+        self._logged: dict[str, float] = {}  # address -> when its refusals may be logged again
         self._conn_ids = itertools.count()
+
+    def server_full(self, address: str) -> bool:
+        """Whether a new WebSocket connection from ``address`` is over the server's cap: the
+        server holds :attr:`Limits.total_connections` or more and the address holds its share
+        of them or more (or the server holds twice the cap)."""
+        cap = self.limits.total_connections
+        if not cap or self.open_total < cap:
+            return False
+        if self.open_total >= 2 * cap:
+            return True
+        holds = self.open.get(address, 0)
+        holders = len(self.open) + (0 if holds else 1)
+        return holds >= cap / holders
+
+    def opened(self, address: str) -> None:
+        """Count a WebSocket connection of ``address`` as open."""
+        self.open[address] = self.open.get(address, 0) + 1
+        self.open_total += 1
+
+    def closed(self, address: str) -> None:
+        """Count a WebSocket connection of ``address`` as closed."""
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+        self.open_total = max(0, self.open_total - 1)
+
+    async def hold(self, address: str, wait: float) -> bool:
+        """Hold a refusal before it is answered (:attr:`Limits.tarpit`, never past ``wait``
+        seconds); ``False`` when the address already has :attr:`Limits.tarpit_hold` refusals
+        held (answer at once, and close the connection)."""
+        delay = min(self.limits.tarpit, wait)
+        if delay <= 0:
+            return True
+        held = self.held.get(address, 0)
+        if held >= self.limits.tarpit_hold:
+            return False
+        self.held[address] = held + 1
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            left = self.held.get(address, 1) - 1
+            if left > 0:
+                self.held[address] = left
+            else:
+                self.held.pop(address, None)
+        return True
+
+    def note_refusal(self, address: str, what: str) -> None:
+        """Log a refused handshake (a warning), at most once per address in each window of
+        the request rate: a flood of them writes one line, not one per handshake."""
+        now = time.monotonic()
+        if self._logged.get(address, -math.inf) > now:
+            return
+        if len(self._logged) >= 4096:  # forget the addresses whose quiet time is over
+            self._logged = {a: t for a, t in self._logged.items() if t > now}
+        seconds = self.limits.requests.seconds
+        self._logged[address] = now + seconds
+        log.warning(
+            "refused a WebSocket handshake from %s (%s); more from it within %d s are refused "
+            "without a log line",
+            address,
+            what,
+            seconds,
+        )
+
+    async def refuse_handshake(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        status: int,
+        detail: str,
+        headers: Iterable[tuple[bytes, bytes]] = (),
+    ) -> None:
+        """Refuse a WebSocket handshake as every refusal is: counted against the address's
+        requests (``429`` instead once they are over their limit), held for the tarpit, logged
+        at most once per address and window, and answered with an HTTP status and a JSON
+        ``detail`` before the upgrade."""
+        address = client_address(scope)
+        self.note_refusal(address, f"{status}: {detail}")
+        wait = self.hit("requests", address)
+        if wait is not None:
+            detail = (
+                f"too many requests from this address (at most "
+                f"{self.rate('requests').describe()}); try again in {max(1, math.ceil(wait))} s"
+            )
+            status, headers = 429, [(b"retry-after", str(max(1, math.ceil(wait))).encode())]
+        else:
+            wait = self.limits.tarpit
+        await self.hold(address, wait)
+        await _refuse_websocket(scope, receive, send, status, detail, headers)
 
     def hit(self, kind: str, key: str) -> float | None:
         """Count one event of ``kind`` (``requests``, ``rooms``, ``joins``, ``messages``) for
@@ -259,9 +411,9 @@ class Guard:
         """The rate of ``kind`` (for messages: the window they are counted in)."""
         return self._rates[kind]
 
-    def message_gate(self) -> MessageGate:
-        """A gate for the messages of a new connection."""
-        return MessageGate(self, f"conn-{next(self._conn_ids)}")
+    def message_gate(self, address: str = "unknown") -> MessageGate:
+        """A gate for the messages of a new connection from ``address``."""
+        return MessageGate(self, f"conn-{next(self._conn_ids)}", address)
 
     def tracked_keys(self) -> int:
         """Keys the storage holds now (counters, their expiry times and locks, and moving-window
@@ -277,9 +429,11 @@ class MessageGate:
     server nothing); a connection that goes over its rate window after window is to be closed
     (:attr:`flooding`, with :attr:`close_code` 1008)."""
 
-    def __init__(self, guard: Guard, key: str) -> None:
+    def __init__(self, guard: Guard, key: str, address: str = "unknown") -> None:
         self._guard = guard
         self._key = key
+        self._address = address
+        self._by_address = False
         self._last_refusal = -math.inf
         self.refused_in_a_row = 0
         """Refusals in the current run (each refusal ends a window: the server waits for the
@@ -288,21 +442,42 @@ class MessageGate:
         """Seconds until the window of the last refusal ends."""
 
     def allow(self) -> bool:
-        """Count a message: whether it may be handled."""
+        """Count a message: whether it may be handled (within the rate of its connection and
+        of its address)."""
         wait = self._guard.hit("messages", self._key)
         now = time.monotonic()
         if now - self._last_refusal > 2 * self._guard.rate("messages").seconds + 1:
             self.refused_in_a_row = 0  # the last refusal is long past: a new run
         if wait is None:
-            return True
+            by_address = self._guard.address_messages.hit(self._address)
+            if by_address is None:
+                return True
+            # the address's other connections spent its messages: this one waits, but a
+            # connection is closed only for its own flood
+            self._by_address = True
+            self.retry_after = by_address + 0.01
+            return False
+        self._by_address = False
         self.refused_in_a_row += 1
         self._last_refusal = now
         self.retry_after = wait + 0.05  # a little past the window's end, which the storage
         return False  # checks against the wall clock
 
+    async def turn(self) -> None:
+        """Wait while the connection's address is over its share of the server's messages a
+        second (:class:`.fairness.FairShare`): meanwhile nothing more is read from it."""
+        while (wait := self._guard.share.take(self._address)) > 0:
+            await asyncio.sleep(wait)
+
     @property
     def refusal(self) -> str:
         """The text of the ``rate_limited`` error."""
+        if self._by_address:
+            window = self._guard.limits.address_message_window
+            return (
+                f"too many messages from this address: at most {window.describe()} across "
+                "its connections; this one was not read"
+            )
         window = self._guard.rate("messages")
         return (
             f"too many messages: at most {window.describe()} on one connection; "
@@ -420,10 +595,15 @@ class SameOrigin:
     nor one of ``allow_origins`` is refused with ``403`` and a JSON ``detail``; ``Origin:
     null`` is always refused. Requests without ``Origin`` (scripts, command-line tools) pass."""
 
-    def __init__(self, app: ASGIApp, allow_origins: Sequence[str] = ()) -> None:
+    def __init__(
+        self, app: ASGIApp, allow_origins: Sequence[str] = (), guard: Guard | None = None
+    ) -> None:
         self.app = app
         self.allowed: frozenset[str] = frozenset(parse_origins(allow_origins))
         """The extra origins allowed, normalised."""
+        self.guard = guard
+        """The counters a refused handshake is counted in (:meth:`Guard.refuse_handshake`);
+        ``None``: refused at once, uncounted."""
 
     def allows(self, scope: Scope) -> bool:
         """Whether the request may go on."""
@@ -444,9 +624,11 @@ class SameOrigin:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "websocket" and not self.allows(scope):
-            await _refuse_websocket(
-                scope, receive, send, 403, "cross-origin WebSocket connections are refused"
-            )
+            detail = "cross-origin WebSocket connections are refused"
+            if self.guard is not None:
+                await self.guard.refuse_handshake(scope, receive, send, 403, detail)
+            else:
+                await _refuse_websocket(scope, receive, send, 403, detail)
             return
         if kind == "http" and scope["method"] not in _SAFE_METHODS and not self.allows(scope):
             await _answer_http(
@@ -466,6 +648,121 @@ def parse_origins(origins: Iterable[str]) -> list[str]:
             raise ValueError(f"{text!r} is not an origin like https://example.org[:port]")
         out.append(origin)
     return out
+
+
+# -- allowed hosts ---------------------------------------------------------------------------
+
+
+def host_name(value: str) -> str | None:
+    """The host of a ``Host`` header (or of an ``--allowed-host``): lower case, without its
+    port, brackets or a final dot; ``None`` if it is not a host name or an IP address."""
+    text = value.strip().lower()
+    if text.startswith("["):
+        name, sep, rest = text[1:].partition("]")
+        if not sep or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+        try:
+            return str(ipaddress.IPv6Address(name))
+        except ValueError:
+            return None
+    if text.count(":") > 1:  # a bare IPv6 address (as --allowed-host may give it)
+        try:
+            return str(ipaddress.IPv6Address(text))
+        except ValueError:
+            return None
+    name, sep, port = text.partition(":")
+    if sep and not port.isdigit():
+        return None
+    name = name.removesuffix(".")
+    if not name or len(name) > 253 or not re.fullmatch(r"[a-z0-9_.-]+", name):
+        return None
+    return name
+
+
+def allowed_hosts(listen: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The hosts a server listening on ``listen`` answers to: the names of the machine itself
+    (:data:`LOCAL_HOSTS`), ``listen`` and each of ``extra`` (:data:`ANY_HOST` for any);
+    ``ValueError`` names one that is not a host name or an IP address (a port, a scheme or a
+    path is not part of it)."""
+    out = list(LOCAL_HOSTS)
+    for text in (listen, *extra):
+        if text.strip() == ANY_HOST:
+            out.append(ANY_HOST)
+            continue
+        name = host_name(text)
+        given = text.strip()
+        with_port = given.count(":") == 1 or (given.startswith("[") and not given.endswith("]"))
+        if name is None or with_port:
+            raise ValueError(f"{text!r} is not a host name or an IP address (no port, no scheme)")
+        out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
+class AllowedHosts:
+    """ASGI middleware: a request (HTTP or WebSocket handshake) whose ``Host`` header names a
+    host not in ``hosts`` (ports aside) is refused — ``400`` with a JSON ``detail``, before
+    anything else — so a page of another site that made its name point at this server (DNS
+    rebinding) reaches nothing. :data:`ANY_HOST` among ``hosts`` lets every host in; ``0.0.0.0``
+    or ``::`` lets in any IP address (names must still be given). A refused handshake is
+    counted and held as every refusal (:meth:`Guard.refuse_handshake`, with ``guard``)."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str], guard: Guard | None = None) -> None:
+        self.app = app
+        names = {host_name(h) if h != ANY_HOST else ANY_HOST for h in hosts}
+        self.hosts: frozenset[str] = frozenset(n for n in names if n is not None)
+        """The host names allowed, normalised."""
+        self.any_address = bool(self.hosts & _WILDCARD_HOSTS)
+        """Whether any IP address is allowed (the server listens on every address)."""
+        self.guard = guard
+        """The counters refusals are counted in (``None``: not counted)."""
+
+    def allows(self, scope: Scope) -> bool:
+        """Whether the request's ``Host`` is allowed."""
+        if ANY_HOST in self.hosts:
+            return True
+        host = _header(scope, b"host")
+        name = host_name(host) if host else None
+        if name is None:
+            return False
+        if name in self.hosts:
+            return True
+        if self.any_address:
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket") or self.allows(scope):
+            await self.app(scope, receive, send)
+            return
+        host = _header(scope, b"host")
+        shown = "no Host header" if not host else f"the host {host[:80]!r}"
+        detail = f"this server does not answer to {shown} (see --allowed-host)"
+        if kind == "websocket":
+            if self.guard is not None:
+                await self.guard.refuse_handshake(scope, receive, send, 400, detail)
+            else:
+                await _refuse_websocket(scope, receive, send, 400, detail)
+            return
+        headers = [(b"connection", b"close")]
+        if self.guard is not None:
+            address = client_address(scope)
+            wait = self.guard.hit("requests", address)
+            if wait is not None:  # over the request rate: a 429, held as every one
+                seconds = max(1, math.ceil(wait))
+                detail = (
+                    f"too many requests from this address (at most "
+                    f"{self.guard.rate('requests').describe()}); try again in {seconds} s"
+                )
+                await self.guard.hold(address, wait)
+                headers.append((b"retry-after", str(seconds).encode()))
+                await _answer_http(send, 429, detail, headers)
+                return
+        await _answer_http(send, 400, detail, headers)
 
 
 # -- security headers ------------------------------------------------------------------------
@@ -528,25 +825,8 @@ class RateLimits:
         return detail, [(b"retry-after", str(seconds).encode())]
 
     async def _hold(self, address: str, wait: float) -> bool:
-        """Hold a refusal before it is answered (:attr:`Limits.tarpit`); ``False`` when the
-        address already has :attr:`Limits.tarpit_hold` refusals held (answer at once, and
-        close the connection)."""
-        delay = min(self.guard.limits.tarpit, wait)
-        if delay <= 0:
-            return True
-        held = self.guard.held.get(address, 0)
-        if held >= self.guard.limits.tarpit_hold:
-            return False
-        self.guard.held[address] = held + 1
-        try:
-            await asyncio.sleep(delay)
-        finally:
-            left = self.guard.held.get(address, 1) - 1
-            if left > 0:
-                self.guard.held[address] = left
-            else:
-                self.guard.held.pop(address, None)
-        return True
+        """Hold a refusal before it is answered (:meth:`Guard.hold`)."""
+        return await self.guard.hold(address, wait)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -585,6 +865,7 @@ class RateLimits:
         wait = self.guard.hit("requests", address)
         if wait is not None:
             detail, headers = self._refusal("requests", wait, "requests")
+            self.guard.note_refusal(address, "429: too many requests")
             await self._hold(address, wait)
             await _refuse_websocket(scope, receive, send, 429, detail, headers)
             return
@@ -592,15 +873,19 @@ class RateLimits:
         open_now = self.guard.open.get(address, 0)
         if cap and open_now >= cap:
             detail = f"too many WebSocket connections from this address (at most {cap} at once)"
-            await self._hold(address, 5.0)
-            await _refuse_websocket(scope, receive, send, 429, detail, [(b"retry-after", b"5")])
+        elif self.guard.server_full(address):
+            total = self.guard.limits.total_connections
+            detail = (
+                f"the server is full (at most {total} WebSocket connections at once, shared "
+                "between addresses) and this address holds its share; try again later"
+            )
+        else:
+            self.guard.opened(address)
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.guard.closed(address)
             return
-        self.guard.open[address] = open_now + 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            left = self.guard.open.get(address, 1) - 1
-            if left > 0:
-                self.guard.open[address] = left
-            else:
-                self.guard.open.pop(address, None)
+        self.guard.note_refusal(address, f"429: {detail}")
+        await self._hold(address, 5.0)
+        await _refuse_websocket(scope, receive, send, 429, detail, [(b"retry-after", b"5")])

@@ -71,6 +71,11 @@ class ServerSettings:
     allow_origins: tuple[str, ...] = ()
     """Origins (``https://host[:port]``) whose pages may also open WebSockets and send unsafe
     requests, besides the server's own; checked by the app (:func:`.guard.parse_origins`)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """Host names (or IP addresses) the server answers to, ports aside, against DNS
+    rebinding: a request whose ``Host`` is another is refused (:class:`.guard.AllowedHosts`;
+    ``*``: any; ``0.0.0.0`` or ``::``: any IP address). ``None``: not checked (an app built
+    in-process); ``cardtable serve`` always gives its list (:func:`.guard.allowed_hosts`)."""
     limits: Limits | None = None
     """The rate limits and quotas per client address (``None``: the defaults of
     :class:`.guard.Limits`)."""
