@@ -37,9 +37,21 @@ The script (``benchmarks/server_abuse.py``, or ``python -m benchmarks.serverabus
      limit) and 1 MiB frames nested deeper;
    - ``replays``: ``--replay-clients`` (20) clients fetch the whole replay of a finished game of
      about 6,000 moves again and again, page by page when the answer is paged (``next``);
-   - ``ai_rooms``: rooms of ``master`` (``--ai-master``) and ``expert`` (``--ai-expert``) AI
-     seats playing, each watched by one spectator socket; a room whose game ends is replaced
-     during the window, and after it the rooms are watched until their games end.
+   - ``ping_flood``: ``--pf-sockets`` (256) WebSockets from ``--pf-addresses`` (8) addresses
+     (127.0.0.62 …) each send a ping every ``--pf-interval`` s (0.05: the rate one connection
+     is allowed) — only the limits per address and the server's shared message budget stop
+     them;
+   - ``spectators``: ``--sp-sockets`` (384) spectator connections from ``--sp-addresses`` (12)
+     addresses (127.0.0.82 …) join the ordinary tables' rooms (by turns) and read every state;
+   - ``handshake_flood``: from one address, ``--hs-parallel`` (64) clients make cross-origin
+     WebSocket handshakes as fast as they are answered (each refusal is counted and held);
+   - ``big_heads``: from one address, ``--bh-parallel`` (16) clients send 40,000-byte request
+     heads in one write (``431``, however they arrive);
+   - ``ai_rooms``: rooms of ``master`` (``--ai-master``), ``expert`` (``--ai-expert``) and
+     ``casual`` (``--ai-casual``) AI seats playing, each created and watched by one spectator
+     socket from one of ``--ai-addresses`` (40) addresses (127.0.0.122 …, so the per-address
+     room quota does not cap them); a room whose game ends is replaced during the window, and
+     after it the rooms are watched until their games end.
 
    Before each scenario the script waits ``--settle`` s; after it, it measures how long the
    server takes to **recover** (three ``GET /api/levels`` in a row under 50 ms, from an address
@@ -75,7 +87,8 @@ The code, each module importing only those above it:
 - ``common`` — the server process, source addresses, a small HTTP client, raw WebSockets, /proc;
 - ``prepare`` — stores written through the store API (the long game, the abandoned rooms);
 - ``tables`` — the ordinary tables' process;
-- ``base``, ``flood``, ``slow``, ``heavy``, ``scenarios`` — the abusers;
+- ``base``, ``flood``, ``slow``, ``spread``, ``heavy``, ``scenarios`` — the abusers
+  (``spread``: those from many addresses);
 - ``run`` — the whole run and its phases; ``startup`` — ``--startup``;
 - ``report`` — the table, the details, the goal, the JSON; ``cli`` — the command line.
 """

@@ -84,7 +84,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     g.add_argument("--replay-room", help="replays: ROOM/N, a finished game (no setup)")
     g.add_argument("--ai-master", type=int, default=3, help="ai_rooms: rooms of master")
     g.add_argument("--ai-expert", type=int, default=3, help="ai_rooms: rooms of expert")
+    g.add_argument("--ai-casual", type=int, default=0, help="ai_rooms: rooms of casual")
+    g.add_argument("--ai-addresses", type=int, default=40, help="ai_rooms: their addresses")
     g.add_argument("--ai-seats", type=int, default=4, help="ai_rooms: seats per room")
+    g.add_argument("--pf-sockets", type=int, default=256, help="ping_flood: sockets")
+    g.add_argument("--pf-addresses", type=int, default=8, help="ping_flood: their addresses")
+    g.add_argument("--pf-interval", type=float, default=0.05, help="ping_flood: s between pings")
+    g.add_argument("--sp-sockets", type=int, default=384, help="spectators: sockets")
+    g.add_argument("--sp-addresses", type=int, default=12, help="spectators: their addresses")
+    g.add_argument("--hs-parallel", type=int, default=64, help="handshake_flood: clients")
+    g.add_argument("--bh-parallel", type=int, default=16, help="big_heads: clients")
     g.add_argument("--ai-variant", default="kaboo", help="ai_rooms: game")
     g.add_argument(
         "--ai-options", default='{"target": null, "max_turns": 1}', help="ai_rooms: options"

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from .base import AbuseConfig, Outcome, Window, kib, median, plural
 from .common import HttpClient, describe_error
 from .flood import throttle_keys
+from .spread import AI_FIRST, sources
 
 __all__ = ["ai_rooms", "next_path", "replays"]
 
@@ -131,8 +132,10 @@ async def replays(cfg: AbuseConfig, win: Window) -> Outcome:
 
 
 async def ai_rooms(cfg: AbuseConfig, win: Window) -> Outcome:
-    """Rooms where every seat is a search-level AI (``ai_master`` rooms of ``master``,
-    ``ai_expert`` of ``expert``, ``ai_seats`` seats), each watched by one spectator socket.
+    """Rooms where every seat is an AI (``ai_master`` rooms of ``master``, ``ai_expert`` of
+    ``expert``, ``ai_casual`` of ``casual``, ``ai_seats`` seats), each created and watched by
+    one spectator socket from one of ``ai_addresses`` addresses (by turns), so that the
+    per-address room quota does not cap them.
     A room whose game ends is replaced while the window lasts; after it, the rooms are watched
     (up to ``drain`` s) until their games end, outside the measured window."""
     from websockets.asyncio.client import connect
@@ -142,7 +145,7 @@ async def ai_rooms(cfg: AbuseConfig, win: Window) -> Outcome:
     counts = out.counts
     options = cfg.knob("ai_options")
     seats = cfg.knob("ai_seats")
-    local = (cfg.source, 0) if cfg.source else None
+    addrs = sources(cfg, cfg.knob("ai_addresses"), AI_FIRST)
     playing: set[str] = set()
     moves_in_window = 0
 
@@ -160,9 +163,10 @@ async def ai_rooms(cfg: AbuseConfig, win: Window) -> Outcome:
         room: str = json.loads(answer.body)["room"]
         return room
 
-    async def watch(level: str, stop: asyncio.Event) -> None:
+    async def watch(level: str, source: str | None, stop: asyncio.Event) -> None:
         nonlocal moves_in_window
-        client = HttpClient(cfg.endpoint, cfg.source)
+        local = (source, 0) if source else None
+        client = HttpClient(cfg.endpoint, source)
         while not stop.is_set() and not win.ended:
             try:
                 room = await create(client, level)
@@ -206,8 +210,12 @@ async def ai_rooms(cfg: AbuseConfig, win: Window) -> Outcome:
 
     stop = asyncio.Event()
     plan = ["master"] * cfg.knob("ai_master") + ["expert"] * cfg.knob("ai_expert")
+    plan += ["casual"] * cfg.knob("ai_casual")
     deadline = win.begin()
-    tasks = [asyncio.create_task(watch(level, stop)) for level in plan]
+    tasks = [
+        asyncio.create_task(watch(level, addrs[k % len(addrs)], stop))
+        for k, level in enumerate(plan)
+    ]
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))
     win.end()
     started = time.monotonic()
@@ -220,13 +228,14 @@ async def ai_rooms(cfg: AbuseConfig, win: Window) -> Outcome:
     for failed in await asyncio.gather(*tasks, return_exceptions=True):
         if isinstance(failed, Exception):
             counts[f"failed:{describe_error(failed)}"] += 1
-    rooms = counts["rooms:master"] + counts["rooms:expert"]
+    rooms = counts["rooms:master"] + counts["rooms:expert"] + counts["rooms:casual"]
     refused = plural(counts, ["create:429", "create:403", "create:503"])
     out.summary = f"{rooms} rooms, {moves_in_window:,} AI moves" + (
         f"; {refused}" if refused else ""
     )
     out.details.append(
-        f"{cfg.knob('ai_master')} master + {cfg.knob('ai_expert')} expert rooms of {seats} "
+        f"{cfg.knob('ai_master')} master + {cfg.knob('ai_expert')} expert + "
+        f"{cfg.knob('ai_casual')} casual rooms from {len(addrs)} addresses, of {seats} "
         f"{cfg.knob('ai_variant')} seats, options {json.dumps(options)}: "
         f"{moves_in_window / cfg.seconds:.1f} AI moves/s in the window; after it, "
         f"{time.monotonic() - started:.1f} s waiting for their games to end"

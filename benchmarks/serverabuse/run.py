@@ -280,6 +280,15 @@ def _knobs(args: argparse.Namespace) -> dict[str, Any]:
         "ai_seats": args.ai_seats,
         "ai_variant": args.ai_variant,
         "ai_options": json.loads(args.ai_options),
+        "ai_casual": args.ai_casual,
+        "ai_addresses": args.ai_addresses,
+        "pf_sockets": args.pf_sockets,
+        "pf_addresses": args.pf_addresses,
+        "pf_interval": args.pf_interval,
+        "sp_sockets": args.sp_sockets,
+        "sp_addresses": args.sp_addresses,
+        "hs_parallel": args.hs_parallel,
+        "bh_parallel": args.bh_parallel,
     }
 
 

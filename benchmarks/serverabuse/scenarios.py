@@ -15,6 +15,7 @@ from .common import child_setup
 from .flood import connection_flood, message_flood, room_flood
 from .heavy import ai_rooms, replays
 from .slow import big_bodies, slow_clients
+from .spread import big_heads, handshake_flood, ping_flood, spectators
 
 __all__ = ["SCENARIOS", "abuser_main"]
 
@@ -27,6 +28,10 @@ SCENARIOS: dict[str, Scenario] = {
     "slow_clients": slow_clients,
     "big_bodies": big_bodies,
     "replays": replays,
+    "ping_flood": ping_flood,
+    "spectators": spectators,
+    "handshake_flood": handshake_flood,
+    "big_heads": big_heads,
     "ai_rooms": ai_rooms,
 }
 """Every scenario, in the default order (the AI rooms last: their games may go on a little
