@@ -124,7 +124,8 @@ async def ping_flood(cfg: AbuseConfig, win: Window) -> Outcome:
         f"every {interval:g} s each: sent {sent / cfg.seconds:,.0f}/s, served "
         f"{pongs / cfg.seconds:,.0f}/s; events: {dict(sorted(counts.items()))}"
     )
-    out.throttled = throttle_keys(counts)
+    # paced messages are not refused, only served later: fewer served than sent is push-back
+    out.throttled = throttle_keys(counts) or pongs < 0.9 * sent
     out.figures = {"sent": sent, "served": pongs, "rate_limited": limited}
     return out
 

@@ -215,7 +215,8 @@ _RateAddressMessages = Annotated[
     typer.Option(
         "--rate-address-messages",
         help="WebSocket messages one client address may send a second across all its "
-        f"connections, on average, in bursts of up to twice as many ({_RATE_HELP})",
+        f"connections, on average, in bursts of up to twice as many ({_RATE_HELP}); past "
+        "it a message waits its turn (its connection is not read meanwhile)",
     ),
 ]
 _RateServerMessages = Annotated[

@@ -1,9 +1,9 @@
 """Budgets shared between client addresses (docs/protocol.md, "Limits"): the messages of each
-address across all its connections, and the server's messages a second, shared fairly among
-the addresses sending.
+address across all its connections, paced, and the server's messages a second, shared fairly
+among the addresses sending.
 
-Both count in fixed windows with plain dictionaries (a lookup and an addition per message), and
-take their clock as a parameter, so tests can drive time.
+Both count with plain dictionaries (a lookup and an addition or two per message), and take
+their clock as a parameter, so tests can drive time.
 """
 
 from __future__ import annotations
@@ -11,55 +11,53 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-__all__ = ["AddressWindows", "FairShare"]
+__all__ = ["AddressPace", "FairShare"]
 
 Clock = Callable[[], float]
 
 _SWEEP_EVERY = 1024
-"""New keys after which the windows that are over are dropped (memory follows the addresses
-seen in the last window)."""
+"""New keys after which the keys whose time is past are dropped (memory follows the addresses
+seen lately)."""
 
 
-class AddressWindows:
-    """At most ``count`` events per address in each fixed window of ``seconds`` seconds, the
-    window starting with the address's first event; ``count`` 0: no limit."""
+class AddressPace:
+    """Messages per address at ``rate`` a second on average, ``burst`` at once: a message over
+    that waits its turn, the turns of an address's messages spaced ``1 / rate`` seconds apart
+    (each waiting message holds its own turn, so those of many connections do not all wake at
+    once). The counting is the generic cell rate algorithm: one time per address, the
+    theoretical arrival of its next message. ``rate`` 0: no limit."""
 
-    def __init__(self, count: int, seconds: float, clock: Clock = time.monotonic) -> None:
-        self.count = count
-        """Events allowed per window (0: no limit)."""
-        self.seconds = seconds
-        """Length of a window in seconds."""
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        """Messages a second, on average (0: no limit)."""
+        self.interval = 1.0 / rate if rate > 0 else 0.0
+        """Seconds between two turns of one address."""
+        self.tolerance = max(0, burst - 1) * self.interval
+        """How far ahead of the average an address may be (its burst)."""
         self._clock = clock
-        self._windows: dict[str, list[float]] = {}  # address -> [end of window, events]
+        self._next: dict[str, float] = {}  # address -> theoretical time of its next message
         self._new = 0
 
-    def hit(self, key: str) -> float | None:
-        """Count one event of ``key``: ``None`` if it is allowed, else the seconds until the
-        key's window ends (the event is not counted)."""
-        if self.count <= 0:
-            return None
+    def take(self, key: str) -> float:
+        """Take the next turn of address ``key``: the seconds to wait before its message goes
+        (0.0: at once)."""
+        if self.rate <= 0:
+            return 0.0
         now = self._clock()
-        window = self._windows.get(key)
-        if window is None or now >= window[0]:
-            if window is None:
-                self._new += 1
-                if self._new >= _SWEEP_EVERY:
-                    self._sweep(now)
-            self._windows[key] = [now + self.seconds, 1.0]
-            return None
-        if window[1] >= self.count:
-            return window[0] - now
-        window[1] += 1
-        return None
-
-    def _sweep(self, now: float) -> None:
-        self._new = 0
-        for key in [k for k, (end, _) in self._windows.items() if now >= end]:
-            del self._windows[key]
+        due = self._next.get(key)
+        if due is None:
+            self._new += 1
+            if self._new >= _SWEEP_EVERY:
+                self._new = 0
+                self._next = {k: t for k, t in self._next.items() if t > now}
+            due = now
+        due = max(due, now)
+        self._next[key] = due + self.interval
+        return max(0.0, due - now - self.tolerance)
 
     def __len__(self) -> int:
-        """Keys held (windows not yet swept)."""
-        return len(self._windows)
+        """Addresses held (not yet swept)."""
+        return len(self._next)
 
 
 class FairShare:

@@ -11,10 +11,10 @@
   (``429`` with ``Retry-After`` past a limit) and open WebSocket connections (a handshake past
   the cap of its address, or past its address's share of the server's cap, is refused with
   ``429``).
-- :class:`MessageGate` counts the messages of one WebSocket connection and of its address; the
-  ``/ws`` loop asks it before handling each message and answers ``rate_limited`` past a limit,
-  and waits while the address is over its share of the server's messages a second
-  (:mod:`.fairness`).
+- :class:`MessageGate` counts the messages of one WebSocket connection (the ``/ws`` loop asks it
+  before handling each message and answers ``rate_limited`` past the limit) and of its
+  address: a message waits its turn while the address is over its rate across its
+  connections, or over its share of the server's messages a second (:mod:`.fairness`).
 - A refused WebSocket handshake (another site, another host, a limit) is counted against its
   address's requests, held like any refusal and logged at most once per address and window
   (:meth:`Guard.refuse_handshake`).
@@ -44,7 +44,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .fairness import AddressWindows, FairShare
+from .fairness import AddressPace, FairShare
 
 __all__ = [
     "ANY_HOST",
@@ -179,8 +179,8 @@ class Limits:
     messages: Rate = Rate(20, 1)
     """WebSocket messages per connection, on average."""
     address_messages: Rate = Rate(100, 1)
-    """WebSocket messages per address, across all its connections, on average (in bursts of
-    twice as many in twice the time)."""
+    """WebSocket messages per address, across all its connections, on average, in bursts of
+    up to twice the count; past it a message waits its turn (:class:`.fairness.AddressPace`)."""
     server_messages: int = 5000
     """WebSocket messages a second the server reads, shared fairly among the addresses sending
     (:class:`.fairness.FairShare`; 0: no budget)."""
@@ -216,13 +216,6 @@ class Limits:
             return self.messages
         burst = self.message_burst if self.message_burst is not None else 2 * count
         return Rate(burst, max(1, round(burst * self.messages.seconds / count)))
-
-    @property
-    def address_message_window(self) -> Rate:
-        """The window an address's messages are counted in: twice its rate in twice the
-        time."""
-        rate = self.address_messages
-        return rate if rate.count == 0 else Rate(2 * rate.count, 2 * rate.seconds)
 
     @classmethod
     def unlimited(cls) -> Limits:
@@ -295,9 +288,11 @@ class Guard:
         """Open WebSocket connections in all."""
         self.held: dict[str, int] = {}
         """Refusals being held before their answer, by address (none: left out)."""
-        window = self.limits.address_message_window
-        self.address_messages = AddressWindows(window.count, window.seconds)
-        """Messages per address, across its connections."""
+        rate = self.limits.address_messages
+        self.address_messages = AddressPace(
+            rate.count / rate.seconds, 2 * rate.count if rate.count else 0
+        )
+        """Messages per address, across its connections: paced, in bursts of twice the rate."""
         self.share = FairShare(self.limits.server_messages)
         """The server's messages a second, shared among the addresses sending."""
         self._logged: dict[str, float] = {}  # address -> when its refusals may be logged again
@@ -433,7 +428,6 @@ class MessageGate:
         self._guard = guard
         self._key = key
         self._address = address
-        self._by_address = False
         self._last_refusal = -math.inf
         self.refused_in_a_row = 0
         """Refusals in the current run (each refusal ends a window: the server waits for the
@@ -449,35 +443,26 @@ class MessageGate:
         if now - self._last_refusal > 2 * self._guard.rate("messages").seconds + 1:
             self.refused_in_a_row = 0  # the last refusal is long past: a new run
         if wait is None:
-            by_address = self._guard.address_messages.hit(self._address)
-            if by_address is None:
-                return True
-            # the address's other connections spent its messages: this one waits, but a
-            # connection is closed only for its own flood
-            self._by_address = True
-            self.retry_after = by_address + 0.01
-            return False
-        self._by_address = False
+            return True
         self.refused_in_a_row += 1
         self._last_refusal = now
         self.retry_after = wait + 0.05  # a little past the window's end, which the storage
         return False  # checks against the wall clock
 
     async def turn(self) -> None:
-        """Wait while the connection's address is over its share of the server's messages a
-        second (:class:`.fairness.FairShare`): meanwhile nothing more is read from it."""
+        """Wait for the message's turn: while the connection's address is over its own rate
+        across its connections (:class:`.fairness.AddressPace`), then while it is over its
+        share of the server's messages a second (:class:`.fairness.FairShare`). Meanwhile
+        nothing more is read from the connection."""
+        wait = self._guard.address_messages.take(self._address)
+        if wait > 0:
+            await asyncio.sleep(wait)
         while (wait := self._guard.share.take(self._address)) > 0:
             await asyncio.sleep(wait)
 
     @property
     def refusal(self) -> str:
         """The text of the ``rate_limited`` error."""
-        if self._by_address:
-            window = self._guard.limits.address_message_window
-            return (
-                f"too many messages from this address: at most {window.describe()} across "
-                "its connections; this one was not read"
-            )
         window = self._guard.rate("messages")
         return (
             f"too many messages: at most {window.describe()} on one connection; "
