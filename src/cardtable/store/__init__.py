@@ -6,6 +6,6 @@ as such; it is replayed from the log (see :mod:`cardtable.web.lobby`). The schem
 through the migrations in :mod:`cardtable.store.migrations`, which :meth:`Store.open` runs.
 """
 
-from .db import ActionRow, GameRow, RoomRow, SeatRow, Store, StoreError
+from .db import ActionRow, FencedOut, GameRow, RoomRow, SeatRow, Store, StoreError
 
-__all__ = ["ActionRow", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]
+__all__ = ["ActionRow", "FencedOut", "GameRow", "RoomRow", "SeatRow", "Store", "StoreError"]

@@ -8,6 +8,17 @@ So "durable before anyone is told" costs one commit per burst, not one per actio
 The tables below are the runtime model of the schema; the schema itself changes only through
 the migrations in :mod:`cardtable.store.migrations`, which :meth:`Store.open` runs, and the two
 must agree (a test compares them).
+
+Fencing (for several server processes sharing one PostgreSQL store, each room owned by one
+process at a time through a lease kept elsewhere): each room stores a ``lease_epoch``.
+:meth:`Store.claim` bumps it and keeps the new number as this store's *fence* for the room
+(:attr:`Store.fences`); from then on every write of that room carries, in its own transaction and
+before anything else, the check that the stored number is still the fence (an ``UPDATE`` that
+must match the room's row, so on PostgreSQL it also holds the row until the commit: a claim by
+another process either waits for the write or makes it fail). A process that lost the room to a
+later claim is refused with :class:`FencedOut` and nothing of that write is stored. Writes of
+rooms this store holds no fence for are written as before, with no check (a single server never
+claims). ``Store(url, fenced=True)`` creates every room at epoch 1 and keeps that fence.
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import (
     JSON,
@@ -44,10 +55,11 @@ from sqlalchemy import (
     insert,
     literal,
     select,
+    text,
     true,
     update,
 )
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, CursorResult, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -60,6 +72,7 @@ from . import migrations
 __all__ = [
     "CHOSEN_BY",
     "ActionRow",
+    "FencedOut",
     "GameRow",
     "RoomRow",
     "SeatRow",
@@ -119,6 +132,7 @@ rooms = Table(
     Column("spectator_chat", Boolean, nullable=False, server_default=false()),
     Column("hints", Boolean, nullable=False, server_default=false()),
     Column("practice", Boolean, nullable=False, server_default=false()),
+    Column("lease_epoch", Integer, nullable=False, server_default=text("0")),
     Index("ix_rooms_public_created", "public", "created"),
 )
 
@@ -168,6 +182,16 @@ actions = Table(
 
 class StoreError(Exception):
     """A write the store refused (e.g. a duplicate action number) or a closed store."""
+
+
+class FencedOut(StoreError):
+    """A write of a room this store no longer owns: another store claimed the room since this
+    one did (its ``lease_epoch`` is no longer this store's fence); nothing of it was stored."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__(f"room {room!r} was claimed by another owner: the write is refused")
+        self.room = room
+        """The room's id."""
 
 
 @dataclass
@@ -342,26 +366,70 @@ _Append = tuple[str, int, int, int, str, GameResult | None, str | None, str | No
 ends it, who chose it (``chosen_by``) and the stand-in's level."""
 
 _Write = (
-    tuple[Literal["room"], RoomRow]
+    tuple[Literal["room"], tuple[RoomRow, int]]
     | tuple[Literal["seat"], tuple[str, int, str, str]]
     | tuple[Literal["hints"], tuple[str, int]]
     | tuple[Literal["practice"], str]
     | tuple[Literal["game"], GameRow]
     | tuple[Literal["action"], _Append]
     | tuple[Literal["finish"], tuple[str, int, GameResult]]
+    | tuple[Literal["claim"], str]
 )
-"""One write for the writer task: its kind and what it writes (a new room, a seat taken by
-``(room, seat, name, token_hash)``, a seat marked for its hints by ``(room, seat)``, a room
-marked practice by its id, a new game, an action, a game's end by ``(room, game_no, result)``)."""
+"""One write for the writer task: its kind and what it writes (a new room with its lease epoch,
+a seat taken by ``(room, seat, name, token_hash)``, a seat marked for its hints by
+``(room, seat)``, a room marked practice by its id, a new game, an action, a game's end by
+``(room, game_no, result)``, a claim of a room by its id)."""
 
-_Queued = tuple[_Write, "asyncio.Future[None]"]
-"""A write waiting for the writer, with the future its caller awaits."""
+_Fenced = tuple[_Write, int | None]
+"""A write and the fence it is checked against (``None``: its room is not fenced)."""
+
+_Queued = tuple[_Write, int | None, "asyncio.Future[int | None]"]
+"""A write waiting for the writer, with its fence and the future its caller awaits (a claim's
+future gives the room's new epoch)."""
 
 _Params = dict[str, object] | list[dict[str, object]]
 """A statement's parameters: one row, or several (one statement, many rows)."""
 
-_Step = tuple[Insert | Update, _Params | None, int | None]
-"""One statement of a batch: statement, parameters, expected row count (or ``None``)."""
+_Step = tuple[Insert | Update, _Params | None, int | None, str | None]
+"""One statement of a batch: statement, parameters, expected row count (or ``None``), and the
+room whose fence it checks (``None``: not a fence check): a fence check that matches no row
+raises :class:`FencedOut`, any other unmet expectation :class:`StoreError`. A statement with
+``RETURNING`` gives its first row's first column as the plan's value (a claim's new epoch)."""
+
+
+def _room_of(write: _Write) -> str | None:
+    """The room an existing room's write changes (``None`` for a new room and for a claim,
+    which are never checked against a fence)."""
+    if write[0] == "game":
+        return write[1].room
+    if write[0] == "practice":
+        return write[1]
+    if write[0] in ("seat", "hints", "action", "finish"):
+        return write[1][0]
+    return None
+
+
+def _fence_step(room: str, epoch: int) -> _Step:
+    """The check that ``room`` is still at ``epoch``: an update that changes nothing but must
+    find the room's row at that epoch (and, on PostgreSQL, holds the row until the commit)."""
+    stmt = (
+        update(rooms)
+        .where(rooms.c.id == room, rooms.c.lease_epoch == epoch)
+        .values(lease_epoch=rooms.c.lease_epoch)
+    )
+    return (stmt, None, 1, room)
+
+
+def _claim_step(room: str) -> _Step:
+    """The update that bumps a room's lease epoch and returns the new one (it must find the
+    room)."""
+    stmt = (
+        update(rooms)
+        .where(rooms.c.id == room)
+        .values(lease_epoch=rooms.c.lease_epoch + 1)
+        .returning(rooms.c.lease_epoch)
+    )
+    return (stmt, None, 1, None)
 
 
 def _finish(room: str, game_no: int, result: GameResult, now: float) -> _Step:
@@ -371,22 +439,26 @@ def _finish(room: str, game_no: int, result: GameResult, now: float) -> _Step:
         .where(games.c.room_id == room, games.c.game_no == game_no)
         .values(finished=now, result=result)
     )
-    return (stmt, None, 1)
+    return (stmt, None, 1, None)
 
 
-def _plan(batch: Sequence[_Write]) -> list[_Step]:
+def _plan(batch: Sequence[_Fenced]) -> list[_Step]:
     """The statements that carry out a batch of writes, in order (consecutive appends are one
-    multi-row insert, followed by the updates of the games those appends finish)."""
+    multi-row insert, followed by the updates of the games those appends finish). A fenced
+    write is preceded by its fence check, once per room and epoch in the batch (the first check
+    holds for the rest of the transaction)."""
     steps: list[_Step] = []
+    checked: set[tuple[str, int]] = set()
     now = time.time()
     i = 0
     while i < len(batch):
-        write = batch[i]
+        write, _ = batch[i]
         if write[0] == "action":
-            i = _plan_actions(batch, i, now, steps)
+            i = _plan_actions(batch, i, now, steps, checked)
             continue
+        _check_fence(batch[i], steps, checked)
         if write[0] == "room":
-            steps.extend(_room_steps(write[1]))
+            steps.extend(_room_steps(*write[1]))
         elif write[0] == "seat":
             steps.append(_seat_step(*write[1]))
         elif write[0] == "hints":
@@ -398,21 +470,41 @@ def _plan(batch: Sequence[_Write]) -> list[_Step]:
         elif write[0] == "finish":
             room, game_no, result = write[1]
             steps.append(_finish(room, game_no, result, now))
+        elif write[0] == "claim":
+            steps.append(_claim_step(write[1]))
         else:  # pragma: no cover - programming error
             raise StoreError(f"unknown write {write[0]!r}")
         i += 1
     return steps
 
 
-def _plan_actions(batch: Sequence[_Write], i: int, now: float, steps: list[_Step]) -> int:
-    """Add to ``steps`` the appends from ``batch[i]`` on, as one multi-row insert, and the
-    updates of the games they finish; returns the index of the first write after them."""
+def _check_fence(item: _Fenced, steps: list[_Step], checked: set[tuple[str, int]]) -> None:
+    """Add to ``steps`` the fence check of a fenced write, unless the plan already has it."""
+    write, fence = item
+    room = _room_of(write)
+    if fence is None or room is None or (room, fence) in checked:
+        return
+    checked.add((room, fence))
+    steps.append(_fence_step(room, fence))
+
+
+def _plan_actions(
+    batch: Sequence[_Fenced],
+    i: int,
+    now: float,
+    steps: list[_Step],
+    checked: set[tuple[str, int]],
+) -> int:
+    """Add to ``steps`` the fence checks of the appends from ``batch[i]`` on, then the appends
+    as one multi-row insert, and the updates of the games they finish; returns the index of the
+    first write after them."""
     rows: list[dict[str, object]] = []
     ends: list[_Step] = []
     while i < len(batch):
-        write = batch[i]
+        write = batch[i][0]
         if write[0] != "action":
             break
+        _check_fence(batch[i], steps, checked)
         room, game_no, seq, seat, action, result, chosen_by, stand_in = write[1]
         rows.append(
             {
@@ -429,13 +521,13 @@ def _plan_actions(batch: Sequence[_Write], i: int, now: float, steps: list[_Step
         if result is not None:
             ends.append(_finish(room, game_no, result, now))
         i += 1
-    steps.append((insert(actions), rows, None))
+    steps.append((insert(actions), rows, None, None))
     steps.extend(ends)
     return i
 
 
-def _room_steps(r: RoomRow) -> list[_Step]:
-    """The inserts of a new room and its seats."""
+def _room_steps(r: RoomRow, epoch: int) -> list[_Step]:
+    """The inserts of a new room (at lease epoch ``epoch``) and its seats."""
     room_row: dict[str, object] = {
         "id": r.id,
         "game": r.game,
@@ -448,8 +540,9 @@ def _room_steps(r: RoomRow) -> list[_Step]:
         "spectator_chat": r.spectator_chat,
         "hints": r.hints,
         "practice": r.practice,
+        "lease_epoch": epoch,
     }
-    steps: list[_Step] = [(insert(rooms), room_row, None)]
+    steps: list[_Step] = [(insert(rooms), room_row, None, None)]
     seat_rows: list[dict[str, object]] = [
         {
             "room_id": r.id,
@@ -464,7 +557,7 @@ def _room_steps(r: RoomRow) -> list[_Step]:
         for s in r.seats
     ]
     if seat_rows:  # (an empty list would insert one row of nothing)
-        steps.append((insert(seats), seat_rows, None))
+        steps.append((insert(seats), seat_rows, None, None))
     return steps
 
 
@@ -479,7 +572,7 @@ def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
         )
         .values(name=name, token_hash=token_hash)
     )
-    return (stmt, None, 1)
+    return (stmt, None, 1, None)
 
 
 def _hints_step(room: str, seat: int) -> _Step:
@@ -490,12 +583,12 @@ def _hints_step(room: str, seat: int) -> _Step:
         .where(seats.c.room_id == room, seats.c.seat == seat, seats.c.type == "human")
         .values(hints=True, memory_aid=True)
     )
-    return (stmt, None, 1)
+    return (stmt, None, 1, None)
 
 
 def _practice_step(room: str) -> _Step:
     """The update that marks a room practice (it must find the room)."""
-    return (update(rooms).where(rooms.c.id == room).values(practice=True), None, 1)
+    return (update(rooms).where(rooms.c.id == room).values(practice=True), None, 1, None)
 
 
 def _game_step(g: GameRow) -> _Step:
@@ -508,16 +601,45 @@ def _game_step(g: GameRow) -> _Step:
         "started": g.started,
         "rules": g.rules,
     }
-    return (insert(games), row, None)
+    return (insert(games), row, None, None)
 
 
-def _run_sync(conn: Connection, plan: list[_Step]) -> None:
-    """Carry out a plan in one transaction on a synchronous connection."""
+def _outcome(res: CursorResult[Any], expect: int | None, fence: str | None) -> int | None:
+    """Check one executed step against its expected row count (:class:`FencedOut` for a fence
+    check, else :class:`StoreError`); the first column of its first row if it returns rows."""
+    value: int | None = None
+    if res.returns_rows:
+        rows = res.all()
+        count = len(rows)
+        value = rows[0][0] if rows else None
+    else:
+        count = res.rowcount
+    if expect is not None and count != expect:
+        if fence is not None:
+            raise FencedOut(fence)
+        raise StoreError("a write matched no row")
+    return value
+
+
+def _run_sync(conn: Connection, plan: list[_Step]) -> int | None:
+    """Carry out a plan in one transaction on a synchronous connection; the value of its
+    statement with ``RETURNING``, if any."""
+    value: int | None = None
     with conn.begin():
-        for stmt, params, expect in plan:
-            res = conn.execute(stmt, params)
-            if expect is not None and res.rowcount != expect:
-                raise StoreError("a write matched no row")
+        for stmt, params, expect, fence in plan:
+            got = _outcome(conn.execute(stmt, params), expect, fence)
+            value = got if got is not None else value
+    return value
+
+
+def _refusal(write: _Write, exc: Exception) -> StoreError:
+    """What the caller of a write that failed alone is told: :class:`FencedOut` as raised, a
+    claim of a room that is not there, or the store's refusal."""
+    if isinstance(exc, FencedOut):
+        return FencedOut(exc.room)
+    if write[0] == "claim" and isinstance(exc, StoreError):
+        return StoreError(f"no room {write[1]!r} to claim")
+    return StoreError("the store refused a write")
 
 
 class Store:
@@ -526,9 +648,14 @@ class Store:
     An in-memory SQLite URL (:func:`in_memory`) gets a throwaway file instead, in a temporary
     folder removed when the store closes: the writer, the readers and the migrations each hold
     their own connection, and every connection to ``:memory:`` would open a database of its
-    own."""
+    own.
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    ``fenced``: this store is one of several server processes sharing the database, each room
+    owned by one of them at a time; every room it creates starts at lease epoch 1 with this
+    store's fence (see :meth:`claim`). Off (a single server), rooms start at 0 and nothing is
+    fenced unless claimed."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, fenced: bool = False) -> None:
         self._scratch: str | None = None
         if in_memory(url):
             self._scratch = tempfile.mkdtemp(prefix="cardtable-store-")
@@ -544,6 +671,11 @@ class Store:
         """Number of transactions the writer committed (for benchmarks)."""
         self.writes = 0
         """Number of writes committed."""
+        self.fenced = fenced
+        """Whether rooms this store creates are claimed by it at once (epoch 1)."""
+        self.fences: dict[str, int] = {}
+        """The lease epoch this store holds for each room it claimed (room id → epoch): every
+        write of such a room is refused (:class:`FencedOut`) unless the room is still at it."""
 
     @property
     def engine(self) -> AsyncEngine:
@@ -587,16 +719,37 @@ class Store:
             shutil.rmtree(self._scratch, ignore_errors=True)
 
     # -- writes ----------------------------------------------------------------------------
-    async def _submit(self, write: _Write) -> None:
+    async def _submit(self, write: _Write) -> int | None:
+        """Queue ``write`` with the fence this store holds for its room now, and wait for its
+        commit (a claim: the room's new epoch)."""
         if self._closed or self._writer is None:
             raise StoreError("the store is closed")
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._queue.put((write, fut))
-        await fut
+        room = _room_of(write)
+        fence = None if room is None else self.fences.get(room)
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        await self._queue.put((write, fence, fut))
+        return await fut
 
     async def create_room(self, room: RoomRow) -> None:
-        """Store a new room and its seats."""
-        await self._submit(("room", room))
+        """Store a new room and its seats. A :attr:`fenced` store creates it at lease epoch 1
+        and holds that fence once it is committed (no claim needed)."""
+        await self._submit(("room", (room, 1 if self.fenced else 0)))
+
+    async def claim(self, room_id: str) -> int:
+        """Take ownership of a room: bump its lease epoch in one statement of its own
+        transaction (never shared with other writes) and hold the new epoch as this store's
+        fence for it (:attr:`fences`, set before this returns); the new epoch is returned.
+        Another store that held the room is fenced out from then on. :class:`StoreError` if
+        there is no such room."""
+        epoch = await self._submit(("claim", room_id))
+        assert epoch is not None  # a committed claim always returns its epoch
+        return epoch
+
+    def release(self, room_id: str) -> None:
+        """Forget this store's fence for a room (nothing is written): its later writes are
+        unfenced again. A process that gave a room up should not write it at all; keeping to
+        that is the caller's part."""
+        self.fences.pop(room_id, None)
 
     async def take_seat(self, room: str, seat: int, name: str, token_hash: str) -> None:
         """Record that a person took ``seat`` under ``name``."""
@@ -651,6 +804,14 @@ class Store:
         over by itself when appended with its ``result``)."""
         await self._submit(("finish", (room, game_no, result)))
 
+    async def epoch(self, room_id: str) -> int | None:
+        """The room's stored lease epoch (``None``: no such room): whether this store still owns
+        it is ``await store.epoch(room) == store.fences.get(room)``."""
+        async with self.engine.connect() as conn:
+            stmt = select(rooms.c.lease_epoch).where(rooms.c.id == room_id)
+            value: int | None = (await conn.execute(stmt)).scalar_one_or_none()
+            return value
+
     async def _write_loop(self) -> None:
         engine = self.engine
         if engine.dialect.name == "sqlite":
@@ -665,8 +826,8 @@ class Store:
             try:
                 with sync.connect() as conn:
 
-                    async def run(plan: list[_Step]) -> None:
-                        await loop.run_in_executor(pool, _run_sync, conn, plan)
+                    async def run(plan: list[_Step]) -> int | None:
+                        return await loop.run_in_executor(pool, _run_sync, conn, plan)
 
                     await self._batches(run)
             finally:
@@ -675,16 +836,17 @@ class Store:
             return
         async with engine.connect() as aconn:
 
-            async def run_async(plan: list[_Step]) -> None:
+            async def run_async(plan: list[_Step]) -> int | None:
+                value: int | None = None
                 async with aconn.begin():
-                    for stmt, params, expect in plan:
-                        res = await aconn.execute(stmt, params)
-                        if expect is not None and res.rowcount != expect:
-                            raise StoreError("a write matched no row")
+                    for stmt, params, expect, fence in plan:
+                        got = _outcome(await aconn.execute(stmt, params), expect, fence)
+                        value = got if got is not None else value
+                return value
 
             await self._batches(run_async)
 
-    async def _batches(self, run: Callable[[list[_Step]], Awaitable[None]]) -> None:
+    async def _batches(self, run: Callable[[list[_Step]], Awaitable[int | None]]) -> None:
         """Take writes off the queue in groups and commit each group with ``run``."""
         while True:
             item = await self._queue.get()
@@ -698,22 +860,41 @@ class Store:
                     stop = True
                     break
                 batch.append(nxt)
-            await self._commit_batch(run, batch)
+            await self._commit_in_order(run, batch)
             if stop:
                 return
 
+    async def _commit_in_order(
+        self, run: Callable[[list[_Step]], Awaitable[int | None]], batch: list[_Queued]
+    ) -> None:
+        """Commit the writes of ``batch`` in queue order: each claim in a transaction of its
+        own, the writes between claims in shared ones (:meth:`_commit_batch`)."""
+        group: list[_Queued] = []
+        for item in batch:
+            if item[0][0] != "claim":
+                group.append(item)
+                continue
+            if group:
+                await self._commit_batch(run, group)
+                group = []
+            await self._commit_batch(run, [item])
+        if group:
+            await self._commit_batch(run, group)
+
     async def _commit_batch(
-        self, run: Callable[[list[_Step]], Awaitable[None]], batch: list[_Queued]
+        self, run: Callable[[list[_Step]], Awaitable[int | None]], batch: list[_Queued]
     ) -> None:
         """Commit a batch in one transaction; if that fails, each write in a transaction of its
-        own (a write is one item, e.g. an action with the end of its game: it stays whole)."""
+        own (a write is one item, e.g. an action with the end of its game: it stays whole). A
+        write refused alone by its fence check fails with :class:`FencedOut`, any other with
+        :class:`StoreError`."""
         try:
-            await run(_plan([write for write, _ in batch]))
-        except Exception:
+            value = await run(_plan([(write, fence) for write, fence, _ in batch]))
+        except Exception as exc:
             if len(batch) == 1:
-                _, fut = batch[0]
+                write, _, fut = batch[0]
                 if not fut.done():
-                    fut.set_exception(StoreError("the store refused a write"))
+                    fut.set_exception(_refusal(write, exc))
                 return
             # One bad write must not sink the others: retry each in its own transaction.
             for item in batch:
@@ -721,9 +902,15 @@ class Store:
             return
         self.commits += 1
         self.writes += len(batch)
-        for _, fut in batch:
+        for write, _, fut in batch:
+            result = None
+            if write[0] == "claim" and value is not None:
+                # held before anyone hears of the claim: writes queued after it carry it
+                result = self.fences[write[1]] = value
+            elif write[0] == "room" and write[1][1] > 0:
+                self.fences[write[1][0].id] = write[1][1]
             if not fut.done():
-                fut.set_result(None)
+                fut.set_result(result)
 
     # -- reads -----------------------------------------------------------------------------
     async def room(self, room_id: str) -> RoomRow | None:
