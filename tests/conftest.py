@@ -2,7 +2,8 @@
 
 ``browser``: drives Debian's Chromium (tests/e2e). ``terminal``: drives Debian's tmux
 (tests/tui/test_tmux_*.py). ``postgres``: runs a throwaway PostgreSQL
-server (the ``postgresql`` store of the web tests, tests/test_pgserver.py). ``ray``: starts a
+server (the ``postgresql`` store of the web tests, tests/test_pgserver.py, the several-process
+harness of tests/test_cluster_harness.py). ``ray``: starts a
 local Ray instance. ``slow``: the longest sweeps, each the longer twin of a test the default
 run keeps; plain ``scripts/test`` leaves them out (``scripts/test -m slow`` runs them). Without
 root (no Chromium, tmux or PostgreSQL installed by scripts/setup) run ``scripts/test -m "not
@@ -29,7 +30,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = Path(str(item.path))
         if (HERE / "e2e") in path.parents:
             item.add_marker(pytest.mark.browser)
-        if path.name == "test_pgserver.py":
+        if path.name in ("test_pgserver.py", "test_cluster_harness.py"):
             item.add_marker(pytest.mark.postgres)
         if path.name.startswith("test_tmux"):
             item.add_marker(pytest.mark.terminal)
