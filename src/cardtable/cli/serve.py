@@ -7,7 +7,7 @@ import importlib
 import logging
 import math
 import socket
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -283,6 +283,16 @@ _LogFormat = Annotated[
     ),
 ]
 
+_Redis = Annotated[
+    str | None,
+    typer.Option(
+        "--redis",
+        help="Redis URL (redis://host:port/db): run as one process of several that share the "
+        "rooms through it and a PostgreSQL store (--db), behind a load balancer; see "
+        "docs/deploy.md",
+    ),
+]
+
 
 def serve_command(
     host: _Host = "127.0.0.1",
@@ -314,6 +324,7 @@ def serve_command(
     trust_proxy: _TrustProxy = None,
     log_level: _LogLevel = "warning",
     log_format: _LogFormat = "text",
+    redis: _Redis = None,
 ) -> None:
     """Run the web app: rooms, AI opponents and the browser table (prints its URL).
 
@@ -322,6 +333,8 @@ def serve_command(
     """
     _require_web_extra()
     _check_db(db)
+    if redis is not None:
+        _check_cluster(db, redis)
     if idle_time <= 0:  # a room must outlast the moment between its creation and a join
         _fail("--idle-time must be more than 0")
     if not WS_MAX_SIZE_RANGE[0] <= ws_max_size <= WS_MAX_SIZE_RANGE[1]:
@@ -358,7 +371,7 @@ def serve_command(
         )
     except SettingError as err:
         _fail(f"--{err.name.replace('_', '-')} {err.problem}")
-    application = _app(db, settings)
+    application = _app(db, settings, redis)
     _check_store(db)
     sock = _bind(host, port)
     _run(
@@ -462,13 +475,34 @@ def _allowed_hosts(host: str, extra: list[str] | tuple[str, ...]) -> tuple[str, 
     return hosts if ANY_HOST not in hosts else (ANY_HOST,)
 
 
-def _app(db: str, settings: ServerSettings) -> FastAPI:
-    """The web app on the store at ``db``; a usage error for an ``--allow-origin`` that is not
-    an origin."""
+def _check_cluster(db: str, redis: str) -> None:
+    """Stop with a plain error unless several processes can share this store and this Redis:
+    the store is PostgreSQL, and Redis answers."""
+    from sqlalchemy import make_url
+
+    if not make_url(db).get_backend_name().startswith("postgresql"):
+        _fail("--redis: several processes share a PostgreSQL store (--db postgresql+asyncpg://…)")
+    try:
+        import redis as redis_py
+    except ImportError:  # pragma: no cover - depends on the install
+        fail("--redis needs the 'redis' extra: pip install 'cardtable[redis]'", FAILURE)
+    try:
+        client = redis_py.Redis.from_url(redis, socket_connect_timeout=5)
+        client.ping()
+        client.close()
+    except ValueError as err:
+        _fail(f"--redis: {err}")
+    except Exception as err:
+        fail(f"cannot reach Redis at --redis: {type(err).__name__}", FAILURE)
+
+
+def _app(db: str, settings: ServerSettings, redis: str | None = None) -> FastAPI:
+    """The web app on the store at ``db`` (one process of a cluster with ``redis``); a usage
+    error for an ``--allow-origin`` that is not an origin."""
     from ..web.app import create_app
 
     try:
-        return create_app(db, settings)
+        return create_app(db, settings, redis_url=redis)
     except ValueError as err:  # an --allow-origin that is not an origin
         _fail(str(err))
 
@@ -538,7 +572,7 @@ def _run(
         forwarded_allow_ips=trust_proxy,
         log_config=logs,
     )
-    server = uvicorn.Server(config)
+    server = _draining_server(application.state.manager)(config)
     bound = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     if as_json:  # every line is a log record: the banner too
@@ -554,6 +588,25 @@ def _run(
         if in_memory(db):
             Console().print("the store is a throwaway one: its rooms and games go when it stops")
     server.run(sockets=[sock])
+
+
+def _draining_server(manager: Any) -> type[Any]:
+    """uvicorn's server, which drains ``manager``'s rooms before it stops (SIGTERM, Ctrl+C)."""
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """Before uvicorn closes the connections (code 1012: reconnect), the app is marked
+        draining (``/readyz`` fails) and, in a cluster, gives up its rooms, so the clients
+        reconnect to the other processes, which take the rooms over (:meth:`.RoomManager.drain`)."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            try:
+                await asyncio.wait_for(manager.drain(), 5.0)
+            except Exception:
+                logging.getLogger("cardtable.serve").exception("draining the rooms failed")
+            await super().shutdown(sockets)
+
+    return DrainingServer
 
 
 async def _open_and_close(store: Store) -> None:

@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
@@ -29,6 +29,7 @@ from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
 from ..text.rules import plain_rules_page
+from .cluster import Cluster
 from .guard import (
     AllowedHosts,
     Guard,
@@ -162,15 +163,20 @@ def create_app(
     db_url: str = DEFAULT_URL,
     settings: ServerSettings = DEFAULTS,
     reviews: ReviewService | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web application around the store at ``db_url``, run as ``settings`` say (its clocks,
     AI players, chat rate, the other origins whose pages may use it and its rate limits; see
     :class:`.settings.ServerSettings`), its game reviews computed by ``reviews`` (default: as
-    :meth:`.reviews.ReviewService.from_env` says). ``ValueError`` names an allowed origin that
-    is not an origin."""
+    :meth:`.reviews.ReviewService.from_env` says). With ``redis_url`` the app is one process of
+    a cluster sharing the store and that Redis (:mod:`.cluster`). ``ValueError`` names an
+    allowed origin that is not an origin."""
     origins = parse_origins(settings.allow_origins)  # ValueError names one that is not an origin
-    store = Store(db_url)
+    store = Store(db_url, fenced=redis_url is not None)
     manager = RoomManager(store, settings)
+    cluster = Cluster(redis_url) if redis_url is not None else None
+    if cluster is not None:
+        manager.attach(cluster)
     guard = Guard(settings.limits)
     replays = ReplayCache()
     reviews = reviews if reviews is not None else ReviewService.from_env()
@@ -195,7 +201,9 @@ def create_app(
         app.add_middleware(AllowedHosts, hosts=settings.allowed_hosts, guard=guard)
     app.add_middleware(SecurityHeaders, docs_paths=("/api/docs", "/api/docs/oauth2-redirect"))
     app.add_middleware(Refusals, metrics=manager.metrics)  # counts the refusals of every layer
-    app.add_middleware(Probes, readiness=Readiness(store.ping, lambda: manager.draining))
+    app.add_middleware(
+        Probes, readiness=Readiness(_pinger(store, cluster), lambda: manager.draining)
+    )
     _add_error_answers(app)
     _add_pages(app)
     _add_reference(app)
@@ -209,6 +217,18 @@ def create_app(
     return app
 
 
+def _pinger(store: Store, cluster: Cluster | None) -> Callable[[], Awaitable[None]]:
+    """What ``/readyz`` asks: the store answers, and in a cluster Redis does too."""
+    if cluster is None:
+        return store.ping
+
+    async def ping() -> None:
+        await store.ping()
+        await cluster.ping()
+
+    return ping
+
+
 def _lifespan(
     store: Store, manager: RoomManager, replays: ReplayCache, reviews: ReviewService
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
@@ -219,6 +239,8 @@ def _lifespan(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
         manager.start()  # rooms load when first asked for; idle ones are paused
+        if manager.cluster is not None:
+            await manager.cluster.start(manager)  # raises if Redis is out of reach
         # Full collections of a large heap paused the loop for 0.1-0.4 s under load
         # (benchmarks/server_load.py): move what exists at start out of the collector's way and
         # collect the young generation less often.
@@ -380,13 +402,15 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
     @app.get("/api/rooms")
     async def lobby() -> dict[str, object]:
         """Public rooms waiting for people or in play."""
-        return {"rooms": manager.lobby()}
+        return {"rooms": await manager.lobby_everywhere()}
 
     @app.get("/api/rooms/{room_id}")
     async def room_summary(room_id: str) -> dict[str, object]:
         """One room's summary."""
-        room = await _live_room(manager, room_id)
-        return dict(manager.summary(room))
+        summary = await manager.summary_of(room_id)
+        if summary is None:
+            raise HTTPException(404, "there is no such room")
+        return summary
 
     @app.post("/api/rooms/{room_id}/join")
     async def join_room(
@@ -395,12 +419,16 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         """Take the first free person's seat of a room; a refusal in ``lang`` (a tag)."""
         try:
             with speaking(lang):
-                room, seat, token = await manager.take_seat(room_id, body.name if body else None)
+                room_id, seat, token = await manager.seat_anywhere(
+                    room_id, body.name if body else None
+                )
         except RoomError as exc:
             if exc.code == "too_many_ai_rooms":
                 raise _busy(exc) from None
+            if exc.code in ("room_moved", "unavailable"):  # its process stops or is gone
+                raise HTTPException(503, exc.message, headers={"Retry-After": "1"}) from None
             raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
-        return {"room": room.id, "seat": seat, "token": token}
+        return {"room": room_id, "seat": seat, "token": token}
 
     @app.post("/api/quickplay")
     async def quickplay(body: QuickPlay) -> dict[str, object]:
@@ -408,10 +436,10 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
         open seats go to AI players after a short wait (docs/protocol.md). It counts against
         the address's quotas of new rooms and of seat joins (:class:`.guard.RateLimits`)."""
         try:
-            room, seat, token = await manager.quickplay(body.game, body.name or None)
+            room_id, seat, token = await manager.quickplay_anywhere(body.game, body.name or None)
         except (KeyError, ValueError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
-        return {"room": room.id, "seat": seat, "token": token, "url": f"/r/{room.id}"}
+        return {"room": room_id, "seat": seat, "token": token, "url": f"/r/{room_id}"}
 
     @app.get("/api/rooms/{room_id}/games")
     async def room_games(room_id: str) -> dict[str, object]:
@@ -677,7 +705,10 @@ async def _play(ws: WebSocket, manager: RoomManager, guard: Guard) -> None:
     goes out through the connection's own sender task."""
     await ws.accept()
     gate = guard.message_gate(client_address(ws.scope))
-    conn = Conn(ws.send_text, lambda: ws.close(gate.close_code, gate.close_reason))
+    conn = Conn(
+        ws.send_text,
+        lambda: ws.close(conn.close_code or gate.close_code, gate.close_reason),
+    )
     sender = asyncio.ensure_future(conn.run_sender())
     try:
         while not conn.closed:

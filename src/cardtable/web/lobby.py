@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 
 from .. import variants
 from ..catalog import say
@@ -67,6 +67,17 @@ class Lobby:
         """Rooms of AI players only that may play in memory at once (0: no cap)."""
         self.closing = False
         """Set once the server closes: nothing new starts."""
+        self.claim: Callable[[str], Awaitable[bool]] | None = None
+        """In a cluster: take a room for this process before it is loaded (its lease, then
+        the store's fence); ``False`` if there is no such room, ``RoomError``
+        (``room_moved``) if another process plays it (:mod:`.cluster`)."""
+        self.claim_new: Callable[[str], Awaitable[None]] | None = None
+        """In a cluster: take the lease of a room this process just made."""
+        self.released: Callable[[str], Awaitable[None]] | None = None
+        """In a cluster: give up a room that left memory (paused)."""
+        self.keep_reads = True
+        """Whether reads of rooms not in memory are kept (:attr:`paused`); a cluster keeps
+        none: another process may play the room meanwhile."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[object]] = set()
 
@@ -77,6 +88,8 @@ class Lobby:
         load lazily, when first asked for: start-up does not depend on how many there are.
         Returns the start-up's two one-off tasks (the repair, the lobby's rooms)."""
         self._spawn(self._sweep_loop())
+        if self.claim is not None:  # a cluster's rooms come back when asked for
+            return [self._spawn(self.repair())]
         return [self._spawn(self.repair()), self._spawn(self._load_lobby())]
 
     def _spawn(self, work: Coroutine[object, object, object]) -> asyncio.Task[object]:
@@ -120,6 +133,8 @@ class Lobby:
                 if self.tables.get(room.id) is table:
                     del self.tables[room.id]
                     self._keep_paused(room)
+                    if self.released is not None:
+                        await self.released(room.id)
                 paused += 1
         return paused
 
@@ -218,7 +233,12 @@ class Lobby:
             table = self.tables.get(room_id)
             if table is not None:
                 return table
-            row = await self.store.room(room_id)
+            try:
+                claimed = self.claim is None or await self.claim(room_id)
+            except BaseException:
+                self._loading.pop(room_id, None)
+                raise
+            row = await self.store.room(room_id) if claimed else None
             if row is None:
                 self._loading.pop(room_id, None)
                 return None
@@ -226,6 +246,8 @@ class Lobby:
             if self._past_ai_cap(row.seats, table.room.status):
                 self._loading.pop(room_id, None)
                 self._keep_paused(table.room)
+                if self.released is not None:
+                    await self.released(room_id)
                 raise RoomError("too_many_ai_rooms", self._ai_rooms_refusal())
             self.tables[room_id] = table
             self.paused.pop(room_id, None)
@@ -258,6 +280,8 @@ class Lobby:
 
     def _keep_paused(self, room: Room) -> None:
         """Keep ``room``'s state, out of memory's play, for the reads to come."""
+        if not self.keep_reads:
+            return
         self.paused[room.id] = room
         self.paused.move_to_end(room.id)
         while len(self.paused) > PAUSED_KEPT:
@@ -376,6 +400,8 @@ class Lobby:
             hints=hints,
         )
         await self.store.create_room(row)
+        if self.claim_new is not None:
+            await self.claim_new(row.id)
         room = Room(
             row=row,
             tokens={r.token_hash: r.seat for r in rows if r.token_hash},

@@ -89,6 +89,9 @@ class Conn:
         self.on_drop: Callable[[Conn], None] | None = None
         """Called once when the server drops this connection (so its room stops counting it
         online at once, not when its socket finally closes)."""
+        self.close_code: int | None = None
+        """The code its socket is closed with when the server drops it (``None``: the
+        connection's own; 1012 when its room moved to another process: reconnect at once)."""
 
     def speaking(self) -> AbstractContextManager[Catalog]:
         """A ``with`` block in which the catalog speaks this connection's language (the

@@ -16,15 +16,18 @@ The parts, each given what it needs:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
+from typing import Any
 
-from ..catalog import negotiate
+from ..catalog import catalog, language, negotiate
 from ..catalog import say as words
-from ..store import Store
+from ..store import Store, StoreError
 from ..variants import Options
 from .chat import say
 from .clock import Clock, LoopClock
-from .fill import fill_in
+from .cluster import Cluster, RemoteConn, RemoteError
+from .fill import fill_in, is_quickplay
 from .lobby import Lobby
 from .protocol import (
     AI_LEVELS,
@@ -79,6 +82,28 @@ class RoomManager:
         self.quick = QuickPlay(self.live)
         """Quick play (:mod:`.quickplay`)."""
         self._startup: list[asyncio.Task[object]] = []
+        self._losing: set[asyncio.Future[None]] = set()
+        self.cluster: Cluster | None = None
+        """This process's part in a cluster of processes sharing the rooms (:meth:`attach`);
+        ``None``: the only process."""
+
+    def attach(self, cluster: Cluster) -> None:
+        """Serve rooms in a cluster (:mod:`.cluster`): a room is loaded only once this process
+        holds its lease and has fenced the store, a room made here is leased at once, a paused
+        one is given up, and messages about rooms of other processes are forwarded to them."""
+        self.cluster = cluster
+        lobby = self.live
+        lobby.claim = self._claim
+        lobby.claim_new = self._claim_new
+        lobby.released = self._released
+        lobby.keep_reads = False
+        lobby.services = dataclasses.replace(lobby.services, fenced_out=self._fenced_out)
+
+    def _fenced_out(self, room_id: str) -> None:
+        """The store refused a write of ``room_id``: another process took it over."""
+        task = asyncio.ensure_future(self.lost([room_id]))
+        self._losing.add(task)
+        task.add_done_callback(self._losing.discard)
 
     # -- life cycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -93,9 +118,111 @@ class RoomManager:
         await asyncio.gather(*self._startup, return_exceptions=True)
 
     async def close(self) -> None:
-        """Stop background work, AI moves and timers, then the search workers."""
+        """Stop background work, AI moves and timers, then the search workers (in a cluster:
+        give up this process's rooms, whose clients reconnect to the others)."""
+        if self.cluster is not None:
+            self.cluster.closing = True
         self.live.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.search.close()
+
+    async def drain(self) -> None:
+        """The server is about to stop: it is marked draining (``/readyz`` fails, so the
+        balancer sends no one new), and in a cluster it takes no more rooms and gives up those
+        it plays, whose clients reconnect to the other processes."""
+        self.draining = True
+        cluster = self.cluster
+        if cluster is None:
+            return
+        cluster.closing = True
+        await self.lost(self.owned())
+
+    # -- the cluster's side (:class:`.cluster.Owner`) -------------------------------------------
+    def owned(self) -> list[str]:
+        """The rooms this process plays (in memory)."""
+        return list(self.live.tables)
+
+    async def lost(self, rooms: list[str]) -> None:
+        """Let rooms go that another process took (or that this one gives up): they stop here,
+        their connections are closed with code 1012 (the clients reconnect, and reach the
+        room's new owner) and the store's fence is lifted."""
+        cluster = self.cluster
+        for room_id in rooms:
+            table = self.live.tables.get(room_id)
+            if table is None:
+                continue
+            async with table.lock:
+                room = table.room
+                room.evicted = True
+                table.stop()
+                if self.live.tables.get(room_id) is table:
+                    del self.live.tables[room_id]
+                conns = list(room.conns)
+            if cluster is not None:
+                cluster.drop_local(conns)
+                await cluster.release(room_id)
+            self.store.release(room_id)
+
+    def listing(self) -> list[Any]:
+        """This process's public rooms (:meth:`lobby`)."""
+        return list(self.lobby())
+
+    async def answer(self, op: str, args: list[Any]) -> Any:
+        """Carry out another process's call about a room this one plays: ``take_seat``
+        (room, name, language: ``[room, seat, token]``) or ``summary`` (room)."""
+        try:
+            if op == "take_seat":
+                room_id, name, lang = str(args[0]), args[1], str(args[2])
+                with language(lang):
+                    room, seat, token = await self.take_seat(room_id, name)
+                return [room.id, seat, token]
+            if op == "summary":
+                read = await self.read(str(args[0]))
+                return None if read is None else dict(self.summary(read))
+        except RoomError as exc:
+            raise RemoteError(exc.code, exc.message) from None
+        raise RemoteError("server_error", f"unknown call {op!r}")
+
+    async def _claim(self, room_id: str) -> bool:
+        """Take ``room_id`` for this process before it is loaded: its lease, then the store's
+        fence (:meth:`.Store.claim`); ``False`` if there is no such room."""
+        cluster = self.cluster
+        assert cluster is not None
+        if await cluster.acquire(room_id) != cluster.id:
+            raise RoomError("room_moved", words("web.error.room_moved"))
+        try:
+            await self.store.claim(room_id)
+        except StoreError:  # no such room
+            await cluster.release(room_id)
+            return False
+        return True
+
+    async def _claim_new(self, room_id: str) -> None:
+        """Lease a room this process just made (the store fenced it when it stored it)."""
+        cluster = self.cluster
+        assert cluster is not None
+        await cluster.acquire(room_id)
+
+    async def _released(self, room_id: str) -> None:
+        """Give up a room that was paused."""
+        cluster = self.cluster
+        assert cluster is not None
+        await cluster.release(room_id)
+        self.store.release(room_id)
+
+    async def _elsewhere(self, room_id: str) -> str | None:
+        """The other process that plays ``room_id``, else ``None`` (this process plays it, or
+        may: nobody alive does, and it took the lease)."""
+        cluster = self.cluster
+        if cluster is None or room_id in self.live.tables:
+            return None
+        holder = await cluster.acquire(room_id)
+        if holder == cluster.id:
+            return None
+        if not holder:  # this process stops, and nobody plays the room
+            raise RoomError("room_moved", words("web.error.room_moved"))
+        return holder
 
     async def sweep(self) -> int:
         """Pause the rooms idle for ``idle_time`` seconds; how many (:meth:`.Lobby.sweep`)."""
@@ -158,8 +285,25 @@ class RoomManager:
         )
         return table.room, seat, token
 
+    async def seat_anywhere(self, room_id: str, name: str | None) -> tuple[str, int, str]:
+        """Give the caller the first free person's seat (by the process that plays the room);
+        returns the room's id, the seat and its token. ``RoomError`` for a refusal."""
+        owner = await self._elsewhere(room_id)
+        if owner is not None:
+            assert self.cluster is not None
+            try:
+                answer = await self.cluster.call(
+                    owner, "take_seat", [room_id, name, catalog().language]
+                )
+            except RemoteError as exc:
+                raise RoomError(exc.code, exc.message) from None
+            return str(answer[0]), int(answer[1]), str(answer[2])
+        room, seat, token = await self.take_seat(room_id, name)
+        return room.id, seat, token
+
     async def take_seat(self, room_id: str, name: str | None) -> tuple[Room, int, str]:
-        """Give the caller the first free person's seat; returns room, seat and token."""
+        """Give the caller the first free person's seat of a room this process plays (or
+        loads); returns room, seat and token."""
         table, seat, token = await self.live.take_seat(room_id, name)
         return table.room, seat, token
 
@@ -167,6 +311,26 @@ class RoomManager:
         """Seat the caller at a quick-play table of ``game`` (:meth:`.QuickPlay.seat`)."""
         table, seat, token = await self.quick.seat(game, name)
         return table.room, seat, token
+
+    async def quickplay_anywhere(self, game: str, name: str | None) -> tuple[str, int, str]:
+        """Seat the caller at a quick-play table of ``game`` (:meth:`quickplay`; in a cluster,
+        first at one another process plays that waits for people); the room's id, the seat
+        and its token."""
+        if self.cluster is not None:
+            for summary in sorted(await self.cluster.listings(), key=lambda s: s["created"]):
+                if (
+                    is_quickplay(summary["room"])
+                    and summary["game"] == game
+                    and summary["status"] == "waiting"
+                    and summary["room"] not in self.live.tables
+                    and any(s["type"] == "human" and not s["taken"] for s in summary["seats"])
+                ):
+                    try:
+                        return await self.seat_anywhere(summary["room"], name)
+                    except RoomError:  # taken meanwhile, or its process is gone
+                        continue
+        room, seat, token = await self.quickplay(game, name)
+        return room.id, seat, token
 
     async def read(self, room_id: str) -> Room | None:
         """A room to read, live or paused, which reading never sets playing nor keeps in
@@ -176,6 +340,31 @@ class RoomManager:
     def lobby(self) -> list[RoomSummary]:
         """Public rooms waiting for people or in play, newest first."""
         return self.live.listing()
+
+    async def lobby_everywhere(self) -> list[RoomSummary]:
+        """Public rooms waiting for people or in play, newest first: this process's, and in a
+        cluster every other live process's too."""
+        if self.cluster is None:
+            return self.lobby()
+        rooms: list[RoomSummary] = await self.cluster.listings()
+        rooms.sort(key=lambda s: s["created"], reverse=True)
+        return rooms[:100]
+
+    async def summary_of(self, room_id: str) -> dict[str, object] | None:
+        """The summary of a room, live or paused, from the process that plays it (:meth:`read`
+        does not set it playing); ``None`` if unknown."""
+        cluster = self.cluster
+        if cluster is not None and room_id not in self.live.tables:
+            holder = await cluster.holder(room_id)
+            if holder is not None and holder != cluster.id:
+                try:
+                    answer = await cluster.call(holder, "summary", [room_id])
+                except RemoteError:
+                    answer = None  # gone meanwhile: read it from the store
+                if answer is not None:
+                    return dict(answer)
+        room = await self.read(room_id)
+        return None if room is None else dict(self.summary(room))
 
     def summary(self, room: Room) -> RoomSummary:
         """The room's summary with what its table knows, and whether it is paused
@@ -192,6 +381,24 @@ class RoomManager:
         may name it: the words of every frame built for it from then on)."""
         if isinstance(msg, JoinMsg) and msg.lang is not None:
             conn.lang = negotiate([msg.lang])
+        cluster = self.cluster
+        if (
+            cluster is not None
+            and not isinstance(msg, PingMsg)
+            and not isinstance(conn, RemoteConn)
+        ):
+            try:
+                owner = await self._elsewhere(msg.room)
+            except RoomError as exc:
+                raise ProtocolError(exc.code, exc.message, msg.id) from None
+            joining = isinstance(msg, JoinMsg)
+            if owner is not None:  # another process plays the room: it answers
+                if joining:
+                    self.leave(conn)  # the room of this process it listened to, if any
+                cluster.forward(conn, msg, owner, join=joining)
+                return
+            if joining:
+                cluster.unforward(conn)
         with conn.speaking():
             await self._handle(conn, msg)
 

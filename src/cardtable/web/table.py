@@ -52,7 +52,7 @@ from ..errors import GameOver, IllegalAction, NotYourTurn
 from ..game import Event, Game
 from ..notation import Action
 from ..seat import Seat
-from ..store import GameRow, RoomRow, Store, StoreError
+from ..store import FencedOut, GameRow, RoomRow, Store, StoreError
 from ..text.phrase import refusal
 from ..views import GameResult
 from .chat import chat_log
@@ -140,6 +140,9 @@ class Services:
     """Where search-level AI moves are computed."""
     metrics: Metrics = field(default_factory=Metrics)
     """The server's metrics (:mod:`.metrics`)."""
+    fenced_out: Callable[[str], None] | None = None
+    """Told the id of a room whose write the store refused because another process took the
+    room over (:class:`.FencedOut`): this process lets the room go (:mod:`.cluster`)."""
 
 
 class Table:
@@ -158,6 +161,8 @@ class Table:
         """Where search-level AI moves are computed."""
         self.metrics = services.metrics
         """The server's metrics (:mod:`.metrics`)."""
+        self.fenced_out = services.fenced_out
+        """Told a room the store refused a write of (:attr:`Services.fenced_out`)."""
         self.lock = asyncio.Lock()
         """Held while the room changes."""
         self.stopped = False
@@ -306,6 +311,14 @@ class Table:
                 chosen_by=chosen.kind if chosen is not None else None,
                 stand_in=chosen.level if chosen is not None else None,
             )
+        except FencedOut:  # another process plays the room now: this one lets it go
+            log.warning(
+                "room %s was taken over by another process", room.id, extra={"room": room.id}
+            )
+            self._rebuild()
+            if self.fenced_out is not None:
+                self.fenced_out(room.id)
+            raise ProtocolError("room_moved", say("web.error.room_moved"), msg_id) from None
         except StoreError:
             log.exception("store refused an action of room %s", room.id, extra={"room": room.id})
             self._rebuild()

@@ -227,7 +227,7 @@ export class RoomConnection extends EventTarget {
       } else if (msg.type === "hint") this.emit("hint", msg);
       else if (msg.type === "error") this.emit("error", msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
@@ -235,7 +235,10 @@ export class RoomConnection extends EventTarget {
         this.setStatus("closed");
         return;
       }
-      const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+      // 1012: the server stops, or the room moved to another of its processes: reconnect at
+      // once (the balancer sends the new connection to a process that serves the room)
+      const restart = ev.code === 1012 && this.attempt === 0;
+      const delay = restart ? 0 : BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
       this.setStatus("waiting", delay);
       this.retryTimer = setTimeout(() => this.connect(), delay);
