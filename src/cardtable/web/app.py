@@ -177,7 +177,7 @@ def create_app(
     cluster = Cluster(redis_url) if redis_url is not None else None
     if cluster is not None:
         manager.attach(cluster)
-    guard = Guard(settings.limits)
+    guard = Guard(settings.limits, shared=redis_url)
     replays = ReplayCache()
     reviews = reviews if reviews is not None else ReviewService.from_env()
     app = FastAPI(

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -261,15 +261,22 @@ def client_address(scope: Scope) -> str:
 
 class Guard:
     """The counters of one application: fixed windows per address (and per connection for
-    messages) in the in-memory storage of ``limits``, and the open WebSocket connections per
-    address. Keys expire with their window, so memory follows the addresses seen lately."""
+    messages) in the in-memory storage of ``limits`` (the requests, rooms and joins in Redis,
+    shared by a cluster's processes, given ``shared``: its URL), and the open WebSocket
+    connections per address. Keys expire with their window, so memory follows the addresses
+    seen lately."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, shared: str | None = None) -> None:
         self.limits = limits or Limits()
         """The limits."""
         self.storage = MemoryStorage()
         """The counters (expired keys are dropped by the storage)."""
         self._limiter = FixedWindowRateLimiter(self.storage)
+        self._shared: FixedWindowRateLimiter | None = None
+        if shared is not None:  # the processes of a cluster count each address together
+            storage = RedisStorage(shared, key_prefix="ct-limits", socket_timeout=1.0)
+            self._shared = FixedWindowRateLimiter(storage)
+        self._shared_failed = 0.0
         self._items = {
             "requests": _item(self.limits.requests, "requests"),
             "rooms": _item(self.limits.rooms, "rooms"),
@@ -393,13 +400,30 @@ class Guard:
 
     def hit(self, kind: str, key: str) -> float | None:
         """Count one event of ``kind`` (``requests``, ``rooms``, ``joins``, ``messages``) for
-        ``key``: ``None`` if it is allowed, else the seconds until the window ends."""
+        ``key``: ``None`` if it is allowed, else the seconds until the window ends. With a
+        ``shared`` Redis the requests, rooms and joins are counted there, for every process of
+        the cluster together (a connection's messages stay with its process); while Redis is
+        out of reach each process counts alone."""
         if not self._rates[kind].enabled:
             return None
         item = self._items[kind]
-        if self._limiter.hit(item, key):
-            return None
-        reset = self._limiter.get_window_stats(item, key).reset_time
+        limiter = self._limiter
+        if (
+            self._shared is not None
+            and kind != "messages"
+            and time.monotonic() > self._shared_failed
+        ):
+            limiter = self._shared  # requests, rooms and joins: counted across the processes
+        try:
+            if limiter.hit(item, key):
+                return None
+            reset = limiter.get_window_stats(item, key).reset_time
+        except Exception as exc:  # Redis out of reach: count in this process for a while
+            if limiter is self._limiter:
+                raise
+            log.warning("shared rate limits unavailable (%s); counting here", type(exc).__name__)
+            self._shared_failed = time.monotonic() + 10.0
+            return self.hit(kind, key)
         return max(0.0, reset - time.time())
 
     def rate(self, kind: str) -> Rate:
