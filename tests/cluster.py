@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import re
 import shutil
 import signal
 import socket
@@ -53,11 +54,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+import redis
+
 from .pgserver import PostgresServer
 from .redisserver import RedisServer
 from .webserver import Server, free_port
 
-__all__ = ["BACKEND", "HAPROXY", "Cluster", "find_haproxy", "haproxy_config", "server_name"]
+__all__ = [
+    "BACKEND",
+    "HAPROXY",
+    "ID_LOGGING",
+    "Cluster",
+    "find_haproxy",
+    "haproxy_config",
+    "server_name",
+]
 
 #: Where Debian's ``haproxy`` package puts the balancer.
 HAPROXY = Path("/usr/sbin/haproxy")
@@ -68,7 +79,13 @@ _INSTALL_HINT = (
     f"haproxy was not found at {HAPROXY} or on PATH; scripts/setup installs it "
     "(as root it runs: apt-get install --no-install-recommends haproxy)"
 )
+#: Options (for ``extra_args``) under which each process logs its cluster id at start ("process
+#: ID joined the cluster", a JSON line at info): what :meth:`Cluster.process_id` reads.
+ID_LOGGING = ("--log-format", "json", "--log-level", "info")
+
 _PORT_TAKEN = "cannot bind socket"
+_JOINED = re.compile(r"process ([0-9a-f]+) joined the cluster")
+_LEASE = "ct:lease:"  # the key of a room's lease (src/cardtable/web/cluster.py)
 _START_ATTEMPTS = 5
 _LOG_TAIL = 6000  # characters of each log in logs()
 
@@ -353,6 +370,45 @@ class Cluster:
         server = self.servers[index]
         server.stop()
         server.start(timeout)
+
+    # -- the cluster's view ----------------------------------------------------------------
+
+    def process_id(self, index: int, timeout: float = 10.0) -> str:
+        """The cluster id of app process ``index`` (new at each start: the last one its log
+        names); the processes must log it (``extra_args`` with :data:`ID_LOGGING`)."""
+        found: list[str] = []
+
+        def logged() -> bool:
+            found[:] = _JOINED.findall(self.servers[index].log())
+            return bool(found)
+
+        _wait_for(
+            f"app process {index} never logged its cluster id (extra_args: ID_LOGGING?)",
+            logged,
+            timeout,
+            self.logs,
+        )
+        return found[-1]
+
+    def lease_holder(self, room: str) -> str | None:
+        """The process id in ``room``'s lease key in Redis (None: nobody holds it)."""
+        url = self.redis_url
+        if url is None:
+            raise RuntimeError("the cluster runs without Redis")
+        with redis.Redis.from_url(url, decode_responses=True) as client:
+            holder = client.get(_LEASE + room)
+        return holder if isinstance(holder, str) else None
+
+    def owner_of(self, room: str) -> int | None:
+        """The index of the app process holding ``room``'s lease (None: nobody, or a process
+        not started by this cluster); see :meth:`process_id`."""
+        holder = self.lease_holder(room)
+        if holder is None:
+            return None
+        for index in range(len(self.servers)):
+            if self.process_id(index) == holder:
+                return index
+        return None
 
     # -- the balancer's view -----------------------------------------------------------
 
