@@ -6,8 +6,8 @@ one Redis, behind HAProxy (tests/cluster.py).
   process (whose messages it was forwarded) are both closed with 1012, ``/readyz`` of the
   stopping process answers ``503`` ``draining`` until it stops listening, and the other process
   takes the room over at the same version (its lease names that process) and plays on.
-- Redis out of reach: ``/readyz`` answers ``503`` (the reason the health module gives any
-  failure of its pinger, ``store``, with the kind of error) while ``/healthz`` stays ``200``.
+- Redis out of reach: ``/readyz`` answers ``503`` with reason ``redis`` and the kind of error,
+  while ``/healthz`` stays ``200``.
 """
 
 from __future__ import annotations
@@ -126,9 +126,8 @@ def test_readiness_fails_without_redis_while_liveness_holds(tmp_path: Path) -> N
             answer = readiness(only.url)
         assert answer is not None, "the process stopped listening"
         status, body = answer
-        # the health module gives every failure of its pinger (store, then Redis) as "store"
         assert status == 503 and body["status"] == "not ready", body
-        assert body["reason"] == "store", body
-        assert body.get("detail") == "ConnectionError", body  # redis-py's, not the store's
+        assert body["reason"] == "redis", body
+        assert body.get("detail") == "ConnectionError", body  # redis-py's kind of error
         assert http("GET", only.url + "/healthz") == (200, {"status": "ok"})
         own.wait_backend_status(0, "DOWN")  # the balancer sends it no one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import logging
 import math
@@ -559,7 +560,7 @@ def _run(
 
     as_json = log_format == "json"
     # text: uvicorn's own configuration of its loggers, as before
-    logs = json_log_config(log_level) if as_json else uvicorn.config.LOGGING_CONFIG
+    logs = json_log_config(log_level) if as_json else _text_log_config(log_level)
     config = uvicorn.Config(
         application,
         log_level=log_level,
@@ -588,6 +589,20 @@ def _run(
         if in_memory(db):
             Console().print("the store is a throwaway one: its rooms and games go when it stops")
     server.run(sockets=[sock])
+
+
+def _text_log_config(level: str) -> dict[str, Any]:
+    """uvicorn's own logging configuration, with the server's loggers (``cardtable.*``) on its
+    handler at ``level`` too: the rooms' events at ``info``, the warnings at ``warning``."""
+    import uvicorn
+
+    config: dict[str, Any] = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["loggers"]["cardtable"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
 
 
 def _draining_server(manager: Any) -> type[Any]:

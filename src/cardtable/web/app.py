@@ -39,7 +39,7 @@ from .guard import (
     client_address,
     parse_origins,
 )
-from .health import Probes, Readiness
+from .health import Probes, Readiness, Unready
 from .lessons import Lessons, lesson_routes
 from .lobby import AI_ROOMS_RETRY
 from .messages import add_messages, served_words, speaking
@@ -224,7 +224,10 @@ def _pinger(store: Store, cluster: Cluster | None) -> Callable[[], Awaitable[Non
 
     async def ping() -> None:
         await store.ping()
-        await cluster.ping()
+        try:
+            await cluster.ping()
+        except Exception as exc:
+            raise Unready("redis", type(exc).__name__) from exc
 
     return ping
 

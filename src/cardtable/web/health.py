@@ -46,8 +46,8 @@ READY_TIMEOUT = 2.0
 
 @dataclass(frozen=True)
 class Verdict:
-    """A readiness answer: ready, or why not (``reason``: ``draining`` or ``store``; ``detail``:
-    the kind of store failure, never its text)."""
+    """A readiness answer: ready, or why not (``reason``: ``draining``, ``store`` or ``redis``;
+    ``detail``: the kind of failure, never its text)."""
 
     ready: bool
     reason: str | None = None
@@ -61,6 +61,18 @@ class Verdict:
         if self.detail:
             out["detail"] = self.detail
         return out
+
+
+class Unready(Exception):
+    """A readiness ping's failure that names what failed (``reason``, e.g. ``redis``) and the
+    kind of error (``detail``); any other exception of a ping is the store's."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        """What does not answer."""
+        self.detail = detail
+        """The kind of error (a class name)."""
 
 
 class Readiness:
@@ -106,10 +118,13 @@ class Readiness:
             await asyncio.wait_for(self._ping(), self.timeout)
             verdict = Verdict(True)
         except Exception as exc:
-            verdict = Verdict(False, "store", type(exc).__name__)
+            if isinstance(exc, Unready):
+                verdict = Verdict(False, exc.reason, exc.detail)
+            else:
+                verdict = Verdict(False, "store", type(exc).__name__)
             was_ready = self._last is None or self._last[1].ready
             if was_ready:
-                log.warning("not ready: the store does not answer (%s)", type(exc).__name__)
+                log.warning("not ready: %s does not answer (%s)", verdict.reason, verdict.detail)
         self._last = (time.monotonic(), verdict)
         return verdict
 

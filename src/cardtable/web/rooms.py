@@ -159,9 +159,9 @@ class RoomManager:
                 if self.live.tables.get(room_id) is table:
                     del self.live.tables[room_id]
                 conns = list(room.conns)
-            if cluster is not None:
+            if cluster is not None:  # released first: a client that reconnects at once
+                await cluster.release(room_id)  # finds the room free to take
                 cluster.drop_local(conns)
-                await cluster.release(room_id)
             self.store.release(room_id)
 
     def listing(self) -> list[Any]:
