@@ -282,7 +282,7 @@ class Cluster:
             await self._release(keys=[_LEASE + room], args=[self.id])
 
     # -- forwarding (the client's side) --------------------------------------------------------
-    def forward(self, conn: Conn, msg: ClientMessage, owner: str, *, join: bool) -> None:
+    async def forward(self, conn: Conn, msg: ClientMessage, owner: str, *, join: bool) -> None:
         """Send ``msg`` of the local connection ``conn`` to ``owner``, which plays its room
         (``join``: the message is a ``join``; the processes of the rooms it listened to before
         forget it)."""
@@ -304,7 +304,8 @@ class Cluster:
             "l": conn.lang,
             "r": msg.model_dump_json(exclude_none=True),
         }
-        self._publish(owner, json.dumps(envelope))
+        # awaited: the next message of the connection is published after this one, in order
+        await self.redis.publish(_INBOX + owner, json.dumps(envelope))
 
     def unforward(self, conn: Conn) -> None:
         """The local connection ``conn`` no longer talks to rooms of other processes (it
@@ -434,6 +435,8 @@ class Cluster:
                 await owner.handle(conn, msg)
             except ProtocolError as exc:
                 conn.push(error(exc.code, exc.message, exc.msg_id))
+                if exc.code == "room_moved":  # the client reconnects, to the room's new owner
+                    conn.drop()
             except Exception as exc:
                 log.exception("a forwarded message could not be handled (%s)", type(exc).__name__)
                 conn.push(error("server_error", "the server failed on this message"))

@@ -395,7 +395,7 @@ class RoomManager:
             if owner is not None:  # another process plays the room: it answers
                 if joining:
                     self.leave(conn)  # the room of this process it listened to, if any
-                cluster.forward(conn, msg, owner, join=joining)
+                await cluster.forward(conn, msg, owner, join=joining)
                 return
             if joining:
                 cluster.unforward(conn)
