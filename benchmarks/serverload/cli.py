@@ -10,9 +10,11 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
+from .balanced import ClusterRuns, run_cluster
 from .measure import fs_type, raise_fd_limit, versions
-from .report import COLUMNS, GOAL_TABLES, details, goal_text, row_text
+from .report import COLUMNS, GOAL_P99_MS, GOAL_TABLES, details, goal_text, row_text
 from .run import RunResult, run_once
 from .store import sqlite_path
 
@@ -85,6 +87,12 @@ def main() -> None:
         type=int,
         help="the server's --ai-workers (default: its own, one per CPU; 0: search in a thread)",
     )
+    parser.add_argument(
+        "--processes",
+        help="comma-separated process counts: for each, a cluster of that many processes with "
+        "Redis behind HAProxy (tests/cluster.py), the table counts played through the balancer "
+        "in ascending order until one misses p99 < 50 ms (default: one server, no balancer)",
+    )
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     options = json.loads(args.options)
@@ -94,6 +102,9 @@ def main() -> None:
         parser.error("--ai-tables and --ai-workers cannot be negative")
     if args.url and (args.ai_workers is not None):
         parser.error("--ai-workers is for a server this script starts, not with --url")
+    sizes = [int(x) for x in (args.processes or "").split(",") if x.strip()]
+    if args.processes and (not sizes or min(sizes) < 1 or args.url or args.db):
+        parser.error("--processes needs counts >= 1 and starts its own store (no --url, --db)")
     limit = raise_fd_limit(4 * max(counts) * args.seats + 1024)
 
     exe = sys.executable
@@ -115,6 +126,9 @@ def main() -> None:
     started = "python -m cardtable serve --ai-delay 0"
     if args.ai_workers is not None:
         started += f" --ai-workers {args.ai_workers}"
+    if sizes:
+        started = f"a cluster per process count ({args.processes}): {started} --redis URL"
+        store = "PostgreSQL per cluster (tests/cluster.py), Redis, HAProxy round robin"
     print(f"server: {args.url or started}; store: {store}")
     if args.ai_tables:
         print(
@@ -122,6 +136,9 @@ def main() -> None:
             f"{args.ai_level} AI seats, options {args.ai_options} (not measured)"
         )
     print()
+    if sizes:
+        cluster_main(args, sizes, counts, options)
+        return
     header = " ".join(name.rjust(w) for name, w in COLUMNS)
     print(header)
     print("-" * len(header), flush=True)
@@ -131,9 +148,80 @@ def main() -> None:
         runs.append(r)
         print(row_text(r), flush=True)
     print()
+    print_notes(args, runs)
+    goal_runs = [r for r in runs if r.tables >= GOAL_TABLES]
+    if goal_runs:
+        for r in goal_runs:
+            print(goal_text(r))
+    else:
+        print(f"goal: not measured (no run with {GOAL_TABLES:,} tables)")
+
+
+def cluster_main(
+    args: argparse.Namespace, sizes: list[int], counts: list[int], options: dict[str, Any]
+) -> None:
+    """``--processes``: for each process count a cluster, its runs, then the tables held."""
+    header = "procs " + " ".join(name.rjust(w) for name, w in COLUMNS)
+    clusters: list[ClusterRuns] = []
+    for size in sizes:
+        print(f"{size} process(es) behind the balancer:")
+        print(header)
+        print("-" * len(header), flush=True)
+        clusters.append(
+            run_cluster(
+                args,
+                size,
+                counts,
+                options,
+                lambda r, size=size: print(f"{size:>5} {row_text(r)}", flush=True),
+            )
+        )
+        print()
+    runs = [r for c in clusters for r in c.runs]
+    for c in clusters:
+        for r in c.runs:
+            print(f"{c.processes} process(es), " + "\n".join(details(r)))
+    print()
+    print_legend(args, runs)
+    print(
+        "(with --processes: srv CPU is the sum of the app processes; PostgreSQL, Redis and "
+        "HAProxy are counted in other; about (P-1)/P of the connections reach their room's owner "
+        "through another process and Redis)"
+    )
+    print()
+    for c in clusters:
+        tried = ", ".join(f"{r.tables:,}" for r in c.runs)
+        print(
+            f"{c.processes} process(es): held {c.held:,} tables at p99 < {GOAL_P99_MS:g} ms, "
+            f"0 errors, 0 lost (counts tried: {tried})"
+        )
+    by_size = {c.processes: c.held for c in clusters}
+    if 1 in by_size and 2 in by_size:
+        one, two = by_size[1], by_size[2]
+        ratio = f"{two / one:.2f}" if one else "n/a (1 process held none)"
+        met = "MET" if one and two / one >= 1.6 else "NOT MET"
+        print(
+            f"ratio 2 processes / 1 process (same run): {ratio}; goal >= 1.6: {met} "
+            "(the resolution is that of --tables)"
+        )
+    if runs:
+        print(
+            f"the load generator used up to {max(sum(r.client_cpu_pct) for r in runs):.0f} % "
+            "of a core in total (the client processes share the machine with the servers, "
+            "PostgreSQL, Redis and HAProxy)"
+        )
+
+
+def print_notes(args: argparse.Namespace, runs: list[RunResult]) -> None:
+    """The lines under the table: each N's details, the legend and the load warnings."""
     for r in runs:
         print("\n".join(details(r)))
     print()
+    print_legend(args, runs)
+
+
+def print_legend(args: argparse.Namespace, runs: list[RunResult]) -> None:
+    """What the columns mean, and a warning for each N measured on a shared machine."""
     print(
         "latency: act sent -> state with its id received, in the client, for actions sent in "
         "the measured window; srv CPU% is one core = 100 %; cli CPU% per client process"
@@ -151,9 +239,3 @@ def main() -> None:
                 f"WARNING: at {r.tables:,} tables other processes used {r.other_cores:.2f} "
                 "cores: the machine was shared, latencies are inflated; run again when idle"
             )
-    goal_runs = [r for r in runs if r.tables >= GOAL_TABLES]
-    if goal_runs:
-        for r in goal_runs:
-            print(goal_text(r))
-    else:
-        print(f"goal: not measured (no run with {GOAL_TABLES:,} tables)")

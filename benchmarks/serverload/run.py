@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -38,7 +39,28 @@ from .store import (
     sqlite_path,
 )
 
-__all__ = ["RunResult", "merge", "run_once", "start_workers"]
+__all__ = ["RunResult", "Target", "merge", "run_once", "start_workers"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Servers started elsewhere (a cluster behind a balancer): where to play and what to
+    measure."""
+
+    url: str
+    """The address the clients use (the balancer's)."""
+    db_url: str
+    """The shared store, read back for the check."""
+    pids: tuple[int, ...]
+    """The server processes, whose CPU (and their search workers') is summed."""
+
+
+def _cpu(pids: tuple[int, ...], read: Callable[[int], float | None]) -> float | None:
+    """The sum of ``read(pid)`` over ``pids`` (``None`` when any is unknown or no pid)."""
+    values = [read(pid) for pid in pids]
+    if not values or any(v is None for v in values):
+        return None
+    return float(sum(values))
 
 
 @dataclass
@@ -91,14 +113,22 @@ class RunResult:
         return max(0.0, self.machine_busy_pct * (os.cpu_count() or 1) - ours) / 100
 
 
-def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunResult:
-    """Start a server (unless ``--url``), play ``n`` tables, check the store, stop."""
+def run_once(
+    args: argparse.Namespace, n: int, options: dict[str, Any], target: Target | None = None
+) -> RunResult:
+    """Start a server (unless ``--url`` or a ``target``), play ``n`` tables, check the store,
+    stop."""
     server: ServerProcess | None = None
     tmp: tempfile.TemporaryDirectory[str] | None = None
-    if args.url:
+    pids: tuple[int, ...] = ()
+    if target is not None:
+        base_url = target.url
+        db_url = target.db_url
+        pids = target.pids
+    elif args.url:
         base_url = args.url.rstrip("/")
         db_url = args.db
-        pid = args.server_pid
+        pids = (args.server_pid,) if args.server_pid else ()
     else:
         tmp = tempfile.TemporaryDirectory(prefix="cardtable-load-", dir=args.tmpdir)
         workdir = Path(tmp.name)
@@ -112,7 +142,7 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
         )
         server.start()
         base_url = server.url
-        pid = server.pid
+        pids = (server.pid,) if server.pid else ()
     ws_url = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
     out = RunResult(
         tables=n, clients=n * args.seats, duration=args.duration, ai_tables=args.ai_tables
@@ -157,13 +187,13 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
                 pipe.send(clock)
             time.sleep(max(0.0, clock[1] - time.monotonic()))
             progress(f"{n:,} tables: measuring for {args.duration:g} s")
-            cpu0 = proc_cpu_seconds(pid) if pid else None
-            kids0 = children_cpu_seconds(pid) if pid else None
+            cpu0 = _cpu(pids, proc_cpu_seconds)
+            kids0 = _cpu(pids, children_cpu_seconds)
             wall0 = time.time()
             busy0 = machine_busy()
             time.sleep(max(0.0, clock[2] - time.monotonic()))
-            cpu1 = proc_cpu_seconds(pid) if pid else None
-            kids1 = children_cpu_seconds(pid) if pid else None
+            cpu1 = _cpu(pids, proc_cpu_seconds)
+            kids1 = _cpu(pids, children_cpu_seconds)
             wall1 = time.time()
             busy1 = machine_busy()
             if cpu0 is not None and cpu1 is not None:
@@ -172,7 +202,7 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
                 out.workers_cpu_s = max(0.0, kids1 - kids0)
             if busy0 and busy1 and busy1[1] > busy0[1]:
                 out.machine_busy_pct = 100.0 * (busy1[0] - busy0[0]) / (busy1[1] - busy0[1])
-            out.server_rss_mb = proc_rss_mb(pid) if pid else None
+            out.server_rss_mb = _cpu(pids, proc_rss_mb)
             progress(f"{n:,} tables: measured; waiting for late replies")
             results: list[WorkerResult] = []
             for pipe in pipes:
@@ -189,7 +219,7 @@ def run_once(args: argparse.Namespace, n: int, options: dict[str, Any]) -> RunRe
                 raise RuntimeError(f"client process {res.worker} failed: {res.fatal}")
         merge(out, results, args)
         progress(f"{n:,} tables: checking the store")
-        if ai_rooms and db_url and not args.url:
+        if ai_rooms and db_url and (target is not None or not args.url):
             out.ai_moves = count_moves(db_url, ai_rooms, wall0, wall1)
         rooms = {t.room for t in tables}
         path = sqlite_path(db_url) if db_url else None
