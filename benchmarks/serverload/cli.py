@@ -93,6 +93,11 @@ def main() -> None:
         "Redis behind HAProxy (tests/cluster.py), the table counts played through the balancer "
         "in ascending order until one misses p99 < 50 ms (default: one server, no balancer)",
     )
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="with --processes: play every table count, not only up to the first that misses",
+    )
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     options = json.loads(args.options)
