@@ -80,6 +80,7 @@ class Lobby:
         none: another process may play the room meanwhile."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[object]] = set()
+        self._startup: list[asyncio.Task[object]] = []
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> list[asyncio.Task[object]]:
@@ -89,8 +90,10 @@ class Lobby:
         Returns the start-up's two one-off tasks (the repair, the lobby's rooms)."""
         self._spawn(self._sweep_loop())
         if self.claim is not None:  # a cluster's rooms come back when asked for
-            return [self._spawn(self.repair())]
-        return [self._spawn(self.repair()), self._spawn(self._load_lobby())]
+            self._startup = [self._spawn(self.repair())]
+        else:
+            self._startup = [self._spawn(self.repair()), self._spawn(self._load_lobby())]
+        return list(self._startup)
 
     def _spawn(self, work: Coroutine[object, object, object]) -> asyncio.Task[object]:
         task = asyncio.create_task(work)
@@ -99,10 +102,14 @@ class Lobby:
         return task
 
     def close(self) -> None:
-        """Stop background work and every table's timers and AI moves."""
+        """Stop background work and every table's timers and AI moves. The start-up's one-off
+        tasks are not cancelled: they stop at their next room (:attr:`closing`), and the
+        server waits for them (:meth:`.RoomManager.close`) — a read cancelled in the middle
+        leaves the store's connection to be thrown away after the loop is gone."""
         self.closing = True
         for task in list(self._tasks):
-            task.cancel()
+            if task not in self._startup:
+                task.cancel()
         for table in self.tables.values():
             table.stop()
 

@@ -123,6 +123,7 @@ class RoomManager:
         if self.cluster is not None:
             self.cluster.closing = True
         self.live.close()
+        await self.started()  # the start-up's tasks stop at their next room
         if self.cluster is not None:
             await self.cluster.close()
         await self.search.close()
