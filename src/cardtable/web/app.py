@@ -376,6 +376,17 @@ def _busy(exc: RoomError) -> HTTPException:
     return HTTPException(503, exc.message, headers={"Retry-After": str(AI_ROOMS_RETRY)})
 
 
+def _join_refusal(exc: RoomError) -> HTTPException:
+    """The HTTP answer of a refused seat join: ``503`` past ``--max-ai-rooms`` or while the
+    room moves between a cluster's processes (with ``Retry-After``), ``404`` for an unknown
+    room, else ``409``."""
+    if exc.code == "too_many_ai_rooms":
+        return _busy(exc)
+    if exc.code in ("room_moved", "unavailable"):  # its process stops or is gone
+        return HTTPException(503, exc.message, headers={"Retry-After": "1"})
+    return HTTPException(404 if exc.code == "unknown_room" else 409, exc.message)
+
+
 def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
     """Creating, listing, describing and joining rooms, and quick play."""
 
@@ -426,11 +437,7 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
                     room_id, body.name if body else None
                 )
         except RoomError as exc:
-            if exc.code == "too_many_ai_rooms":
-                raise _busy(exc) from None
-            if exc.code in ("room_moved", "unavailable"):  # its process stops or is gone
-                raise HTTPException(503, exc.message, headers={"Retry-After": "1"}) from None
-            raise HTTPException(404 if exc.code == "unknown_room" else 409, exc.message) from None
+            raise _join_refusal(exc) from None
         return {"room": room_id, "seat": seat, "token": token}
 
     @app.post("/api/quickplay")

@@ -39,7 +39,7 @@ import itertools
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -317,11 +317,6 @@ class Cluster:
         for owner in fwd.owners:
             self._send_leave(owner, fwd.number)
 
-    def forwarded(self, conn: Conn) -> bool:
-        """Whether ``conn`` listens to a room of another process."""
-        fwd = self._forwards.get(conn)
-        return fwd is not None and fwd.joined is not None
-
     def _send_leave(self, owner: str, number: int) -> None:
         envelope = {"k": "l", "p": self.id, "c": number}
         self._publish(owner, json.dumps(envelope))
@@ -563,7 +558,3 @@ def _shown(url: str) -> str:
 def _log_failure(fut: asyncio.Future[Any]) -> None:
     if not fut.cancelled() and fut.exception() is not None:
         log.warning("a cluster message failed (%s)", type(fut.exception()).__name__)
-
-
-Answerer = Callable[[str, list[Any]], Awaitable[Any]]
-"""The type of :meth:`Owner.answer`."""

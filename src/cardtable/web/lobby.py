@@ -135,15 +135,23 @@ class Lobby:
             async with table.lock:
                 if room.conns or room.evicted or now - room.idle_since < self.idle_time:
                     continue
-                room.evicted = True
-                table.stop()
-                if self.tables.get(room.id) is table:
-                    del self.tables[room.id]
+                if self.take_out(table):
                     self._keep_paused(room)
                     if self.released is not None:
                         await self.released(room.id)
                 paused += 1
         return paused
+
+    def take_out(self, table: Table) -> bool:
+        """Stop ``table`` and take its room out of memory (the caller holds the table's lock):
+        the room is marked evicted. Whether ``table`` was the room's live table."""
+        room = table.room
+        room.evicted = True
+        table.stop()
+        if self.tables.get(room.id) is not table:
+            return False
+        del self.tables[room.id]
+        return True
 
     async def repair(self) -> int:
         """Mark over every stored game whose moves end it but whose end was never marked (a

@@ -154,12 +154,8 @@ class RoomManager:
             if table is None:
                 continue
             async with table.lock:
-                room = table.room
-                room.evicted = True
-                table.stop()
-                if self.live.tables.get(room_id) is table:
-                    del self.live.tables[room_id]
-                conns = list(room.conns)
+                self.live.take_out(table)
+                conns = list(table.room.conns)
             if cluster is not None:  # released first: a client that reconnects at once
                 await cluster.release(room_id)  # finds the room free to take
                 cluster.drop_local(conns)
