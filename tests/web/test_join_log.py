@@ -18,7 +18,7 @@ import pytest
 import cardtable
 from cardtable import variants
 from cardtable.events import QuteDraw, QuteRoundStart
-from cardtable.game import Event
+from cardtable.game import Event, Game
 from cardtable.web.movelog import MAX_LOG_ENTRIES, MoveLog
 from cardtable.web.protocol import ActMsg, ProtocolError
 from cardtable.web.rooms import Room, RoomManager
@@ -120,52 +120,74 @@ def test_every_log_is_what_its_reader_may_read_and_names_no_private_card(
             seats = [("human", None, False), ("human", None, True)]
             if var.max_players >= 3:
                 seats.append(("ai", "casual", False))
-            room, _, first = await manager.create(game, seats, options={"target": None})
-            assert first is not None
-            _, _, second = await manager.take_seat(room.id, "Bob")
-            tokens = [first, second]
-            assert [s.memory_aid for s in room.row.seats][:2] == [False, True]
-            g = room.game
-            assert g is not None
             rng = random.Random(f"log-{game}")
             call = var.details.get("call")
             mover = Sink()
-            moves = checks = 0
-            while not g.over:
-                await at_rest(
-                    manager.table(room), lambda: g.over or any(s in (0, 1) for s in g.actors)
-                )
-                seat = next((s for s in g.actors if s in (0, 1)), None)
-                if seat is None:
-                    continue
-                legal = g.legal_actions(seat)
-                # no early call: the round lasts long enough for several checks
-                action = str(rng.choice([a for a in legal if a.name != call] or legal))
-                msg = ActMsg(
-                    type="act",
-                    room=room.id,
-                    token=tokens[seat],
-                    action=action,
-                    version=room.version,
-                )
-                try:
-                    await manager.handle(mover.conn, msg)
-                except ProtocolError as exc:  # the AI moved meanwhile
-                    assert exc.code in ("stale", "not_your_turn", "game_over"), exc.code
-                    continue
-                moves += 1
-                if moves % CHECK_EVERY == 0:
-                    await check_logs(manager, room, tokens)
-                    checks += 1
+            # the AI seat may end a Qute game early: how soon depends on when it moves between
+            # the people's moves; a game over before a check in play is dealt again
+            for _deal in range(10):
+                room, tokens, g = await two_people_room(manager, game, seats)
+                moves, checks = await play_checking(manager, room, tokens, g, rng, call, mover)
+                if checks >= 2:
+                    break
             played, named = await check_logs(manager, room, tokens)
-            checks += 1
-            # one check in play at least, and one at the end (the AI seat may end a Qute game
-            # early: how soon depends on when it moves between the people's moves)
+            # one check in play at least, and one at the end
             assert played >= moves and checks >= 2
             assert named > 0  # the memory-less log names the public cards (a discard, a play)
             mover.conn.drop()
 
     run(scenario)
+
+
+async def two_people_room(
+    manager: RoomManager, game: str, seats: list[tuple[str, str | None, bool]]
+) -> tuple[Room, list[str], Game]:
+    """A new room of ``seats`` (two people first, the second named Bob), its tokens and game."""
+    room, _, first = await manager.create(game, seats, options={"target": None})
+    assert first is not None
+    _, _, second = await manager.take_seat(room.id, "Bob")
+    assert [s.memory_aid for s in room.row.seats][:2] == [False, True]
+    assert room.game is not None
+    return room, [first, second], room.game
+
+
+async def play_checking(
+    manager: RoomManager,
+    room: Room,
+    tokens: list[str],
+    g: Game,
+    rng: random.Random,
+    call: object,
+    mover: Sink,
+) -> tuple[int, int]:
+    """Play the people's seats at random (no early call) to the end of the game, checking the
+    logs every :data:`CHECK_EVERY` moves and once at the end; the moves made and the checks."""
+    moves = checks = 0
+    while not g.over:
+        await at_rest(manager.table(room), lambda: g.over or any(s in (0, 1) for s in g.actors))
+        seat = next((s for s in g.actors if s in (0, 1)), None)
+        if seat is None:
+            continue
+        legal = g.legal_actions(seat)
+        # no early call: the round lasts long enough for several checks
+        action = str(rng.choice([a for a in legal if a.name != call] or legal))
+        msg = ActMsg(
+            type="act",
+            room=room.id,
+            token=tokens[seat],
+            action=action,
+            version=room.version,
+        )
+        try:
+            await manager.handle(mover.conn, msg)
+        except ProtocolError as exc:  # the AI moved meanwhile
+            assert exc.code in ("stale", "not_your_turn", "game_over"), exc.code
+            continue
+        moves += 1
+        if moves % CHECK_EVERY == 0:
+            await check_logs(manager, room, tokens)
+            checks += 1
+    return moves, checks + 1
 
 
 def test_the_log_keeps_the_newest_entries() -> None:
@@ -186,30 +208,34 @@ def test_the_log_keeps_the_newest_entries() -> None:
 def test_a_join_carries_at_most_the_rooms_bound(store_url: str) -> None:
     async def scenario() -> None:
         async with manager_on(store_url, ai_delay=0.0, turn_time=0.0) as manager:
-            room, _, token = await manager.create(
-                "qute",
-                [("human", None, False), ("ai", "casual", False)],
-                options={"target": None, "first": 1},
-            )
-            assert token is not None and room.game is not None
-            room.moves = MoveLog(limit=4)  # as the server's bound, only smaller
-            room.moves.reset(room.version, room.game.opening_events)
-            game = room.game
-            await at_rest(manager.table(room), lambda: game.over or 0 in game.actors)
             rng = random.Random(2)
             mover = Sink()
-            for _ in range(4):
-                await at_rest(manager.table(room), lambda: game.over or 0 in game.actors)
-                if game.over:
-                    break
-                msg = ActMsg(
-                    type="act",
-                    room=room.id,
-                    token=token,
-                    action=str(rng.choice(game.legal_actions(0))),
-                    version=room.version,
+            for _deal in range(10):  # a deal the AI ends within four moves is dealt again
+                room, _, token = await manager.create(
+                    "qute",
+                    [("human", None, False), ("ai", "casual", False)],
+                    options={"target": None, "first": 1},
                 )
-                await manager.handle(mover.conn, msg)
+                assert token is not None and room.game is not None
+                room.moves = MoveLog(limit=4)  # as the server's bound, only smaller
+                room.moves.reset(room.version, room.game.opening_events)
+                game = room.game
+                for _ in range(4):
+                    await at_rest(manager.table(room), lambda g=game: g.over or 0 in g.actors)
+                    if game.over:
+                        break
+                    msg = ActMsg(
+                        type="act",
+                        room=room.id,
+                        token=token,
+                        action=str(rng.choice(game.legal_actions(0))),
+                        version=room.version,
+                    )
+                    await manager.handle(mover.conn, msg)
+                await at_rest(manager.table(room), lambda: True)
+                if not game.over:
+                    break
+            assert not game.over
             me = await joined(manager, room, token)
             answer = join_answer(me)
             log: list[dict[str, Any]] = answer["log"]

@@ -220,6 +220,8 @@ def test_a_move_the_clock_or_a_stand_in_chose_says_so(tmp_path: Path) -> None:
                 await settled(manager.table(room))
             assert room.moves.played_for(0)["clock"] == 2
             await at_rest(manager.table(room), lambda: True)
+            # the frames are sent by the connection's own task: read them once the last is in
+            await until(lambda: watcher.state["version"] == room.version)
             kinds = {"clock": "time ran out for Ann: Ann ", "stand_in": "Casual AI for Ann: Ann "}
             labelled = set()
             for frame in watcher.frames:
