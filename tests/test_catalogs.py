@@ -18,10 +18,12 @@ from babel.messages.pofile import read_po
 
 from cardtable.catalog import (
     DEFAULT_LANGUAGE,
+    Catalog,
     catalog,
     from_env,
     language,
     load,
+    load_all,
     negotiate,
     say,
     set_default,
@@ -263,3 +265,21 @@ def test_a_thread_started_after_set_default_speaks_it(monkeypatch: pytest.Monkey
     worker.start()
     worker.join()
     assert heard == ["Das Spiel ist vorbei."]
+
+
+def test_a_catalog_is_read_once_however_it_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable import catalog as catalog_module
+
+    load_all()  # what a server does at start
+    reads: list[Path] = []
+    real = catalog_module._read
+
+    def counted(folder: Path, fallback: Catalog | None) -> Catalog:
+        reads.append(folder)
+        return real(folder, fallback)
+
+    monkeypatch.setattr(catalog_module, "_read", counted)
+    assert load() is load("en") is load("en", None) is load(lang="en")
+    assert load("de") is load("de", None) and load("de").language == "de"
+    assert catalog_module.catalog() is load()
+    assert reads == []  # every shipped language was read by load_all, and only once

@@ -61,6 +61,7 @@ __all__ = [
     "join_or",
     "language",
     "load",
+    "load_all",
     "negotiate",
     "number_word",
     "process_language",
@@ -164,16 +165,28 @@ def _folder(lang: str, root: Path | None) -> Path:
     return base / lang / "LC_MESSAGES"
 
 
-@cache
 def load(lang: str = DEFAULT_LANGUAGE, root: Path | None = None) -> Catalog:
-    """The catalog of ``lang``, read from ``root`` (default: the package's ``text/locale``);
-    every language but English falls back to the package's English catalog."""
+    """The catalog of ``lang``, read from ``root`` (default: the package's ``text/locale``)
+    once per process, however it is asked for; every language but English falls back to the
+    package's English catalog."""
+    return _load(lang, root)
+
+
+@cache
+def _load(lang: str, root: Path | None) -> Catalog:
     folder = _folder(lang, root)
     if lang == DEFAULT_LANGUAGE and root is None:
         return _read(folder, None)
     if not any(folder.glob("*.po")):
         raise ValueError(f"no {lang} catalog at {folder}")
     return _read(folder, load())
+
+
+def load_all() -> None:
+    """Read every shipped catalog now (a server does at start, so that its first answer in a
+    language does not wait for the files to be parsed)."""
+    for lang in _shipped():
+        load(lang)
 
 
 @cache

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import variants
 from ..agents.registry import LEVELS, describe
-from ..catalog import language, supported
+from ..catalog import language, load_all, supported
 from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
@@ -241,6 +241,7 @@ def _lifespan(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        load_all()  # the catalogs, read now rather than in the middle of a first answer
         manager.start()  # rooms load when first asked for; idle ones are paused
         if manager.cluster is not None:
             await manager.cluster.start(manager)  # raises if Redis is out of reach
