@@ -37,6 +37,10 @@ GENEROUS_LIMITS: tuple[str, ...] = (
     "1000000",
     "--rate-server-messages",
     "10000000",
+    "--rate-server-rooms",
+    "1000000",
+    "--ai-room-moves",
+    "1000000",
 )
 """Rate limits and quotas far above the server's defaults, which the tests (many rooms, seats
 and connections from 127.0.0.1 within seconds) would trip; they stay switched on, so every

@@ -20,9 +20,10 @@ from cardtable.web.table import Table
 
 __all__ = ["IN_PROCESS", "advance_until", "manager_on", "run", "settled", "until"]
 
-IN_PROCESS = ServerSettings(ai_workers=0)
+IN_PROCESS = ServerSettings(ai_workers=0, ai_room_moves=1_000_000)
 """The settings of a manager in the test's own process: the server's defaults, with the search
-levels thinking in a thread instead of worker processes."""
+levels thinking in a thread instead of worker processes, and the pace of matches of AI players
+far above what a test plays (still on, so their moves go through it)."""
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:

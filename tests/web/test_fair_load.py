@@ -238,6 +238,8 @@ def test_a_server_on_every_address_answers_ip_addresses_and_given_names(tmp_path
         (["--total-connections", "-1"], "--total-connections"),
         (["--rate-address-messages", "x"], "--rate-address-messages"),
         (["--rate-server-messages", "-5"], "--rate-server-messages"),
+        (["--rate-server-rooms", "-1"], "--rate-server-rooms"),
+        (["--ai-room-moves", "-1"], "--ai-room-moves"),
     ],
 )
 def test_bad_new_options_stop_the_server_at_once(
@@ -267,6 +269,8 @@ def test_serve_help_shows_the_new_options() -> None:
         "--total-connections",
         "--rate-address-messages",
         "--rate-server-messages",
+        "--rate-server-rooms",
+        "--ai-room-moves",
     ):
         assert flag in done.stdout, flag
 

@@ -276,3 +276,67 @@ def test_a_room_of_ai_players_past_the_cap_is_answered_503(tmp_path: Path) -> No
             assert (await ask(app, "POST", "/api/rooms", person))[0] == 201
 
     asyncio.run(scenario())
+
+
+def test_a_burst_of_creations_cannot_pass_the_cap_of_rooms_of_ai_players(store_url: str) -> None:
+    async def scenario() -> None:
+        async with manager_on(store_url, ManualClock(), ai_delay=60.0, max_ai_rooms=2) as manager:
+            # all asked at once: each is checked before any of them is stored
+            made = await asyncio.gather(
+                *(ai_match(manager) for _ in range(6)), return_exceptions=True
+            )
+            rooms = [r for r in made if isinstance(r, Room)]
+            refused = [r for r in made if isinstance(r, RoomError)]
+            assert len(rooms) == 2 and len(refused) == 4
+            assert {r.code for r in refused} == {"too_many_ai_rooms"}
+            assert set(manager.rooms) == {r.id for r in rooms}
+            assert manager.live.ai_rooms() == 2
+            # a room that leaves memory frees its place
+            for room in rooms:
+                assert manager.live.take_out(manager.live.tables[room.id])
+            assert manager.live.ai_rooms() == 0
+            await ai_match(manager)
+
+    run(scenario)
+
+
+def test_moves_of_rooms_of_ai_players_only_are_paced_and_people_go_first(store_url: str) -> None:
+    async def scenario() -> None:
+        clock = ManualClock()
+        async with manager_on(
+            store_url, clock, ai_delay=0.1, ai_room_moves=2.0, idle_time=600.0
+        ) as manager:
+            matches = [await ai_match(manager) for _ in range(4)]
+            watchers = [Sink() for _ in matches]  # watched, so they play on
+            for watcher, match in zip(watchers, matches, strict=True):
+                await manager.handle(watcher.conn, JoinMsg(type="join", room=match.id))
+            await advance_until(clock, lambda: all(m.version >= 2 for m in matches))
+            before = [m.version for m in matches]
+            # a person's table with an AI to move first: its AI does not wait for the matches
+            person, _token = await person_and_ai(manager, options={"target": 100, "first": 1})
+            opened = person.version
+            waited = await advance_until(clock, lambda: person.version > opened, step=0.02)
+            assert waited <= 0.2  # its delay, not a turn behind the matches' backlog
+            moved = 0.0
+            while moved < 10.0:
+                clock.advance(0.05)
+                moved += 0.05
+                for _ in range(3):
+                    await asyncio.sleep(0.005)
+            played = [m.version - b for m, b in zip(matches, before, strict=True)]
+            # 2 moves a second for the four matches together (20 in 10 s, a burst aside),
+            # where each alone would play 10 a second; and every match had its turns
+            assert 15 <= sum(played) <= 23, played
+            assert min(played) >= 3, played
+            for watcher in watchers:
+                watcher.conn.drop()
+
+    run(scenario)
+
+
+def test_the_pace_of_ai_matches_is_a_setting() -> None:
+    assert ServerSettings().ai_room_moves == 50.0
+    assert ServerSettings(ai_room_moves=0).ai_room_moves == 0  # no pace
+    with pytest.raises(SettingError) as err:
+        ServerSettings(ai_room_moves=-1)
+    assert err.value.name == "ai_room_moves"

@@ -129,6 +129,14 @@ _MaxAiRooms = Annotated[
         "bringing a paused one back by watching it, is refused (503); 0: no limit",
     ),
 ]
+_AiRoomMoves = Annotated[
+    float,
+    typer.Option(
+        "--ai-room-moves",
+        help="AI moves a second that the rooms of AI players only make together; past it "
+        "their moves wait their turn, so that people's tables go first; 0: no limit",
+    ),
+]
 _AllowOrigin = Annotated[
     list[str] | None,
     typer.Option(
@@ -220,6 +228,15 @@ _RateAddressMessages = Annotated[
         "it a message waits its turn (its connection is not read meanwhile)",
     ),
 ]
+_RateServerRooms = Annotated[
+    int,
+    typer.Option(
+        "--rate-server-rooms",
+        help="rooms a second the server opens, shared fairly between the addresses asking: "
+        "once they are spent, an address over its share is refused (429) until the next "
+        "second while the others go on; 0: no budget",
+    ),
+]
 _RateServerMessages = Annotated[
     int,
     typer.Option(
@@ -308,6 +325,7 @@ def serve_command(
     quickplay_wait: _QuickplayWait = DEFAULTS.quickplay_wait,
     max_spectators: _MaxSpectators = DEFAULTS.max_spectators,
     max_ai_rooms: _MaxAiRooms = DEFAULTS.max_ai_rooms,
+    ai_room_moves: _AiRoomMoves = DEFAULTS.ai_room_moves,
     allow_origin: _AllowOrigin = None,
     rate_rooms: _RateRooms = "20",
     rate_joins: _RateJoins = "60",
@@ -319,6 +337,7 @@ def serve_command(
     total_connections: _TotalConnections = 4096,
     rate_address_messages: _RateAddressMessages = "100",
     rate_server_messages: _RateServerMessages = 5000,
+    rate_server_rooms: _RateServerRooms = 20,
     allowed_host: _AllowedHost = None,
     ws_max_size: _WsMaxSize = WS_MAX_SIZE,
     header_timeout: _HeaderTimeout = 10.0,
@@ -352,6 +371,7 @@ def serve_command(
             "total_connections": total_connections,
             "address_messages": rate_address_messages,
             "server_messages": rate_server_messages,
+            "server_rooms": rate_server_rooms,
         },
     )
     hosts = _allowed_hosts(host, allowed_host or ())
@@ -366,6 +386,7 @@ def serve_command(
             quickplay_wait=quickplay_wait,
             max_spectators=max_spectators,
             max_ai_rooms=max_ai_rooms,
+            ai_room_moves=ai_room_moves,
             allow_origins=tuple(allow_origin or ()),
             allowed_hosts=hosts,
             limits=limits,
@@ -437,8 +458,11 @@ def _limits(
     extra = more or {}
     total = int(extra.get("total_connections", 4096))
     server_messages = int(extra.get("server_messages", 5000))
-    if total < 0 or server_messages < 0:
-        _fail("--total-connections and --rate-server-messages cannot be negative")
+    server_rooms = int(extra.get("server_rooms", 20))
+    if total < 0 or server_messages < 0 or server_rooms < 0:
+        _fail(
+            "--total-connections, --rate-server-messages and --rate-server-rooms cannot be negative"
+        )
     try:
         by_address = Rate.parse(str(extra.get("address_messages", "100")), 1)
     except ValueError as err:
@@ -447,6 +471,7 @@ def _limits(
         total_connections=total,
         address_messages=by_address,
         server_messages=server_messages,
+        server_rooms=server_rooms,
         rooms=rates["--rate-rooms"],
         joins=rates["--rate-joins"],
         requests=rates["--rate-requests"],

@@ -11,13 +11,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-__all__ = ["AddressPace", "FairShare"]
+__all__ = ["AddressPace", "FairShare", "ai_burst"]
 
 Clock = Callable[[], float]
 
 _SWEEP_EVERY = 1024
 """New keys after which the keys whose time is past are dropped (memory follows the addresses
 seen lately)."""
+
+
+def ai_burst(rate: float) -> int:
+    """The burst of the AI moves of rooms of AI players only at ``rate`` a second: a tenth of a
+    second's worth, at least one (so that a backlog comes out smoothly, not as a wave)."""
+    return max(1, round(rate / 10))
 
 
 class AddressPace:

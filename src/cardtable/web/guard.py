@@ -33,6 +33,7 @@ import itertools
 import json
 import logging
 import math
+import random
 import re
 import time
 import urllib.parse
@@ -184,6 +185,11 @@ class Limits:
     server_messages: int = 5000
     """WebSocket messages a second the server reads, shared fairly among the addresses sending
     (:class:`.fairness.FairShare`; 0: no budget)."""
+    server_rooms: int = 20
+    """Rooms a second the server opens (``POST /api/rooms`` and quick play), shared fairly among
+    the addresses asking (:class:`.fairness.FairShare`): once they are spent, an address over
+    its share is refused (``429``) until the next second, so that a burst of creations from a
+    few addresses cannot hold up the tables in play (0: no budget)."""
     message_burst: int | None = None
     """Messages a connection may send in a burst (``None``: twice ``messages.count``); the
     messages are counted in windows of ``message_burst / messages.count`` times
@@ -205,7 +211,7 @@ class Limits:
             raise ValueError("limits cannot be negative")
         if self.message_burst is not None and self.message_burst < self.messages.count:
             raise ValueError("the message burst cannot be less than the message rate")
-        if self.server_messages < 0:
+        if self.server_messages < 0 or self.server_rooms < 0:
             raise ValueError("limits cannot be negative")
 
     @property
@@ -230,9 +236,31 @@ class Limits:
             messages=off,
             address_messages=off,
             server_messages=0,
+            server_rooms=0,
             flood_close=0,
             tarpit=0.0,
         )
+
+
+class SweptStorage(MemoryStorage):
+    """The in-memory counters of ``limits``, their expired keys swept by the thread counting
+    (at most once a second, as it counts) rather than by a timer thread the storage starts
+    again after every quiet moment: starting a thread waits until it runs, and the event loop
+    must not wait on that under load."""
+
+    SWEEP_EVERY = 1.0
+    """Seconds between two sweeps of the expired keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._next_sweep = 0.0
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 (the base's private hook)
+        """Sweep the expired keys if the last sweep is a second old (instead of a thread)."""
+        now = time.time()
+        if now >= self._next_sweep:
+            self._next_sweep = now + self.SWEEP_EVERY
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
 def _item(rate: Rate, name: str) -> RateLimitItem:
@@ -269,8 +297,8 @@ class Guard:
     def __init__(self, limits: Limits | None = None, shared: str | None = None) -> None:
         self.limits = limits or Limits()
         """The limits."""
-        self.storage = MemoryStorage()
-        """The counters (expired keys are dropped by the storage)."""
+        self.storage = SweptStorage()
+        """The counters (expired keys are dropped by the storage as it counts)."""
         self._limiter = FixedWindowRateLimiter(self.storage)
         self._shared: FixedWindowRateLimiter | None = None
         if shared is not None:  # the processes of a cluster count each address together
@@ -302,6 +330,8 @@ class Guard:
         """Messages per address, across its connections: paced, in bursts of twice the rate."""
         self.share = FairShare(self.limits.server_messages)
         """The server's messages a second, shared among the addresses sending."""
+        self.room_share = FairShare(self.limits.server_rooms)
+        """The rooms a second the server opens, shared among the addresses asking."""
         self._logged: dict[str, float] = {}  # address -> when its refusals may be logged again
         self._conn_ids = itertools.count()
 
@@ -334,9 +364,11 @@ class Guard:
 
     async def hold(self, address: str, wait: float) -> bool:
         """Hold a refusal before it is answered (:attr:`Limits.tarpit`, never past ``wait``
-        seconds); ``False`` when the address already has :attr:`Limits.tarpit_hold` refusals
-        held (answer at once, and close the connection)."""
-        delay = min(self.limits.tarpit, wait)
+        seconds, and less by up to a half at random, so that a burst of refusals is answered
+        over a while rather than all at once, and its retries come back spread out);
+        ``False`` when the address already has :attr:`Limits.tarpit_hold` refusals held
+        (answer at once, and close the connection)."""
+        delay = min(self.limits.tarpit, wait) * random.uniform(0.5, 1.0)
         if delay <= 0:
             return True
         held = self.held.get(address, 0)
@@ -862,12 +894,36 @@ class RateLimits:
             wait = self.guard.hit(limit, address)
             if wait is not None:
                 detail, headers = self._refusal(limit, wait, what)
-                held = await self._hold(address, wait)
-                if not held or scope["method"] not in _SAFE_METHODS:
-                    headers.append((b"connection", b"close"))
-                await _answer_http(send, 429, detail, headers)
+                await self._refuse_http(scope, send, address, wait, detail, headers)
+                return
+        if any(limit == "rooms" for limit, _ in checks):
+            wait = self.guard.room_share.take(address)
+            if wait > 0:
+                detail = (
+                    f"the server opens at most {self.guard.limits.server_rooms} rooms a second, "
+                    "shared between addresses, and this address has had its share; try again "
+                    "in a moment"
+                )
+                headers = [(b"retry-after", str(max(1, math.ceil(wait))).encode())]
+                await self._refuse_http(scope, send, address, wait, detail, headers)
                 return
         await self.app(scope, receive, send)
+
+    async def _refuse_http(
+        self,
+        scope: Scope,
+        send: Send,
+        address: str,
+        wait: float,
+        detail: str,
+        headers: list[tuple[bytes, bytes]],
+    ) -> None:
+        """Answer ``429`` with ``detail`` after holding the refusal (the tarpit); an unsafe
+        request's connection, or one whose refusal could not be held, is closed."""
+        held = await self._hold(address, wait)
+        if not held or scope["method"] not in _SAFE_METHODS:
+            headers.append((b"connection", b"close"))
+        await _answer_http(send, 429, detail, headers)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = client_address(scope)

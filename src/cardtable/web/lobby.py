@@ -26,10 +26,10 @@ from ..variants import Options
 from .fill import QUICKPLAY_PREFIX, restore_ai_fill
 from .movelog import Chosen, MoveLog, by_label
 from .protocol import AI_LEVELS, RoomSummary, ai_seat_label
-from .room import Room, RoomError, hash_token
+from .room import Room, RoomError, ai_only, hash_token
 from .table import Services, Table, new_game
 
-__all__ = ["AI_ROOMS_RETRY", "PAUSED_KEPT", "Lobby", "all_ai"]
+__all__ = ["AI_ROOMS_RETRY", "PAUSED_KEPT", "Lobby"]
 
 log = logging.getLogger("cardtable.web")
 
@@ -39,11 +39,6 @@ seats) without replaying their game from the store again; the least recently rea
 
 AI_ROOMS_RETRY = 30
 """Seconds a refusal past ``max_ai_rooms`` asks the client to wait (``Retry-After``)."""
-
-
-def all_ai(row: RoomRow) -> bool:
-    """Whether every seat of the room is an AI's (no person ever sits there)."""
-    return all(s.type == "ai" for s in row.seats)
 
 
 class Lobby:
@@ -65,6 +60,8 @@ class Lobby:
         answers from (:meth:`read`), at most :data:`PAUSED_KEPT`, the oldest read first out."""
         self.max_ai_rooms = services.settings.max_ai_rooms
         """Rooms of AI players only that may play in memory at once (0: no cap)."""
+        self._ai_making = 0  # rooms of AI players only being made (stored, not yet in memory)
+        self._ai_tables: dict[str, Table] = {}  # the tables of rooms of AI players only
         self.closing = False
         """Set once the server closes: nothing new starts."""
         self.claim: Callable[[str], Awaitable[bool]] | None = None
@@ -151,6 +148,7 @@ class Lobby:
         if self.tables.get(room.id) is not table:
             return False
         del self.tables[room.id]
+        self._ai_tables.pop(room.id, None)
         return True
 
     async def repair(self) -> int:
@@ -264,7 +262,7 @@ class Lobby:
                 if self.released is not None:
                     await self.released(room_id)
                 raise RoomError("too_many_ai_rooms", self._ai_rooms_refusal())
-            self.tables[room_id] = table
+            self._keep(table)
             self.paused.pop(room_id, None)
             self._loading.pop(room_id, None)
         async with table.lock:
@@ -312,18 +310,25 @@ class Lobby:
         return out
 
     def ai_rooms(self) -> int:
-        """Rooms of AI players only in memory that are waiting or in play."""
-        return sum(
-            all_ai(t.room.row) and t.room.status in ("waiting", "playing")
-            for t in self.tables.values()
+        """Rooms of AI players only in memory that are waiting or in play, and those being
+        made (a burst of creations all count before any of them is stored)."""
+        return self._ai_making + sum(
+            t.room.status in ("waiting", "playing") for t in self._ai_tables.values()
         )
+
+    def _keep(self, table: Table) -> None:
+        """Hold ``table`` in memory (counted among the rooms of AI players only if it is one)."""
+        room = table.room
+        self.tables[room.id] = table
+        if room.ai_only:
+            self._ai_tables[room.id] = table
 
     def _past_ai_cap(self, seats: list[SeatRow], status: str) -> bool:
         """Whether one more room of these ``seats`` and ``status`` in memory would take the
         rooms of AI players only that wait or play past ``max_ai_rooms``."""
         if not self.max_ai_rooms or status not in ("waiting", "playing"):
             return False
-        if not all(s.type == "ai" for s in seats):
+        if not ai_only(seats):
             return False
         return self.ai_rooms() >= self.max_ai_rooms
 
@@ -414,16 +419,21 @@ class Lobby:
             spectator_chat=spectator_chat,
             hints=hints,
         )
-        await self.store.create_room(row)
-        if self.claim_new is not None:
-            await self.claim_new(row.id)
+        making = int(ai_only(rows))
+        self._ai_making += making  # counted against the cap until its table is in memory
+        try:
+            await self.store.create_room(row)
+            if self.claim_new is not None:
+                await self.claim_new(row.id)
+        finally:
+            self._ai_making -= making
         room = Room(
             row=row,
             tokens={r.token_hash: r.seat for r in rows if r.token_hash},
             idle_since=self.clock.monotonic(),
         )
         table = Table(room, self.services)
-        self.tables[row.id] = table
+        self._keep(table)
         if autostart and not room.free_seats():
             async with table.lock:
                 await table.start_game()

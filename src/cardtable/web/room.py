@@ -22,13 +22,13 @@ from .. import variants
 from ..agents import Agent
 from ..catalog import Catalog, language, process_language
 from ..game import Game
-from ..store import GameRow, RoomRow
+from ..store import GameRow, RoomRow, SeatRow
 from .chat import ChatLines, has_chat
 from .movelog import MoveLog
 from .protocol import Frame, RoomSummary, SeatInfo
 from .rematch import Offer
 
-__all__ = ["Conn", "Room", "RoomError", "ai_seed", "dumps", "hash_token"]
+__all__ = ["Conn", "Room", "RoomError", "ai_only", "ai_seed", "dumps", "hash_token"]
 
 log = logging.getLogger("cardtable.web")
 
@@ -135,6 +135,11 @@ class Conn:
                 await self._close()
 
 
+def ai_only(seats: list[SeatRow]) -> bool:
+    """Whether every one of ``seats`` is an AI's (no person ever sits there)."""
+    return all(s.type == "ai" for s in seats)
+
+
 @dataclass
 class Room:
     """A live room: its stored description, current game and listeners."""
@@ -192,6 +197,12 @@ class Room:
         if self.game is None:
             return "waiting"
         return "finished" if self.game.over else "playing"
+
+    @property
+    def ai_only(self) -> bool:
+        """Whether every seat is an AI's: no person ever sits at this room (its moves are
+        paced by ``ai_room_moves`` and its count capped by ``max_ai_rooms``)."""
+        return ai_only(self.row.seats)
 
     def free_seats(self) -> list[int]:
         """People's seats nobody has taken yet."""

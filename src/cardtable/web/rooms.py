@@ -27,6 +27,7 @@ from ..variants import Options
 from .chat import say
 from .clock import Clock, LoopClock
 from .cluster import Cluster, RemoteConn, RemoteError
+from .fairness import AddressPace, ai_burst
 from .fill import fill_in, is_quickplay
 from .lobby import Lobby
 from .protocol import (
@@ -71,7 +72,9 @@ class RoomManager:
         self.search = SearchPool(default_workers() if workers is None else workers)
         """Where search-level AI moves are computed (``settings.ai_workers`` processes; 0: a
         thread; ``None``: one per CPU)."""
-        services = Services(store, settings, self.clock, self.search)
+        rate = settings.ai_room_moves
+        pace = AddressPace(rate, ai_burst(rate), self.clock.monotonic) if rate > 0 else None
+        services = Services(store, settings, self.clock, self.search, ai_pace=pace)
         self.metrics = services.metrics
         """The server's metrics (:mod:`.metrics`)."""
         self.draining = False

@@ -85,6 +85,10 @@ class ServerSettings:
     max_ai_rooms: int = 200
     """Rooms of AI players only (no person's seat) that may play in memory at once: creating
     one past it, or bringing a paused one back by watching it, is refused. 0: no cap."""
+    ai_room_moves: float = 50.0
+    """AI moves a second that the rooms of AI players only make together in this process: past
+    it each such move waits its turn (the rooms take turns, in the order their moves fell
+    due), so that matches nobody plays in cannot crowd out the tables of people. 0: no cap."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -105,6 +109,8 @@ class ServerSettings:
             raise SettingError("max_spectators", "cannot be negative")
         if self.max_ai_rooms < 0:
             raise SettingError("max_ai_rooms", "cannot be negative")
+        if not math.isfinite(self.ai_room_moves) or self.ai_room_moves < 0:
+            raise SettingError("ai_room_moves", "must be 0 moves a second or more")
         if self.stand_in_after < 1:
             raise SettingError("stand_in_after", "must be 1 or more")
         if self.quickplay_wait > MAX_QUICKPLAY_WAIT:

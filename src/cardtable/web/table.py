@@ -57,6 +57,7 @@ from ..text.phrase import refusal
 from ..views import GameResult
 from .chat import chat_log
 from .clock import Clock
+from .fairness import AddressPace
 from .fill import AI_FILLED, QUICKPLAY_LEVEL, fill_in, is_quickplay
 from .frames import first_sight, join_log, push_all, state_frame
 from .metrics import Metrics
@@ -140,6 +141,9 @@ class Services:
     """Where search-level AI moves are computed."""
     metrics: Metrics = field(default_factory=Metrics)
     """The server's metrics (:mod:`.metrics`)."""
+    ai_pace: AddressPace | None = None
+    """The turns of the AI moves of rooms of AI players only (``ai_room_moves`` a second, one
+    key for the whole process; ``None``: not paced)."""
     fenced_out: Callable[[str], None] | None = None
     """Told the id of a room whose write the store refused because another process took the
     room over (:class:`.FencedOut`): this process lets the room go (:mod:`.cluster`)."""
@@ -161,6 +165,8 @@ class Table:
         """Where search-level AI moves are computed."""
         self.metrics = services.metrics
         """The server's metrics (:mod:`.metrics`)."""
+        self.ai_pace = services.ai_pace
+        """The turns of the AI moves of rooms of AI players only (:attr:`Services.ai_pace`)."""
         self.fenced_out = services.fenced_out
         """Told a room the store refused a write of (:attr:`Services.fenced_out`)."""
         self.lock = asyncio.Lock()
@@ -531,7 +537,8 @@ class Table:
 
     async def _ai_move(self, due: float) -> None:
         """Play the move of the first AI seat to act at ``due`` (the clock's monotonic time:
-        ``ai_delay`` seconds after it was scheduled).
+        ``ai_delay`` seconds after it was scheduled); in a room of AI players only, at its
+        turn of ``ai_room_moves`` after that (:attr:`ai_pace`).
 
         A cheap level decides at once, on the live game, under the lock. A search level thinks
         in the search pool on a snapshot taken under the lock, with the lock released; its
@@ -541,6 +548,11 @@ class Table:
         me = asyncio.current_task()
         try:
             await self._until(due)
+            if self.ai_pace is not None and room.ai_only:
+                # a match nobody plays in waits its turn of the process's AI moves a second
+                wait = self.ai_pace.take("")
+                if wait > 0:
+                    await self.clock.sleep(wait)
             async with self.lock:
                 game = room.game
                 live = game is not None and not game.over and not room.evicted and not self.held
