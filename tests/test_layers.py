@@ -43,7 +43,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("contract", ["cardtable.seat"]),
     ("players and words", ["cardtable.agents", "cardtable.text"]),
-    ("services", ["cardtable.store", "cardtable.arena", "cardtable.training", "cardtable.learn"]),
+    (
+        "services",
+        [
+            "cardtable.store",
+            "cardtable.arena",
+            "cardtable.training",
+            "cardtable.learn",
+            "cardtable.ratings",
+        ],
+    ),
     ("front ends", ["cardtable.interop", "cardtable.web", "cardtable.tui", "cardtable.cli"]),
     ("entry point", ["cardtable.__main__"]),
 ]
@@ -81,11 +90,13 @@ SIDEWAYS: dict[str, set[str]] = {
         "cardtable.games.qute",
     },
     "cardtable.arena": {"cardtable.store"},
+    "cardtable.ratings": {"cardtable.arena"},
     "cardtable.cli": {"cardtable.interop", "cardtable.web", "cardtable.tui"},
 }
 """Imports allowed inside a layer: a refusal is a message of the catalogs; the command line
-starts the other front ends; the two games share nothing but the rules layer's contract; the
-terminal table, the web server and the adapters know nothing of one another."""
+starts the other front ends; the AI levels are calibrated in the arena; the two games share
+nothing but the rules layer's contract; the terminal table, the web server and the adapters
+know nothing of one another."""
 
 
 @functools.cache

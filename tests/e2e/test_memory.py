@@ -13,6 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 
 from cardtable.agents import LEVELS
+from cardtable.ratings import level_ratings
 
 from ..web.play import replay_expected, stored_game, unsaid
 from ..webserver import Server, http
@@ -246,9 +247,19 @@ def test_a_kaboo_match_from_the_lobby(
     expect(page.locator("input[name=aid-1]")).to_be_hidden()
     expect(page.locator("#f-level-0")).to_be_hidden()
     expect(page.locator("#f-level-1")).to_be_visible()
-    expect(page.locator("#f-level-1")).to_have_text(LEVELS["casual"])
+    # … and its rating in this game, on the scale people are rated on (none if not rated)
+    casual, expert = level_ratings("kaboo")["casual"], level_ratings("kaboo")["expert"]
+    low, high = casual.interval
+    expect(page.locator("#f-level-1")).to_have_text(
+        f"{LEVELS['casual']} Rating in this game: about {casual.points} ({low}–{high}); "
+        "a new player starts at 1500."
+    )
     page.select_option("select[name=seat-1]", "ai:expert")
-    expect(page.locator("#f-level-1")).to_have_text(LEVELS["expert"])
+    expect(page.locator("#f-level-1")).to_contain_text(LEVELS["expert"])
+    expect(page.locator("#f-level-1")).to_contain_text(f"about {expert.points} (")
+    page.select_option("select[name=seat-1]", "ai:master")
+    expect(page.locator("#f-level-1")).to_have_text(LEVELS["master"])
+    page.select_option("select[name=seat-1]", "ai:expert")
     # Out of bounds: the form says so and nothing is created.
     target.fill("1001")
     page.click("[data-ui=create]")

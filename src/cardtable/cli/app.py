@@ -18,6 +18,7 @@ from .arena import arena_command
 from .checks import CardtableCommand, CardtableGroup
 from .learn import learn_command
 from .play import play_command
+from .ratings import ratings_command
 from .review import review_command
 from .rules import list_variants, rules_command
 from .serve import serve_command
@@ -103,6 +104,7 @@ app.command("variants", cls=CardtableCommand)(list_variants)
 app.command("arena", cls=CardtableCommand)(arena_command)
 app.command("serve", cls=CardtableCommand)(serve_command)
 app.command("review", cls=CardtableCommand)(review_command)
+app.command("ratings", cls=CardtableCommand)(ratings_command)
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..catalog import language, load_all, supported
+from ..ratings import MU, POINTS_PER_MU, Rating, level_ratings, load_level_calibration, to_points
 from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
@@ -157,6 +158,12 @@ def _short_errors(exc: RequestValidationError) -> list[dict[str, object]]:
             item["input"] = excerpt(value, 80)
         out.append(item)
     return out
+
+
+def _shown(rating: Rating) -> dict[str, int]:
+    """A level's rating as the lobby shows it: points and interval."""
+    low, high = rating.interval
+    return {"rating": rating.points, "low": low, "high": high}
 
 
 def create_app(
@@ -337,13 +344,36 @@ def _add_reference(app: FastAPI) -> None:
         return out
 
     @app.get("/api/levels")
-    async def list_levels(lang: str | None = None) -> list[dict[str, str]]:
+    async def list_levels(lang: str | None = None) -> list[dict[str, object]]:
         """The AI levels a seat may have, each with what it is in a player's words, in ``lang``
-        (a tag: ``de``, ``de-AT``; the server's language if none)."""
+        (a tag: ``de``, ``de-AT``; the server's language if none), and its calibrated rating in
+        each game type it was rated in (``ratings``: game → rating, interval)."""
+        rated = {game: level_ratings(game) for game in variants.names()}
         return [
-            {"name": n, "description": served_words(f"ui.level.{n}.about", describe(n), lang)}
+            {
+                "name": n,
+                "description": served_words(f"ui.level.{n}.about", describe(n), lang),
+                "ratings": {
+                    game: _shown(levels[n]) for game, levels in rated.items() if n in levels
+                },
+            }
             for n in (*LEVELS, "random")
         ]
+
+    @app.get("/api/ratings/{game}")
+    async def game_ratings(game: str) -> dict[str, object]:
+        """The AI levels' calibrated ratings in one game type, best first, each with ``mu``,
+        ``sigma``, the rating in points and its interval (``mu ± 2 sigma``)."""
+        if game not in variants.names():
+            raise HTTPException(404, f"no game called {game!r}")
+        found = load_level_calibration(game)
+        levels = sorted(level_ratings(game).items(), key=lambda kv: -kv[1].mu)
+        return {
+            "game": game,
+            "scale": {"start": to_points(MU), "points_per_mu": POINTS_PER_MU},
+            "calibration": None if found is None else found.about(),
+            "levels": [{"level": name, **r.to_dict()} for name, r in levels],
+        }
 
     @app.get("/api/rules/{variant}")
     async def rules(

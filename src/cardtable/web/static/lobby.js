@@ -538,8 +538,11 @@ export class LobbyPage {
       if (human) first = false;
       // how the chosen AI level plays, in a player's words (from /api/levels)
       const level = human ? null : this.levels.find((l) => `ai:${l.name}` === select.value);
-      note.textContent = level?.description ?? "";
-      note.hidden = !level?.description;
+      // and its rating in the chosen game, on the scale people are rated on
+      const rated = level?.ratings?.[this.variant().name];
+      const rating = rated ? t("ui.lobby.level_rating", { ...rated }) : "";
+      note.textContent = [level?.description ?? "", rating].filter(Boolean).join(" ");
+      note.hidden = !note.textContent;
       box.hidden = !human;
       input.disabled = !human || all;
       if (all && human) input.checked = true;

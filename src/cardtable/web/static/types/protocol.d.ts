@@ -178,10 +178,19 @@ export interface VariantInfo {
   hand_layout?: "row" | "square";
 }
 
+/** A level's calibrated rating in one game type: points and its interval (mu ± 2 sigma). */
+export interface LevelRating {
+  rating: number;
+  low: number;
+  high: number;
+}
+
 /** One entry of `GET /api/levels`. */
 export interface LevelInfo {
   name: string;
   description?: string | null;
+  /** Its rating in each game type it was calibrated in, by game. */
+  ratings?: Record<string, LevelRating>;
 }
 
 /** `GET /api/rules/{variant}`. */
