@@ -317,12 +317,8 @@ def test_moves_of_rooms_of_ai_players_only_are_paced_and_people_go_first(store_u
             opened = person.version
             waited = await advance_until(clock, lambda: person.version > opened, step=0.02)
             assert waited <= 0.2  # its delay, not a turn behind the matches' backlog
-            moved = 0.0
-            while moved < 10.0:
-                clock.advance(0.05)
-                moved += 0.05
-                for _ in range(3):
-                    await asyncio.sleep(0.005)
+            start = clock.monotonic()  # then ten seconds of the clock, step by step
+            await advance_until(clock, lambda: clock.monotonic() - start >= 10.0 - 1e-6)
             played = [m.version - b for m, b in zip(matches, before, strict=True)]
             # 2 moves a second for the four matches together (20 in 10 s, a burst aside),
             # where each alone would play 10 a second; and every match had its turns
