@@ -214,6 +214,7 @@ def create_app(
     _add_error_answers(app)
     _add_pages(app)
     _add_reference(app)
+    _add_ratings(app)
     add_messages(app)
     _add_rooms(app, manager, store)
     _add_replays(app, manager, store, replays)
@@ -360,21 +361,6 @@ def _add_reference(app: FastAPI) -> None:
             for n in (*LEVELS, "random")
         ]
 
-    @app.get("/api/ratings/{game}")
-    async def game_ratings(game: str) -> dict[str, object]:
-        """The AI levels' calibrated ratings in one game type, best first, each with ``mu``,
-        ``sigma``, the rating in points and its interval (``mu ± 2 sigma``)."""
-        if game not in variants.names():
-            raise HTTPException(404, f"no game called {game!r}")
-        found = load_level_calibration(game)
-        levels = sorted(level_ratings(game).items(), key=lambda kv: -kv[1].mu)
-        return {
-            "game": game,
-            "scale": {"start": to_points(MU), "points_per_mu": POINTS_PER_MU},
-            "calibration": None if found is None else found.about(),
-            "levels": [{"level": name, **r.to_dict()} for name, r in levels],
-        }
-
     @app.get("/api/rules/{variant}")
     async def rules(
         variant: str, plain: bool = False, lang: str = Query("en", max_length=35)
@@ -416,6 +402,25 @@ def _join_refusal(exc: RoomError) -> HTTPException:
     if exc.code in ("room_moved", "unavailable"):  # its process stops or is gone
         return HTTPException(503, exc.message, headers={"Retry-After": "1"})
     return HTTPException(404 if exc.code == "unknown_room" else 409, exc.message)
+
+
+def _add_ratings(app: FastAPI) -> None:
+    """The AI levels' calibrated ratings per game type (:mod:`cardtable.ratings`)."""
+
+    @app.get("/api/ratings/{game}")
+    async def game_ratings(game: str) -> dict[str, object]:
+        """The AI levels' calibrated ratings in one game type, best first, each with ``mu``,
+        ``sigma``, the rating in points and its interval (``mu ± 2 sigma``)."""
+        if game not in variants.names():
+            raise HTTPException(404, f"no game called {game!r}")
+        found = load_level_calibration(game)
+        levels = sorted(level_ratings(game).items(), key=lambda kv: -kv[1].mu)
+        return {
+            "game": game,
+            "scale": {"start": to_points(MU), "points_per_mu": POINTS_PER_MU},
+            "calibration": None if found is None else found.about(),
+            "levels": [{"level": name, **r.to_dict()} for name, r in levels],
+        }
 
 
 def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
