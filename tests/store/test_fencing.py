@@ -295,7 +295,7 @@ def test_rooms_stored_before_revision_0007_are_at_epoch_0_and_can_be_claimed(url
     asyncio.run(at_0006())
 
     async def upgraded(a: Store, b: Store) -> None:
-        assert await a.schema_revision() == migrations.head() == "0007"
+        assert await a.schema_revision() == migrations.head() == "0008"
         assert await a.epoch("old1") == 0
         assert await a.claim("old1") == 1
         await a.mark_practice("old1")

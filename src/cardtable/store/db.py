@@ -39,6 +39,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Delete,
     Float,
     ForeignKeyConstraint,
     Index,
@@ -47,8 +48,11 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    UniqueConstraint,
     Update,
+    bindparam,
     create_engine,
+    delete,
     event,
     false,
     func,
@@ -133,6 +137,7 @@ rooms = Table(
     Column("hints", Boolean, nullable=False, server_default=false()),
     Column("practice", Boolean, nullable=False, server_default=false()),
     Column("lease_epoch", Integer, nullable=False, server_default=text("0")),
+    Column("rated", Boolean, nullable=False, server_default=false()),
     Index("ix_rooms_public_created", "public", "created"),
 )
 
@@ -147,7 +152,9 @@ seats = Table(
     Column("token_hash", String(64)),
     Column("memory_aid", Boolean, nullable=False),
     Column("hints", Boolean, nullable=False, server_default=false()),
+    Column("player_id", Integer),
     ForeignKeyConstraint(["room_id"], ["rooms.id"]),
+    Index("ix_seats_player", "player_id"),
 )
 
 games = Table(
@@ -177,6 +184,74 @@ actions = Table(
     Column("chosen_by", String(8)),
     Column("stand_in", String(32)),
     ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32)),
+    Column("name_key", String(64)),
+    Column("password_hash", String(255)),
+    Column("created", Float, nullable=False),
+    Column("deleted", Float),
+    UniqueConstraint("name_key", name="uq_players_name_key"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    ForeignKeyConstraint(["player_id"], ["players.id"]),
+    Index("ix_sessions_player", "player_id"),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer),
+    Column("game", String(32), nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
+    Index("ix_results_player_finished", "player_id", "finished"),
+    Index("ix_results_player_game", "player_id", "game"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("subject", String(48), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_game_mu", "game", "mu"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("subject", String(48), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("room_id", String(16), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("ix_rating_history_subject", "subject", "game", "at"),
 )
 
 
@@ -213,6 +288,8 @@ class SeatRow:
     hints: bool = False
     """A person's seat that asked for a hint at a table of people: marked for everyone to see,
     and given the memory aid from then on (:meth:`Store.mark_hints`)."""
+    player_id: int | None = None
+    """The account a person's seat belongs to (``None``: a guest's seat, or an AI's)."""
 
 
 @dataclass
@@ -245,6 +322,9 @@ class RoomRow:
     practice: bool = False
     """A practice table: its one person asked to see the AI players' cards, so its games (that
     one and every later one) are never rated (:meth:`Store.mark_practice`)."""
+    rated: bool = False
+    """Its creator asked for rated games: nobody at it has the memory aid or hints, and every
+    person's seat is taken by a signed-in player (:mod:`cardtable.web.accounts`)."""
 
 
 @dataclass
@@ -367,7 +447,7 @@ ends it, who chose it (``chosen_by``) and the stand-in's level."""
 
 _Write = (
     tuple[Literal["room"], tuple[RoomRow, int]]
-    | tuple[Literal["seat"], tuple[str, int, str, str]]
+    | tuple[Literal["seat"], tuple[str, int, str, str, int | None]]
     | tuple[Literal["hints"], tuple[str, int]]
     | tuple[Literal["practice"], str]
     | tuple[Literal["game"], GameRow]
@@ -376,7 +456,7 @@ _Write = (
     | tuple[Literal["claim"], str]
 )
 """One write for the writer task: its kind and what it writes (a new room with its lease epoch,
-a seat taken by ``(room, seat, name, token_hash)``, a seat marked for its hints by
+a seat taken by ``(room, seat, name, token_hash, player_id)``, a seat marked for its hints by
 ``(room, seat)``, a room marked practice by its id, a new game, an action, a game's end by
 ``(room, game_no, result)``, a claim of a room by its id)."""
 
@@ -390,7 +470,7 @@ future gives the room's new epoch)."""
 _Params = dict[str, object] | list[dict[str, object]]
 """A statement's parameters: one row, or several (one statement, many rows)."""
 
-_Step = tuple[Insert | Update, _Params | None, int | None, str | None]
+_Step = tuple[Insert | Update | Delete, _Params | None, int | None, str | None]
 """One statement of a batch: statement, parameters, expected row count (or ``None``), and the
 room whose fence it checks (``None``: not a fence check): a fence check that matches no row
 raises :class:`FencedOut`, any other unmet expectation :class:`StoreError`. A statement with
@@ -432,14 +512,73 @@ def _claim_step(room: str) -> _Step:
     return (stmt, None, 1, None)
 
 
-def _finish(room: str, game_no: int, result: GameResult, now: float) -> _Step:
-    """The update that marks a game as over (it must match the game's row)."""
+def _finish(room: str, game_no: int, result: GameResult, now: float) -> list[_Step]:
+    """The update that marks a game as over (it must match the game's row), and the insert of
+    every seat's result (:data:`results`: the seat's account and whether the game is rated are
+    read from its seat's and its room's rows in the same transaction)."""
     stmt = (
         update(games)
         .where(games.c.room_id == room, games.c.game_no == game_no)
         .values(finished=now, result=result)
     )
-    return (stmt, None, 1, None)
+    steps: list[_Step] = [(stmt, None, 1, None)]
+    rows = result_rows(room, game_no, result, now)
+    if rows:  # (a game's end written again, as a repair, replaces its results)
+        gone = delete(results).where(results.c.room_id == room, results.c.game_no == game_no)
+        steps += [(gone, None, None, None), (_RESULTS_INSERT, rows, None, None)]
+    return steps
+
+
+_RESULTS_INSERT = insert(results).values(
+    room_id=bindparam("r_room"),
+    seat=bindparam("r_seat"),
+    player_id=select(seats.c.player_id)
+    .where(seats.c.room_id == bindparam("r_room"), seats.c.seat == bindparam("r_seat"))
+    .scalar_subquery(),
+    game=select(rooms.c.game).where(rooms.c.id == bindparam("r_room")).scalar_subquery(),
+    rated=func.coalesce(
+        select(rooms.c.rated)
+        .where(rooms.c.id == bindparam("r_room"), rooms.c.practice == false())
+        .scalar_subquery(),
+        false(),
+    ),
+)
+"""The insert of a finished game's results, one row per seat (its parameters:
+:func:`result_rows`)."""
+
+
+def result_rows(room: str, game_no: int, result: GameResult, now: float) -> list[dict[str, object]]:
+    """The parameters of :data:`_RESULTS_INSERT` for a finished game: each seat's final total,
+    number of rounds, place (1 is best, equal places are ties; winners share the first) and
+    whether it won (a result without totals has none)."""
+    totals = list(result.get("totals", []))
+    winners = list(result.get("winners", []))
+    rounds = len(result.get("rounds", []))
+    return [
+        {
+            "r_room": room,
+            "game_no": game_no,
+            "r_seat": seat,
+            "finished": now,
+            "score": total,
+            "rounds": rounds,
+            "place": place,
+            "won": seat in winners,
+        }
+        for seat, (total, place) in enumerate(zip(totals, places(totals, winners), strict=True))
+    ]
+
+
+def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Finishing place of every seat (1 is best; equal places are ties): the winners share the
+    first place, the others follow by final total, lower first (every game here counts
+    penalty points), with standard competition ranking."""
+    first = set(winners)
+    others = [totals[s] for s in range(len(totals)) if s not in first]
+    return [
+        1 if s in first else 1 + len(first) + sum(1 for t in others if t < total)
+        for s, total in enumerate(totals)
+    ]
 
 
 def _plan(batch: Sequence[_Fenced]) -> list[_Step]:
@@ -469,7 +608,7 @@ def _plan(batch: Sequence[_Fenced]) -> list[_Step]:
             steps.append(_game_step(write[1]))
         elif write[0] == "finish":
             room, game_no, result = write[1]
-            steps.append(_finish(room, game_no, result, now))
+            steps.extend(_finish(room, game_no, result, now))
         elif write[0] == "claim":
             steps.append(_claim_step(write[1]))
         else:  # pragma: no cover - programming error
@@ -519,7 +658,7 @@ def _plan_actions(
             }
         )
         if result is not None:
-            ends.append(_finish(room, game_no, result, now))
+            ends.extend(_finish(room, game_no, result, now))
         i += 1
     steps.append((insert(actions), rows, None, None))
     steps.extend(ends)
@@ -540,6 +679,7 @@ def _room_steps(r: RoomRow, epoch: int) -> list[_Step]:
         "spectator_chat": r.spectator_chat,
         "hints": r.hints,
         "practice": r.practice,
+        "rated": r.rated,
         "lease_epoch": epoch,
     }
     steps: list[_Step] = [(insert(rooms), room_row, None, None)]
@@ -553,6 +693,7 @@ def _room_steps(r: RoomRow, epoch: int) -> list[_Step]:
             "token_hash": s.token_hash,
             "memory_aid": s.memory_aid,
             "hints": s.hints,
+            "player_id": s.player_id,
         }
         for s in r.seats
     ]
@@ -561,8 +702,9 @@ def _room_steps(r: RoomRow, epoch: int) -> list[_Step]:
     return steps
 
 
-def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
-    """The update that gives a free seat a person (it must find the seat still free)."""
+def _seat_step(room: str, seat: int, name: str, token_hash: str, player: int | None) -> _Step:
+    """The update that gives a free seat a person, with the account it belongs to (``None``: a
+    guest's); it must find the seat still free."""
     stmt = (
         update(seats)
         .where(
@@ -570,7 +712,7 @@ def _seat_step(room: str, seat: int, name: str, token_hash: str) -> _Step:
             seats.c.seat == seat,
             seats.c.token_hash.is_(None),
         )
-        .values(name=name, token_hash=token_hash)
+        .values(name=name, token_hash=token_hash, player_id=player)
     )
     return (stmt, None, 1, None)
 
@@ -751,9 +893,12 @@ class Store:
         that is the caller's part."""
         self.fences.pop(room_id, None)
 
-    async def take_seat(self, room: str, seat: int, name: str, token_hash: str) -> None:
-        """Record that a person took ``seat`` under ``name``."""
-        await self._submit(("seat", (room, seat, name, token_hash)))
+    async def take_seat(
+        self, room: str, seat: int, name: str, token_hash: str, player: int | None = None
+    ) -> None:
+        """Record that a person took ``seat`` under ``name`` (signed in as the account
+        ``player``, or a guest)."""
+        await self._submit(("seat", (room, seat, name, token_hash, player)))
 
     async def mark_hints(self, room: str, seat: int) -> None:
         """Record that the person at ``seat`` asked for a hint at a table of people: the seat is
@@ -936,9 +1081,17 @@ class Store:
             spectator_chat=bool(row.spectator_chat),
             hints=bool(row.hints),
             practice=bool(row.practice),
+            rated=bool(row.rated),
             seats=[
                 SeatRow(
-                    s.seat, s.type, s.level, s.name, s.token_hash, bool(s.memory_aid), bool(s.hints)
+                    s.seat,
+                    s.type,
+                    s.level,
+                    s.name,
+                    s.token_hash,
+                    bool(s.memory_aid),
+                    bool(s.hints),
+                    s.player_id,
                 )
                 for s in seat_rows
             ],
