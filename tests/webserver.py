@@ -39,6 +39,8 @@ GENEROUS_LIMITS: tuple[str, ...] = (
     "10000000",
     "--rate-server-rooms",
     "1000000",
+    "--rate-signins",
+    "1000000",
     "--ai-room-moves",
     "1000000",
 )

@@ -7,15 +7,30 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .views import GameResult
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Result", "lowest"]
+__all__ = ["Result", "lowest", "places"]
 
 
 def lowest(scores: list[int]) -> list[int]:
     """Seats holding the lowest score (ties share)."""
     best = min(scores)
     return [s for s, v in enumerate(scores) if v == best]
+
+
+def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Finishing place of every seat (1 is best; equal places are ties).
+
+    Winners share first place; the other seats follow by final total, lower first (every
+    cardtable game counts penalty points), with standard competition ranking.
+    """
+    first = set(winners)
+    others = [totals[s] for s in range(len(totals)) if s not in first]
+    return [
+        1 if s in first else 1 + len(first) + sum(1 for t in others if t < total)
+        for s, total in enumerate(totals)
+    ]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from .match import places
 from .variants import Options
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "level_ratings",
     "load_calibrations",
     "load_level_calibration",
+    "places",
+    "rate_game",
     "to_points",
     "write_calibrations",
 ]
@@ -88,6 +91,21 @@ class Rating:
             "low": low,
             "high": high,
         }
+
+
+def rate_game(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """Everyone's rating after one game: ``before[i]`` is seat ``i``'s rating going in,
+    ``places[i]`` its finishing place (1 is best, equal places are ties); each seat is a team
+    of one in openskill's Plackett–Luce model. Needs openskill (the ``web``, ``tui`` and
+    ``arena`` extras)."""
+    if len(before) != len(places):
+        raise ValueError("one place per rating")
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = model.rate(teams, ranks=[float(p) for p in places])
+    return [Rating(team[0].mu, team[0].sigma) for team in after]
 
 
 def to_points(mu: float) -> int:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..match import places
 from .errors import ArenaError
 from .play import GameRecord
 
@@ -78,23 +79,6 @@ def percentile(values: Sequence[float], q: float) -> float:
     lo = math.floor(pos)
     hi = min(lo + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Finishing place of every seat (1 is best; equal places are ties).
-
-    Winners share first place; the other seats follow by final total, lower first (every
-    cardtable game counts penalty points), with standard competition ranking.
-    """
-    first = set(winners)
-    others = [totals[s] for s in range(len(totals)) if s not in first]
-    out = []
-    for s, total in enumerate(totals):
-        if s in first:
-            out.append(1)
-        else:
-            out.append(1 + len(first) + sum(1 for t in others if t < total))
-    return out
 
 
 @dataclass(frozen=True)

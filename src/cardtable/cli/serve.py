@@ -228,6 +228,14 @@ _RateAddressMessages = Annotated[
         "it a message waits its turn (its connection is not read meanwhile)",
     ),
 ]
+_RateSignins = Annotated[
+    str,
+    typer.Option(
+        "--rate-signins",
+        help=f"sign-ins, sign-ups and account deletions one client address may try a minute "
+        f"({_RATE_HELP})",
+    ),
+]
 _RateServerRooms = Annotated[
     int,
     typer.Option(
@@ -338,6 +346,7 @@ def serve_command(
     rate_address_messages: _RateAddressMessages = "100",
     rate_server_messages: _RateServerMessages = 5000,
     rate_server_rooms: _RateServerRooms = 20,
+    rate_signins: _RateSignins = "10",
     allowed_host: _AllowedHost = None,
     ws_max_size: _WsMaxSize = WS_MAX_SIZE,
     header_timeout: _HeaderTimeout = 10.0,
@@ -372,6 +381,7 @@ def serve_command(
             "address_messages": rate_address_messages,
             "server_messages": rate_server_messages,
             "server_rooms": rate_server_rooms,
+            "signins": rate_signins,
         },
     )
     hosts = _allowed_hosts(host, allowed_host or ())
@@ -467,11 +477,16 @@ def _limits(
         by_address = Rate.parse(str(extra.get("address_messages", "100")), 1)
     except ValueError as err:
         _fail(f"--rate-address-messages: {err}")
+    try:
+        signins = Rate.parse(str(extra.get("signins", "10")), 60)
+    except ValueError as err:
+        _fail(f"--rate-signins: {err}")
     return Limits(
         total_connections=total,
         address_messages=by_address,
         server_messages=server_messages,
         server_rooms=server_rooms,
+        signins=signins,
         rooms=rates["--rate-rooms"],
         joins=rates["--rate-joins"],
         requests=rates["--rate-requests"],

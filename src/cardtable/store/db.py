@@ -69,6 +69,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
+from ..match import places
 from ..variants import Options
 from ..views import GameResult
 from . import migrations
@@ -566,18 +567,6 @@ def result_rows(room: str, game_no: int, result: GameResult, now: float) -> list
             "won": seat in winners,
         }
         for seat, (total, place) in enumerate(zip(totals, places(totals, winners), strict=True))
-    ]
-
-
-def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Finishing place of every seat (1 is best; equal places are ties): the winners share the
-    first place, the others follow by final total, lower first (every game here counts
-    penalty points), with standard competition ranking."""
-    first = set(winners)
-    others = [totals[s] for s in range(len(totals)) if s not in first]
-    return [
-        1 if s in first else 1 + len(first) + sum(1 for t in others if t < total)
-        for s, total in enumerate(totals)
     ]
 
 

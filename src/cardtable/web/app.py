@@ -30,6 +30,7 @@ from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
 from ..text.rules import plain_rules_page
+from .accounts import COOKIE, Accounts, account_routes
 from .cluster import Cluster
 from .guard import (
     AllowedHosts,
@@ -185,11 +186,13 @@ def create_app(
     if cluster is not None:
         manager.attach(cluster)
     guard = Guard(settings.limits, shared=redis_url)
+    accounts = Accounts(store, manager.clock)
+    manager.on_game_end(accounts.game_ended)  # rated games update the ratings
     replays = ReplayCache()
     reviews = reviews if reviews is not None else ReviewService.from_env()
     app = FastAPI(
         title="cardtable",
-        lifespan=_lifespan(store, manager, replays, reviews),
+        lifespan=_lifespan(store, manager, replays, reviews, accounts),
         docs_url="/api/docs",
         redoc_url=None,
     )
@@ -199,6 +202,7 @@ def create_app(
     app.state.replays = replays
     app.state.lessons = Lessons(manager.clock)  # guided lessons, in memory (.lessons)
     app.state.reviews = reviews
+    app.state.accounts = accounts
     # the last added runs first: headers on every answer, then the origin check (so a page of
     # another site cannot spend a visitor's quotas), the rate limits and the body limit
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
@@ -214,9 +218,10 @@ def create_app(
     _add_error_answers(app)
     _add_pages(app)
     _add_reference(app)
-    _add_ratings(app)
+    _add_ratings(app, accounts)
     add_messages(app)
-    _add_rooms(app, manager, store)
+    _add_rooms(app, manager, accounts)
+    app.include_router(account_routes(accounts, _resume(manager)))
     _add_replays(app, manager, store, replays)
     _add_reviews(app, manager, store, replays, reviews)
     _add_play(app, manager, guard)
@@ -240,8 +245,25 @@ def _pinger(store: Store, cluster: Cluster | None) -> Callable[[], Awaitable[Non
     return ping
 
 
+def _resume(manager: RoomManager) -> Callable[[str, int], Awaitable[tuple[str, int, str]]]:
+    """A fresh key to an account's seat (:meth:`.RoomManager.resume_anywhere`), a refusal
+    answered ``404``."""
+
+    async def resume(room: str, seat: int) -> tuple[str, int, str]:
+        try:
+            return await manager.resume_anywhere(room, seat)
+        except RoomError as exc:
+            raise HTTPException(404, exc.message) from None
+
+    return resume
+
+
 def _lifespan(
-    store: Store, manager: RoomManager, replays: ReplayCache, reviews: ReviewService
+    store: Store,
+    manager: RoomManager,
+    replays: ReplayCache,
+    reviews: ReviewService,
+    accounts: Accounts,
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """The app's life: the store opens and the manager starts before the first request; the
     manager, the replay builder, the review workers and the store close after the last."""
@@ -264,6 +286,7 @@ def _lifespan(
         finally:
             manager.draining = True  # /readyz: 503 from now on
             await manager.close()  # AI moves, timers and the search workers
+            await accounts.settled()  # the rating updates under way
             replays.close()  # the replay build thread
             await reviews.close()  # the review workers
             await store.close()
@@ -404,17 +427,19 @@ def _join_refusal(exc: RoomError) -> HTTPException:
     return HTTPException(404 if exc.code == "unknown_room" else 409, exc.message)
 
 
-def _add_ratings(app: FastAPI) -> None:
-    """The AI levels' calibrated ratings per game type (:mod:`cardtable.ratings`)."""
+def _add_ratings(app: FastAPI, accounts: Accounts) -> None:
+    """The AI levels' ratings per game type (:mod:`cardtable.ratings`): calibrated, then kept
+    up to date by rated games against people (:mod:`.accounts`)."""
 
     @app.get("/api/ratings/{game}")
     async def game_ratings(game: str) -> dict[str, object]:
-        """The AI levels' calibrated ratings in one game type, best first, each with ``mu``,
-        ``sigma``, the rating in points and its interval (``mu ± 2 sigma``)."""
+        """The AI levels' ratings in one game type, best first, each with ``mu``, ``sigma``,
+        the rating in points and its interval (``mu ± 2 sigma``): as calibrated, moved by the
+        rated games they played against people since."""
         if game not in variants.names():
             raise HTTPException(404, f"no game called {game!r}")
         found = load_level_calibration(game)
-        levels = sorted(level_ratings(game).items(), key=lambda kv: -kv[1].mu)
+        levels = sorted((await accounts.levels(game)).items(), key=lambda kv: -kv[1].mu)
         return {
             "game": game,
             "scale": {"start": to_points(MU), "points_per_mu": POINTS_PER_MU},
@@ -423,11 +448,17 @@ def _add_ratings(app: FastAPI) -> None:
         }
 
 
-def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
-    """Creating, listing, describing and joining rooms, and quick play."""
+def _add_rooms(app: FastAPI, manager: RoomManager, accounts: Accounts) -> None:
+    """Creating, listing, describing and joining rooms, and quick play. A signed-in person's
+    seat is their account's (:mod:`.accounts`)."""
+    store = manager.store
+
+    async def account(request: Request) -> int | None:
+        player = await accounts.current(request.cookies.get(COOKIE))
+        return None if player is None else player.id
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(body: CreateRoom) -> dict[str, object]:
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, object]:
         """Create a room; the creator takes the first person's seat."""
         try:
             room, seat, token = await manager.create(
@@ -442,6 +473,8 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
                 turn_time=body.turn_time,
                 spectator_chat=body.spectator_chat,
                 hints=body.hints,
+                rated=body.rated,
+                player=await account(request),
             )
         except RoomError as exc:  # too many rooms of AI players only: nothing was made
             raise _busy(exc) from None
@@ -464,25 +497,28 @@ def _add_rooms(app: FastAPI, manager: RoomManager, store: Store) -> None:
 
     @app.post("/api/rooms/{room_id}/join")
     async def join_room(
-        room_id: str, body: JoinRoom | None = None, lang: str | None = None
+        request: Request, room_id: str, body: JoinRoom | None = None, lang: str | None = None
     ) -> dict[str, object]:
         """Take the first free person's seat of a room; a refusal in ``lang`` (a tag)."""
+        player = await account(request)
         try:
             with speaking(lang):
                 room_id, seat, token = await manager.seat_anywhere(
-                    room_id, body.name if body else None
+                    room_id, body.name if body else None, player
                 )
         except RoomError as exc:
             raise _join_refusal(exc) from None
         return {"room": room_id, "seat": seat, "token": token}
 
     @app.post("/api/quickplay")
-    async def quickplay(body: QuickPlay) -> dict[str, object]:
+    async def quickplay(body: QuickPlay, request: Request) -> dict[str, object]:
         """Take a seat at a quick-play room of a game that waits for people, or open one whose
         open seats go to AI players after a short wait (docs/protocol.md). It counts against
         the address's quotas of new rooms and of seat joins (:class:`.guard.RateLimits`)."""
         try:
-            room_id, seat, token = await manager.quickplay_anywhere(body.game, body.name or None)
+            room_id, seat, token = await manager.quickplay_anywhere(
+                body.game, body.name or None, await account(request)
+            )
         except (KeyError, ValueError) as exc:
             raise HTTPException(400, excerpt(str(exc).strip("'\""), 200)) from None
         return {"room": room_id, "seat": seat, "token": token, "url": f"/r/{room_id}"}

@@ -114,6 +114,8 @@ log = logging.getLogger("cardtable.web.guard")
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
+_SIGNIN_PATHS = frozenset(("/api/account/signin", "/api/account/signup", "/api/account/delete"))
+"""The requests that check or make a password: counted against ``signins``."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -170,6 +172,9 @@ class Limits:
     """Seats an address may take (``POST /api/rooms/{room}/join``)."""
     requests: Rate = Rate(600, 60)
     """HTTP requests (WebSocket handshakes included) an address may make."""
+    signins: Rate = Rate(10, 60)
+    """Sign-ins, sign-ups and account deletions an address may try (each checks a password
+    or makes one: :mod:`.accounts`)."""
     connections: int = 32
     """WebSocket connections an address may hold open at once (0: no limit)."""
     total_connections: int = 4096
@@ -230,6 +235,7 @@ class Limits:
         return cls(
             rooms=off,
             joins=off,
+            signins=off,
             requests=off,
             connections=0,
             total_connections=0,
@@ -309,12 +315,14 @@ class Guard:
             "requests": _item(self.limits.requests, "requests"),
             "rooms": _item(self.limits.rooms, "rooms"),
             "joins": _item(self.limits.joins, "joins"),
+            "signins": _item(self.limits.signins, "signins"),
             "messages": _item(self.limits.message_window, "messages"),
         }
         self._rates = {
             "requests": self.limits.requests,
             "rooms": self.limits.rooms,
             "joins": self.limits.joins,
+            "signins": self.limits.signins,
             "messages": self.limits.message_window,
         }
         self.open: dict[str, int] = {}
@@ -887,6 +895,8 @@ class RateLimits:
                 checks.append(("rooms", "new rooms"))
             elif _JOIN_PATH.match(path):
                 checks.append(("joins", "seat joins"))
+            elif path.rstrip("/") in _SIGNIN_PATHS:
+                checks.append(("signins", "sign-in attempts"))
             elif path.rstrip("/") == "/api/quickplay":
                 # it may open a room and it takes a seat: both quotas
                 checks += [("rooms", "new rooms"), ("joins", "seat joins")]

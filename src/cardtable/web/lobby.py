@@ -22,6 +22,7 @@ from ..catalog import say
 from ..errors import IllegalAction
 from ..game import Game
 from ..store import GameRow, RoomRow, SeatRow, StoreError
+from ..store.players import Players
 from ..variants import Options
 from .fill import QUICKPLAY_PREFIX, restore_ai_fill
 from .movelog import Chosen, MoveLog, by_label
@@ -379,6 +380,8 @@ class Lobby:
         quickplay: bool = False,
         spectator_chat: bool = False,
         hints: bool = False,
+        rated: bool = False,
+        player: int | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """Create a room; the creator takes the first person's seat. Returns its table, that
         seat and its token (``None`` when every seat is an AI). Raises ``ValueError``.
@@ -391,8 +394,10 @@ class Lobby:
         ``spectator_chat``: spectators may write in the room's chat. ``hints``: people may ask
         for hints at this table of people (each who does is marked and has the memory aid from
         then on; at a table of one person and AI players hints are always allowed).
-        ``RoomError`` (``too_many_ai_rooms``) for a room of AI players only past
-        ``max_ai_rooms``: nothing is stored."""
+        ``rated``: the room's games are rated (:mod:`.accounts`): nobody at it may have the
+        memory aid or hints, and every person's seat is a signed-in player's (``player``, the
+        creator's account, takes the first). ``RoomError`` (``too_many_ai_rooms``) for a room
+        of AI players only past ``max_ai_rooms``: nothing is stored."""
         var = variants.get(game)
         if players is not None and players != len(seats):
             raise ValueError(f"'players' is {players} but {len(seats)} seats are listed")
@@ -403,9 +408,13 @@ class Lobby:
             )
         resolved = variants.new_game(var.name, players=n, seed=0, options=options).options
         rows = _seat_rows(seats, memory_aid)
+        if rated:
+            _check_rated(rows, hints, player)
         if self._past_ai_cap(rows, "waiting"):
             raise RoomError("too_many_ai_rooms", self._ai_rooms_refusal())
         seat, token = _seat_creator(rows, name)
+        if seat is not None:
+            rows[seat].player_id = player
         row = RoomRow(
             id=(QUICKPLAY_PREFIX if quickplay else "") + secrets.token_urlsafe(6),
             game=var.name,
@@ -418,6 +427,7 @@ class Lobby:
             turn_time=turn_time,
             spectator_chat=spectator_chat,
             hints=hints,
+            rated=rated,
         )
         making = int(ai_only(rows))
         self._ai_making += making  # counted against the cap until its table is in memory
@@ -441,15 +451,23 @@ class Lobby:
             table.update_fill()
         return table, seat, token
 
-    async def take_seat(self, room_id: str, name: str | None) -> tuple[Table, int, str]:
-        """Give the caller the first free person's seat; returns the table, seat and token."""
+    async def take_seat(
+        self, room_id: str, name: str | None, player: int | None = None
+    ) -> tuple[Table, int, str]:
+        """Give the caller (signed in as the account ``player``, or a guest) the first free
+        person's seat; returns the table, seat and token. At a rated room a guest is refused,
+        and so is an account already seated there."""
         table = await self.get(room_id)
         if table is None:
             raise RoomError("unknown_room", say("web.error.unknown_room"))
         room = table.room
         async with table.lock:
             if room.evicted:  # paused while this request waited: ask the store again
-                return await self.take_seat(room_id, name)
+                return await self.take_seat(room_id, name, player)
+            if room.row.rated and player is None:
+                raise RoomError("rated_guest", say("web.error.rated_guest"))
+            if room.row.rated and any(s.player_id == player for s in room.row.seats):
+                raise RoomError("rated_twice", say("web.error.rated_twice"))
             if room.refusal is not None:
                 raise RoomError("rules_changed", room.refusal)
             free = room.free_seats()
@@ -460,11 +478,11 @@ class Lobby:
             digest = hash_token(token)
             shown = name or f"Player {seat + 1}"
             try:
-                await self.store.take_seat(room.id, seat, shown, digest)
+                await self.store.take_seat(room.id, seat, shown, digest, player)
             except StoreError:
                 raise RoomError("room_full", say("web.error.seat_taken")) from None
             srow = room.row.seats[seat]
-            srow.name, srow.token_hash = shown, digest
+            srow.name, srow.token_hash, srow.player_id = shown, digest, player
             room.tokens[digest] = seat
             if room.row.autostart and room.game is None and not room.free_seats():
                 # the seat is taken and stored: whatever happens to the deal, its token is
@@ -480,6 +498,26 @@ class Lobby:
                     )
             else:
                 table.broadcast([])
+        return table, seat, token
+
+    async def rekey(self, room_id: str, seat: int) -> tuple[Table, int, str]:
+        """A fresh key to a taken person's seat (its account's player on another device): the
+        store keeps the newest key; the keys given before keep working until the room is
+        loaded again. ``RoomError`` if there is no such room or seat."""
+        table = await self.get(room_id)
+        if table is None:
+            raise RoomError("unknown_room", say("web.error.unknown_room"))
+        room = table.room
+        async with table.lock:
+            if room.evicted:
+                return await self.rekey(room_id, seat)
+            if not 0 <= seat < len(room.row.seats) or room.row.seats[seat].token_hash is None:
+                raise RoomError("unknown_room", say("web.error.unknown_room"))
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            await Players(self.store).rekey(room.id, seat, digest)
+            room.row.seats[seat].token_hash = digest
+            room.tokens[digest] = seat
         return table, seat, token
 
     def listing(self) -> list[RoomSummary]:
@@ -515,6 +553,17 @@ def _seat_rows(seats: list[tuple[str, str | None, bool]], memory_aid: bool) -> l
         else:
             raise ValueError(f"a seat is 'human' or 'ai', not {kind!r}")
     return rows
+
+
+def _check_rated(rows: list[SeatRow], hints: bool, player: int | None) -> None:
+    """Raise ``ValueError`` if a room of these seats cannot be rated: its creator is not
+    signed in, it has no person's seat, or a seat has the memory aid, or hints are on."""
+    if player is None:
+        raise ValueError("rated tables are for signed-in players: sign in first")
+    if not any(r.type == "human" for r in rows):
+        raise ValueError("a rated table needs at least one person's seat")
+    if hints or any(r.memory_aid for r in rows):
+        raise ValueError("a rated table has no memory aid and no hints")
 
 
 def _seat_creator(rows: list[SeatRow], name: str | None) -> tuple[int | None, str | None]:

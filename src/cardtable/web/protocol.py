@@ -903,6 +903,9 @@ class CreateRoom(BaseModel):
     """People may ask for hints at this table of people (each one who does is marked, and
     has the memory aid from then on). At a table of one person and AI players hints are
     always allowed."""
+    rated: StrictBool = False
+    """The room's games are rated: only for a signed-in creator, with no memory aid and no
+    hints at the table; every person's seat must be a signed-in player's."""
 
 
 class JoinRoom(BaseModel):

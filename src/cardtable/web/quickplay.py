@@ -25,12 +25,15 @@ class QuickPlay:
         """Where the rooms are."""
         self._lock = asyncio.Lock()
 
-    async def seat(self, game: str, name: str | None) -> tuple[Table, int, str]:
+    async def seat(
+        self, game: str, name: str | None, player: int | None = None
+    ) -> tuple[Table, int, str]:
         """Seat the caller at the oldest room of ``game`` opened by quick play that is public
         and still waiting for people (rooms made with the lobby form are left to their
         creators), or open one: :data:`.fill.QUICKPLAY_PLAYERS` seats (within the game's
         range), every one a person's, whose open seats go to AI players after
-        ``quickplay_wait`` seconds. Returns the table, the seat and its token; ``ValueError``
+        ``quickplay_wait`` seconds; the seat is the account ``player``'s if the caller is
+        signed in. Returns the table, the seat and its token; ``ValueError``
         for an unknown game (nothing is created)."""
         var = variants.get(game)
         async with self._lock:  # two at once must not both open a room
@@ -46,12 +49,12 @@ class QuickPlay:
             ]
             for room in sorted(waiting, key=lambda r: (r.row.created, r.id)):
                 try:
-                    return await self.lobby.take_seat(room.id, name)
+                    return await self.lobby.take_seat(room.id, name, player)
                 except RoomError:  # taken or closed meanwhile: the next one
                     continue
             n = min(max(QUICKPLAY_PLAYERS, var.min_players), var.max_players)
             table, seat, token = await self.lobby.create(
-                var.name, [("human", None, False)] * n, name=name, quickplay=True
+                var.name, [("human", None, False)] * n, name=name, quickplay=True, player=player
             )
         assert seat is not None and token is not None  # every seat is a person's
         return table, seat, token

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 from ..catalog import catalog, language, negotiate
@@ -89,6 +90,12 @@ class RoomManager:
         self.cluster: Cluster | None = None
         """This process's part in a cluster of processes sharing the rooms (:meth:`attach`);
         ``None``: the only process."""
+
+    def on_game_end(self, told: Callable[[Room, int], None]) -> None:
+        """Tell ``told`` each room whose game has just ended, with the game's number, once its
+        end is stored (:attr:`.table.Services.game_ended`); before any room is loaded."""
+        lobby = self.live
+        lobby.services = dataclasses.replace(lobby.services, game_ended=told)
 
     def attach(self, cluster: Cluster) -> None:
         """Serve rooms in a cluster (:mod:`.cluster`): a room is loaded only once this process
@@ -174,9 +181,13 @@ class RoomManager:
         try:
             if op == "take_seat":
                 room_id, name, lang = str(args[0]), args[1], str(args[2])
+                player = int(args[3]) if len(args) > 3 and args[3] is not None else None
                 with language(lang):
-                    room, seat, token = await self.take_seat(room_id, name)
+                    room, seat, token = await self.take_seat(room_id, name, player)
                 return [room.id, seat, token]
+            if op == "resume":
+                table, seat, token = await self.live.rekey(str(args[0]), int(args[1]))
+                return [table.room.id, seat, token]
             if op == "summary":
                 read = await self.read(str(args[0]))
                 return None if read is None else dict(self.summary(read))
@@ -265,6 +276,8 @@ class RoomManager:
         quickplay: bool = False,
         spectator_chat: bool = False,
         hints: bool = False,
+        rated: bool = False,
+        player: int | None = None,
     ) -> tuple[Room, int | None, str | None]:
         """Create a room (:meth:`.Lobby.create`, which says what each keyword does); the room,
         the creator's seat and its token (``None`` when every seat is an AI). Raises
@@ -282,10 +295,14 @@ class RoomManager:
             quickplay=quickplay,
             spectator_chat=spectator_chat,
             hints=hints,
+            rated=rated,
+            player=player,
         )
         return table.room, seat, token
 
-    async def seat_anywhere(self, room_id: str, name: str | None) -> tuple[str, int, str]:
+    async def seat_anywhere(
+        self, room_id: str, name: str | None, player: int | None = None
+    ) -> tuple[str, int, str]:
         """Give the caller the first free person's seat (by the process that plays the room);
         returns the room's id, the seat and its token. ``RoomError`` for a refusal."""
         owner = await self._elsewhere(room_id)
@@ -293,26 +310,46 @@ class RoomManager:
             assert self.cluster is not None
             try:
                 answer = await self.cluster.call(
-                    owner, "take_seat", [room_id, name, catalog().language]
+                    owner, "take_seat", [room_id, name, catalog().language, player]
                 )
             except RemoteError as exc:
                 raise RoomError(exc.code, exc.message) from None
             return str(answer[0]), int(answer[1]), str(answer[2])
-        room, seat, token = await self.take_seat(room_id, name)
+        room, seat, token = await self.take_seat(room_id, name, player)
         return room.id, seat, token
 
-    async def take_seat(self, room_id: str, name: str | None) -> tuple[Room, int, str]:
-        """Give the caller the first free person's seat of a room this process plays (or
-        loads); returns room, seat and token."""
-        table, seat, token = await self.live.take_seat(room_id, name)
+    async def resume_anywhere(self, room_id: str, seat: int) -> tuple[str, int, str]:
+        """A fresh key to a taken seat, by the process that plays the room (:meth:`.Lobby.rekey`):
+        the room's id, the seat and the key. ``RoomError`` for a refusal."""
+        owner = await self._elsewhere(room_id)
+        if owner is not None:
+            assert self.cluster is not None
+            try:
+                answer = await self.cluster.call(owner, "resume", [room_id, seat])
+            except RemoteError as exc:
+                raise RoomError(exc.code, exc.message) from None
+            return str(answer[0]), int(answer[1]), str(answer[2])
+        table, seat, token = await self.live.rekey(room_id, seat)
+        return table.room.id, seat, token
+
+    async def take_seat(
+        self, room_id: str, name: str | None, player: int | None = None
+    ) -> tuple[Room, int, str]:
+        """Give the caller (signed in as ``player``, or a guest) the first free person's seat
+        of a room this process plays (or loads); returns room, seat and token."""
+        table, seat, token = await self.live.take_seat(room_id, name, player)
         return table.room, seat, token
 
-    async def quickplay(self, game: str, name: str | None) -> tuple[Room, int, str]:
+    async def quickplay(
+        self, game: str, name: str | None, player: int | None = None
+    ) -> tuple[Room, int, str]:
         """Seat the caller at a quick-play table of ``game`` (:meth:`.QuickPlay.seat`)."""
-        table, seat, token = await self.quick.seat(game, name)
+        table, seat, token = await self.quick.seat(game, name, player)
         return table.room, seat, token
 
-    async def quickplay_anywhere(self, game: str, name: str | None) -> tuple[str, int, str]:
+    async def quickplay_anywhere(
+        self, game: str, name: str | None, player: int | None = None
+    ) -> tuple[str, int, str]:
         """Seat the caller at a quick-play table of ``game`` (:meth:`quickplay`; in a cluster,
         first at one another process plays that waits for people); the room's id, the seat
         and its token."""
@@ -326,10 +363,10 @@ class RoomManager:
                     and any(s["type"] == "human" and not s["taken"] for s in summary["seats"])
                 ):
                     try:
-                        return await self.seat_anywhere(summary["room"], name)
+                        return await self.seat_anywhere(summary["room"], name, player)
                     except RoomError:  # taken meanwhile, or its process is gone
                         continue
-        room, seat, token = await self.quickplay(game, name)
+        room, seat, token = await self.quickplay(game, name, player)
         return room.id, seat, token
 
     async def read(self, room_id: str) -> Room | None:

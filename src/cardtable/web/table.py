@@ -144,6 +144,9 @@ class Services:
     ai_pace: AddressPace | None = None
     """The turns of the AI moves of rooms of AI players only (``ai_room_moves`` a second, one
     key for the whole process; ``None``: not paced)."""
+    game_ended: Callable[[Room, int], None] | None = None
+    """Told each room whose game has just ended, with the game's number, once its end is
+    stored (the ratings of a rated game are updated from it: :mod:`.accounts`)."""
     fenced_out: Callable[[str], None] | None = None
     """Told the id of a room whose write the store refused because another process took the
     room over (:class:`.FencedOut`): this process lets the room go (:mod:`.cluster`)."""
@@ -169,6 +172,8 @@ class Table:
         """The turns of the AI moves of rooms of AI players only (:attr:`Services.ai_pace`)."""
         self.fenced_out = services.fenced_out
         """Told a room the store refused a write of (:attr:`Services.fenced_out`)."""
+        self.game_ended = services.game_ended
+        """Told each room whose game has just ended (:attr:`Services.game_ended`)."""
         self.lock = asyncio.Lock()
         """Held while the room changes."""
         self.stopped = False
@@ -289,6 +294,8 @@ class Table:
             assert room.game_row is not None
             room.game_row.finished = self.clock.now()
             room.game_row.result = result
+            if self.game_ended is not None:
+                self.game_ended(room, room.game_row.game_no)
         if person:
             self.back(seat)
         self.after_change()
@@ -653,6 +660,8 @@ class Table:
             )
         tongue = hint_language(lang)
         with language(tongue):
+            if room.row.rated:
+                raise ProtocolError("hints_off", say("hint.rated"), msg_id)
             if version != room.version:
                 raise ProtocolError("stale", say("hint.stale"), msg_id)
             if game.over or seat not in game.actors or not game.legal_actions(seat):
