@@ -182,7 +182,10 @@ def test_an_empty_store_upgrades_to_head_and_matches_the_tables(url: str) -> Non
     assert ("ix_rooms_public_created", ("public", "created")) in tables["rooms"][1]
     # the profile, history and leaderboard queries each have their index
     assert ("ix_results_player_finished", ("player_id", "finished")) in tables["results"][1]
-    assert ("ix_results_player_game", ("player_id", "game")) in tables["results"][1]
+    assert (
+        "ix_results_player_game",
+        ("player_id", "game", "won", "score", "rounds"),
+    ) in tables["results"][1]
     assert ("ix_ratings_game_mu", ("game", "mu")) in tables["ratings"][1]
     assert ("ix_seats_player", ("player_id",)) in tables["seats"][1]
     assert ("ix_games_finished", ("finished",)) in tables["games"][1]

@@ -226,7 +226,7 @@ results = Table(
     Column("rated", Boolean, nullable=False),
     ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
     Index("ix_results_player_finished", "player_id", "finished"),
-    Index("ix_results_player_game", "player_id", "game"),
+    Index("ix_results_player_game", "player_id", "game", "won", "score", "rounds"),
 )
 
 ratings = Table(

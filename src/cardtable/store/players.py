@@ -410,20 +410,21 @@ class Players:
     ) -> dict[str, list[dict[str, float]]]:
         """The subject's rating after each rated game, oldest first, per game type (the newest
         ``limit`` of each)."""
-        stmt = (
-            select(rating_history.c.game, rating_history.c.at, rating_history.c.mu)
-            .add_columns(rating_history.c.sigma)
-            .where(rating_history.c.subject == subject)
-            .order_by(rating_history.c.game, rating_history.c.at.desc())
-        )
-        async with self.store.engine.connect() as conn:
-            rows = (await conn.execute(stmt)).all()
         out: dict[str, list[dict[str, float]]] = {}
-        for r in rows:
-            kept = out.setdefault(r.game, [])
-            if len(kept) < limit:
-                kept.append({"at": r.at, "mu": r.mu, "sigma": r.sigma})
-        return {game: kept[::-1] for game, kept in out.items()}
+        async with self.store.engine.connect() as conn:
+            kinds = (
+                await conn.execute(select(ratings.c.game).where(ratings.c.subject == subject))
+            ).scalars()
+            for game in sorted(kinds):
+                stmt = (
+                    select(rating_history.c.at, rating_history.c.mu, rating_history.c.sigma)
+                    .where(rating_history.c.subject == subject, rating_history.c.game == game)
+                    .order_by(rating_history.c.at.desc())
+                    .limit(limit)
+                )
+                rows = (await conn.execute(stmt)).all()
+                out[game] = [{"at": r.at, "mu": r.mu, "sigma": r.sigma} for r in rows[::-1]]
+        return out
 
     async def apply_ratings(
         self,

@@ -75,7 +75,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["room_id", "game_no"], ["games.room_id", "games.game_no"]),
     )
     op.create_index("ix_results_player_finished", "results", ["player_id", "finished"])
-    op.create_index("ix_results_player_game", "results", ["player_id", "game"])
+    op.create_index(
+        "ix_results_player_game", "results", ["player_id", "game", "won", "score", "rounds"]
+    )
     op.create_table(
         "ratings",
         sa.Column("subject", sa.String(48), primary_key=True),
