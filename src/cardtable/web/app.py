@@ -327,6 +327,15 @@ def _add_pages(app: FastAPI) -> None:
     async def page(room: str | None = None, n: int | None = None) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
+    @app.get("/p/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
+        return FileResponse(STATIC / "profile.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "leaderboard.html", headers={"Cache-Control": "no-cache"})
+
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
