@@ -145,31 +145,42 @@ def test_accounts_claims_and_deletion(url: str) -> None:
     asyncio.run(with_store(url, body))
 
 
-def test_ratings_history_and_leaderboard(url: str) -> None:
+def _start(subject: str | None, game: str) -> tuple[float, float]:
+    return (30.0, 5.0) if subject == "ai:casual" else (25.0, 25.0 / 3)
+
+
+def _first_gains(before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """A made-up update: the winners gain 1, the others lose 1; sigma shrinks by 1."""
+    return [
+        (mu + (1 if p == 1 else -1), sigma - 1)
+        for (mu, sigma), p in zip(before, places, strict=True)
+    ]
+
+
+def test_ratings_once_per_game_history_and_leaderboard(url: str) -> None:
     async def body(store: Store) -> None:
         players = Players(store)
-        ids = [(await players.create(n, n.lower(), "h", 1.0)).id for n in ("Ann", "Bo", "Cy")]
+        ann, bo = [(await players.create(n, n.lower(), "h", 1.0)).id for n in ("Ann", "Bo")]
         for i in range(3):
-            await players.apply_ratings(
-                "kaboo",
-                f"r{i}",
-                1,
-                [
-                    (player_subject(ids[0]), 26.0 + i, 7.0),
-                    (player_subject(ids[1]), 24.0 - i, 7.0),
-                    (level_subject("casual"), 25.0, 6.0),
-                ],
-                float(i),
-            )
-        await players.apply_ratings("kaboo", "r9", 1, [(player_subject(ids[2]), 40.0, 8.0)], 9.0)
+            row = room(f"r{i}", rated=True, player=ann)
+            row.seats[1].player_id = bo
+            await played(store, row)  # Ann wins, the AI second, Bo last
+        await played(store, room("plain", player=ann))  # not rated
+        assert await players.unrated_games(0.0) == [("r0", 1), ("r1", 1), ("r2", 1)]
+        assert not await players.rate("plain", 1, _start, _first_gains, 1.0)
+        for i in range(3):
+            assert await players.rate(f"r{i}", 1, _start, _first_gains, float(i))
+            assert not await players.rate(f"r{i}", 1, _start, _first_gains, 9.0)  # once only
+        assert await players.unrated_games(0.0) == []
         board = await players.leaderboard("kaboo", 3)
         assert [(name, r.mu, r.games) for name, r in board] == [("Ann", 28.0, 3), ("Bo", 22.0, 3)]
-        history = await players.history(player_subject(ids[0]))
+        assert await players.leaderboard("kaboo", 4) == []
+        history = await players.history(player_subject(ann))
         assert [p["mu"] for p in history["kaboo"]] == [26.0, 27.0, 28.0]
         level = await players.rating(level_subject("casual"), "kaboo")
-        assert level is not None and level.games == 3
-        await players.delete(ids[0], 10.0)
+        assert level is not None and (level.mu, level.sigma, level.games) == (27.0, 2.0, 3)
+        await players.delete(ann, 10.0)
         assert [name for name, _ in await players.leaderboard("kaboo", 3)] == ["Bo"]
-        assert await players.history(player_subject(ids[0])) == {}
+        assert await players.history(player_subject(ann)) == {}
 
     asyncio.run(with_store(url, body))

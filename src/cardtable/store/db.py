@@ -253,6 +253,7 @@ rating_history = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Index("ix_rating_history_subject", "subject", "game", "at"),
+    Index("ix_rating_history_game", "room_id", "game_no"),
 )
 
 

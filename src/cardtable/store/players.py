@@ -9,7 +9,7 @@ A rating's *subject* is ``p:<player id>`` for a person and ``ai:<level>`` for an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,12 +25,16 @@ __all__ = [
     "PlayerRow",
     "Players",
     "RatingRow",
+    "Skill",
     "level_subject",
     "player_subject",
 ]
 
 DELETED_NAME = "deleted player"
 """What a deleted account's seats and games are shown under."""
+
+Skill = tuple[float, float]
+"""A rating as the store keeps it: ``(mu, sigma)``."""
 
 RECENT = 20
 """Recent games a profile lists."""
@@ -426,42 +430,52 @@ class Players:
                 out[game] = [{"at": r.at, "mu": r.mu, "sigma": r.sigma} for r in rows[::-1]]
         return out
 
-    async def apply_ratings(
+    async def rate(
         self,
-        game: str,
         room: str,
         game_no: int,
-        updates: Sequence[tuple[str, float, float]],
+        start: Callable[[str | None, str], Skill],
+        update: Callable[[list[Skill], list[int]], list[Skill]],
         now: float,
-    ) -> None:
-        """Store new ratings ``(subject, mu, sigma)`` after one rated game, with a line of
-        history each, in one transaction."""
-        async with self.store.engine.begin() as conn:
-            for subject, mu, sigma in updates:
-                await _upsert(conn, subject, game, mu, sigma, now)
-                await conn.execute(
-                    insert(rating_history).values(
-                        subject=subject,
-                        game=game,
-                        at=now,
-                        room_id=room,
-                        game_no=game_no,
-                        mu=mu,
-                        sigma=sigma,
-                    )
-                )
+    ) -> bool:
+        """Update everyone's rating after a rated game, once: in one transaction, read the
+        game's rated results with its seats (a person's subject is their account's, an AI
+        seat's its level's), each subject's rating (held until the commit; ``start(subject,
+        game)`` when it has none, ``subject`` ``None`` for a seat of nobody's), have
+        ``update(ratings, places)`` compute the new ones, and store them with a line of history
+        each. A subject at several seats takes the mean of its new ratings. ``False`` (and
+        nothing written) when the game is not rated, has fewer than two seats, or was rated
+        already."""
+        for attempt in (1, 2):  # a rating row made meanwhile by another process: once more
+            try:
+                async with self.store.engine.begin() as conn:
+                    return await _rate(conn, room, game_no, start, update, now)
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+        return False  # pragma: no cover - the loop returns or raises
 
-    async def game_results(self, room: str, game_no: int) -> list[tuple[int, int | None, int]]:
-        """A finished game's ``(seat, player_id, place)`` rows with whether it was rated in the
-        store's eyes: only its rated rows."""
+    async def unrated_games(self, since: float, limit: int = 1000) -> list[tuple[str, int]]:
+        """Rated games finished since ``since`` whose ratings were never updated (their
+        update was cut short), oldest first."""
+        done = (
+            select(rating_history.c.id)
+            .where(
+                rating_history.c.room_id == results.c.room_id,
+                rating_history.c.game_no == results.c.game_no,
+            )
+            .exists()
+        )
         stmt = (
-            select(results.c.seat, results.c.player_id, results.c.place)
-            .where(results.c.room_id == room, results.c.game_no == game_no, results.c.rated)
-            .order_by(results.c.seat)
+            select(results.c.room_id, results.c.game_no)
+            .where(results.c.rated, results.c.finished >= since, ~done)
+            .group_by(results.c.room_id, results.c.game_no)
+            .order_by(func.min(results.c.finished))
+            .limit(limit)
         )
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
-        return [(r.seat, r.player_id, r.place) for r in rows]
+        return [(r.room_id, r.game_no) for r in rows]
 
     async def leaderboard(
         self, game: str, min_games: int, limit: int = 100
@@ -499,6 +513,84 @@ class Players:
 
 _INT = players.c.id.type
 """An integer type, to count booleans with ``SUM``."""
+
+
+async def _rate(
+    conn: AsyncConnection,
+    room: str,
+    game_no: int,
+    start: Callable[[str | None, str], Skill],
+    update: Callable[[list[Skill], list[int]], list[Skill]],
+    now: float,
+) -> bool:
+    """:meth:`Players.rate` inside its transaction."""
+    rows = (
+        await conn.execute(
+            select(
+                results.c.seat,
+                results.c.place,
+                results.c.game,
+                results.c.player_id,
+                seats.c.type,
+                seats.c.level,
+            )
+            .join(
+                seats,
+                and_(seats.c.room_id == results.c.room_id, seats.c.seat == results.c.seat),
+            )
+            .where(results.c.room_id == room, results.c.game_no == game_no, results.c.rated)
+            .order_by(results.c.seat)
+        )
+    ).all()
+    if len(rows) < 2:
+        return False
+    game = rows[0].game
+    subjects: list[str | None] = [
+        level_subject(r.level)
+        if r.type == "ai" and r.level
+        else (player_subject(r.player_id) if r.player_id is not None else None)
+        for r in rows
+    ]
+    known = sorted({s for s in subjects if s is not None})
+    held = (
+        await conn.execute(
+            select(ratings)
+            .where(ratings.c.game == game, ratings.c.subject.in_(known))
+            .with_for_update()
+        )
+    ).all()
+    done = (
+        await conn.execute(
+            select(rating_history.c.id)
+            .where(rating_history.c.room_id == room, rating_history.c.game_no == game_no)
+            .limit(1)
+        )
+    ).first()
+    if done is not None:  # (checked once the ratings are held: a second update waits, then sees)
+        return False
+    current = {r.subject: (r.mu, r.sigma) for r in held}
+    before = [current[s] if s in current else start(s, game) for s in subjects]
+    after = update(before, [r.place for r in rows])
+    gathered: dict[str, list[Skill]] = {}
+    for subject, skill in zip(subjects, after, strict=True):
+        if subject is not None:
+            gathered.setdefault(subject, []).append(skill)
+    for subject, got in gathered.items():
+        mu = sum(m for m, _ in got) / len(got)
+        sigma = sum(s for _, s in got) / len(got)
+        await _upsert(conn, subject, game, mu, sigma, now)
+        await conn.execute(
+            insert(rating_history).values(
+                subject=subject,
+                game=game,
+                at=now,
+                room_id=room,
+                game_no=game_no,
+                mu=mu,
+                sigma=sigma,
+            )
+        )
+    return True
 
 
 async def _upsert(

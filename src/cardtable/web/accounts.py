@@ -22,7 +22,7 @@ import logging
 import re
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
@@ -39,6 +39,7 @@ from ..store.players import (
     PlayerRow,
     Players,
     RatingRow,
+    Skill,
     level_subject,
     player_subject,
 )
@@ -138,7 +139,7 @@ class Accounts:
         """argon2id with the library's recommended parameters."""
         self._dummy: str | None = None
         self._rating = asyncio.Lock()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- passwords ---------------------------------------------------------------------------
     async def _hash(self, password: str) -> str:
@@ -256,62 +257,63 @@ class Accounts:
         is rated (:meth:`rate`)."""
         if not room.row.rated:
             return
-        task = asyncio.get_running_loop().create_task(self.rate(room, game_no))
+        self.spawn(self.rate(room.id, game_no))
+
+    def spawn(self, work: Coroutine[Any, Any, object]) -> None:
+        """Run ``work`` in the background (:meth:`settled` waits for it)."""
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def rate(self, room: Room, game_no: int) -> None:
-        """Update the ratings of everyone at a rated game from its stored results: each person's
-        (from a new player's rating) and each AI level's (from its calibrated rating). A level
-        at several seats takes the mean of its new ratings. Nothing changes for a game the store
-        does not hold as rated (a practice table's)."""
-        game = room.row.game
-        async with self._rating:  # one update at a time: each reads what the last wrote
+    async def rate(self, room: str, game_no: int) -> bool:
+        """Update the ratings of everyone at a rated game from its stored results, once
+        (:meth:`.Players.rate`): each person's (from a new player's rating) and each AI level's
+        (from its calibrated rating). ``False`` when nothing changed: the game is not rated in
+        the store (a practice table's) or was rated already. A failure is logged; the game is
+        rated at the next start (:meth:`catch_up`)."""
+        async with self._rating:  # one update at a time in this process
             try:
-                rows = await self.players.game_results(room.id, game_no)
-                if len(rows) < 2:
-                    return
-                subjects: list[str | None] = []
-                before: list[Rating] = []
-                for seat, player_id, _place in rows:
-                    srow = room.row.seats[seat]
-                    if srow.type == "ai" and srow.level is not None:
-                        subjects.append(level_subject(srow.level))
-                        before.append(await self.level_rating(game, srow.level))
-                    elif player_id is not None:
-                        mine = player_subject(player_id)
-                        found = await self.players.rating(mine, game)
-                        subjects.append(mine)
-                        before.append(Rating() if found is None else Rating(found.mu, found.sigma))
-                    else:  # (a rated room seats no guest)
-                        subjects.append(None)
-                        before.append(Rating())
-                after = rate_game(before, [place for _s, _p, place in rows])
-                gathered: dict[str, list[Rating]] = {}
-                for who, rating in zip(subjects, after, strict=True):
-                    if who is not None:
-                        gathered.setdefault(who, []).append(rating)
-                updates = [
-                    (
-                        subject,
-                        sum(r.mu for r in got) / len(got),
-                        sum(r.sigma for r in got) / len(got),
-                    )
-                    for subject, got in gathered.items()
-                ]
-                await self.players.apply_ratings(game, room.id, game_no, updates, self.clock.now())
+                return await self.players.rate(
+                    room, game_no, self._start, _update, self.clock.now()
+                )
             except Exception:
                 log.exception(
                     "room %s: the ratings of game %d were not updated",
-                    room.id,
+                    room,
                     game_no,
-                    extra={"room": room.id},
+                    extra={"room": room},
                 )
+                return False
+
+    @staticmethod
+    def _start(subject: str | None, game: str) -> Skill:
+        """A rating before its first rated game: a level's calibrated one, else a new
+        player's."""
+        if subject is not None and subject.startswith("ai:"):
+            found = level_ratings(game).get(subject[3:])
+            if found is not None:
+                return found.mu, found.sigma
+        return Rating().mu, Rating().sigma
+
+    async def catch_up(self, days: float = 7.0) -> int:
+        """Rate the rated games of the last ``days`` whose update was cut short (a process
+        stopped between a game's end and its ratings); how many were rated."""
+        since = self.clock.now() - days * 86400
+        done = 0
+        for room, game_no in await self.players.unrated_games(since):
+            done += await self.rate(room, game_no)
+        return done
 
     async def settled(self) -> None:
         """Wait for the rating updates under way (tests, shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _update(before: list[Skill], places: list[int]) -> list[Skill]:
+    """Everyone's ``(mu, sigma)`` after a game (:func:`cardtable.ratings.rate_game`)."""
+    after = rate_game([Rating(mu, sigma) for mu, sigma in before], places)
+    return [(r.mu, r.sigma) for r in after]
 
 
 def _points(mu: float, sigma: float) -> dict[str, int]:

@@ -273,6 +273,7 @@ def _lifespan(
         await store.open()
         load_all()  # the catalogs, read now rather than in the middle of a first answer
         manager.start()  # rooms load when first asked for; idle ones are paused
+        accounts.spawn(accounts.catch_up())  # rated games whose ratings were cut short
         if manager.cluster is not None:
             await manager.cluster.start(manager)  # raises if Redis is out of reach
         # Full collections of a large heap paused the loop for 0.1-0.4 s under load

@@ -100,10 +100,12 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float, nullable=False),
     )
     op.create_index("ix_rating_history_subject", "rating_history", ["subject", "game", "at"])
+    op.create_index("ix_rating_history_game", "rating_history", ["room_id", "game_no"])
 
 
 def downgrade() -> None:
     """Drop what :func:`upgrade` added (and everything in it)."""
+    op.drop_index("ix_rating_history_game", "rating_history")
     op.drop_index("ix_rating_history_subject", "rating_history")
     op.drop_table("rating_history")
     op.drop_index("ix_ratings_game_mu", "ratings")
