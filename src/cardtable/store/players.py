@@ -402,6 +402,17 @@ class Players:
             rows = (await conn.execute(select(ratings).where(ratings.c.subject == subject))).all()
         return {r.game: RatingRow(r.subject, r.game, r.mu, r.sigma, r.games) for r in rows}
 
+    async def level_ratings(self) -> dict[str, dict[str, RatingRow]]:
+        """Every AI level's rating kept in the store, by game type and level."""
+        stmt = select(ratings).where(ratings.c.subject.startswith("ai:"))
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(stmt)).all()
+        out: dict[str, dict[str, RatingRow]] = {}
+        for r in rows:
+            row = RatingRow(r.subject, r.game, r.mu, r.sigma, r.games)
+            out.setdefault(r.game, {})[r.subject[3:]] = row
+        return out
+
     async def rating(self, subject: str, game: str) -> RatingRow | None:
         """The subject's rating in ``game``, or ``None``."""
         stmt = select(ratings).where(ratings.c.subject == subject, ratings.c.game == game)

@@ -40,7 +40,6 @@ from ..store.players import (
     Players,
     RatingRow,
     Skill,
-    level_subject,
     player_subject,
 )
 from .clock import Clock
@@ -236,19 +235,21 @@ class Accounts:
             "played_with": await self.players.played_with(player.id, limit=1000),
         }
 
-    async def level_rating(self, game: str, level: str) -> Rating:
-        """An AI level's rating in ``game``: as kept up to date by rated games, else as
-        calibrated, else a new player's."""
-        row = await self.players.rating(level_subject(level), game)
-        if row is not None:
-            return Rating(row.mu, row.sigma)
-        return level_ratings(game).get(level, Rating())
-
     async def levels(self, game: str) -> dict[str, Rating]:
-        """Every calibrated or rated AI level's rating in ``game``."""
-        out = dict(level_ratings(game))
-        for level in list(out):
-            out[level] = await self.level_rating(game, level)
+        """Every calibrated AI level's rating in ``game``: as rated games against people have
+        moved it since, else as calibrated."""
+        return (await self.all_levels()).get(game, {})
+
+    async def all_levels(self) -> dict[str, dict[str, Rating]]:
+        """:meth:`levels` of every game type, by game type."""
+        kept = await self.players.level_ratings()
+        out: dict[str, dict[str, Rating]] = {}
+        for game in variants.names():
+            moved = kept.get(game, {})
+            out[game] = {
+                level: Rating(moved[level].mu, moved[level].sigma) if level in moved else rating
+                for level, rating in level_ratings(game).items()
+            }
         return out
 
     # -- ratings -----------------------------------------------------------------------------

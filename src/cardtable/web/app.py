@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import variants
 from ..agents.registry import LEVELS, describe
 from ..catalog import language, load_all, supported
-from ..ratings import MU, POINTS_PER_MU, Rating, level_ratings, load_level_calibration, to_points
+from ..ratings import MU, POINTS_PER_MU, Rating, load_level_calibration, to_points
 from ..store import Store
 from ..store.db import DEFAULT_URL, GameRow
 from ..text.presentation import served_details
@@ -217,7 +217,7 @@ def create_app(
     )
     _add_error_answers(app)
     _add_pages(app)
-    _add_reference(app)
+    _add_reference(app, accounts)
     _add_ratings(app, accounts)
     add_messages(app)
     _add_rooms(app, manager, accounts)
@@ -341,7 +341,7 @@ def _add_pages(app: FastAPI) -> None:
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 
-def _add_reference(app: FastAPI) -> None:
+def _add_reference(app: FastAPI, accounts: Accounts) -> None:
     """What the server plays: its games, AI levels and rules."""
 
     @app.get("/api/variants")
@@ -380,9 +380,10 @@ def _add_reference(app: FastAPI) -> None:
     @app.get("/api/levels")
     async def list_levels(lang: str | None = None) -> list[dict[str, object]]:
         """The AI levels a seat may have, each with what it is in a player's words, in ``lang``
-        (a tag: ``de``, ``de-AT``; the server's language if none), and its calibrated rating in
-        each game type it was rated in (``ratings``: game → rating, interval)."""
-        rated = {game: level_ratings(game) for game in variants.names()}
+        (a tag: ``de``, ``de-AT``; the server's language if none), and its rating in each game
+        type it was calibrated in (``ratings``: game → rating, interval), as the rated games
+        against people since have moved it."""
+        rated = await accounts.all_levels()
         return [
             {
                 "name": n,
