@@ -44,8 +44,9 @@ _ids = itertools.count(1)
 
 # ---------------------------------------------------------------------------- HTTP, in process
 def _get(path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    """``GET path`` of a fresh app (no store is opened: the answers read here need none): the
-    status, the headers (lower-case names) and the body."""
+    """``GET path`` of a fresh app, started and stopped around it (a throwaway store: the AI
+    levels' ratings are read from it): the status, the headers (lower-case names) and the
+    body."""
     app = create_app("sqlite+aiosqlite:///:memory:")
     path, _, query = path.partition("?")
     scope: dict[str, Any] = {
@@ -70,7 +71,11 @@ def _get(path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[st
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    async def served() -> None:
+        async with app.router.lifespan_context(app):
+            await app(scope, receive, send)
+
+    asyncio.run(served())
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     found = {k.decode().lower(): v.decode() for k, v in start["headers"]}
