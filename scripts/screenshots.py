@@ -8,6 +8,11 @@ end of one game are photographed too, and a Markdown page lists every picture. T
 terminal table (``cardtable play``) is drawn too, as an SVG (``terminal.svg``, shown in the
 README), by Textual's own screenshot of a game played by keys.
 
+The accounts section shows a player's profile (its numbers per game, the rating chart, recent
+games) after a few games played signed in, and the leaderboard of that game, on a desktop (light
+and dark) and a phone (light). ``--only accounts`` makes that section alone and puts it into the
+existing page, before the learning section.
+
 The learning section shows what a newcomer meets, in English and in German (a browser whose
 language is German), on a desktop and a phone, light: the kaboo lesson mid-way (a card just
 seen, face up), the hint panel open at a kaboo table against the computer, and the review of a
@@ -15,7 +20,7 @@ finished short game with a labelled decision opened. ``--only learning`` makes t
 alone and puts it into the existing page, the other pictures left as they are.
 
 Usage: ``scripts/screenshots [--out docs/screenshots] [--games cabo,qute] [--end-game kaboo]
-[--no-lobby] [--no-terminal] [--no-learning] [--only learning]``.
+[--no-lobby] [--no-terminal] [--no-accounts] [--no-learning] [--only learning|accounts]``.
 """
 
 from __future__ import annotations
@@ -351,6 +356,114 @@ def shoot_lobby(browser: Browser, base: str, out: Path) -> list[str]:
         return [*names, "lobby-phone-light.png"]
     finally:
         ctx.close()
+
+
+# -- accounts: a profile and a leaderboard ------------------------------------------------------
+
+ACCOUNTS = "accounts"
+"""The accounts section's name for ``--only``."""
+
+ACCOUNTS_TITLE = "Accounts: a player's profile and a leaderboard"
+"""The accounts section's heading on the gallery page."""
+
+PASSWORD = "gallery password"
+"""The password of the photographed player's account."""
+
+ACCOUNT_GAMES = 3
+"""Games the photographed player plays signed in (the rating chart's points), at least; more if
+the leaderboard lists nobody with fewer (at most :data:`MOST_ACCOUNT_GAMES`)."""
+
+MOST_ACCOUNT_GAMES = 5
+
+ACCOUNT_GAME = "kaboo"
+"""The game the player plays for the section (another photographed game if kaboo is not)."""
+
+
+def _sign_up(ctx: BrowserContext, base: str) -> None:
+    """Make the player's account (or sign in to it), in ``ctx``'s cookies."""
+    body = {"name": PLAYER_NAME, "password": PASSWORD}
+    answer = ctx.request.post(base + "/api/account/signup", data=body)
+    if answer.status == 409:  # made by an earlier picture of this run
+        answer = ctx.request.post(base + "/api/account/signin", data=body)
+    if not answer.ok:
+        raise RuntimeError(f"no account: {answer.status} {answer.text()}")
+
+
+def _play_signed_in(page: Page, base: str, variant: dict[str, Any]) -> None:
+    """One short rated game of ``variant`` against the computer, at a table the signed-in
+    player creates (its seat claimed for the account too, as after signing in), played to its
+    end."""
+    body = {
+        "game": variant["name"],
+        "players": 2,
+        "seats": [{"type": "human"}, {"type": "ai", "level": AI_LEVEL}],
+        "name": PLAYER_NAME,
+        "public": False,
+        "turn_time": TURN_TIME,
+        "rated": True,
+    }
+    if any(o["name"] == "target" for o in variant["options"]):
+        body["options"] = {"target": None}
+    answer = page.request.post(base + "/api/rooms", data=body)
+    if not answer.ok:
+        raise RuntimeError(f"no room: {answer.status} {answer.text()}")
+    room: dict[str, Any] = answer.json()
+    seat = {"room": room["room"], "seat": room["seat"], "token": room["token"]}
+    page.request.post(base + "/api/account/claim", data={"seats": [seat]})
+    page.goto(base + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [
+            f"cardtable:seat:{room['room']}",
+            json.dumps({"seat": seat["seat"], "token": seat["token"]}),
+        ],
+    )
+    page.goto(f"{base}/r/{room['room']}")
+    play_to_end(page)
+
+
+def _account_pages(game: str) -> list[tuple[str, str]]:
+    """The pages the section photographs: (picture stem, address)."""
+    return [("profile", f"/p/{PLAYER_NAME}"), ("leaderboard", f"/leaderboard/{game}")]
+
+
+def _open_account_page(page: Page, url: str) -> None:
+    """Open a profile or a leaderboard, and wait until it is drawn (the pages mark it)."""
+    page.goto(url)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    page.wait_for_load_state("networkidle")
+
+
+def shoot_accounts(
+    browser: Browser, base: str, variants: Sequence[dict[str, Any]], out: Path
+) -> list[str]:
+    """The player signs up, plays a few short games, and their profile and the game's
+    leaderboard are photographed: desktop light and dark, phone light."""
+    variant = next((v for v in variants if v["name"] == ACCOUNT_GAME), variants[0])
+    game = variant["name"]
+    ctx = new_context(browser, None)
+    names: list[str] = []
+    try:
+        _sign_up(ctx, base)
+        page = ctx.new_page()
+        least = int(_get_json(f"{base}/api/leaderboard/{game}").get("min_games", 0) or 0)
+        for _ in range(min(MOST_ACCOUNT_GAMES, max(ACCOUNT_GAMES, least))):
+            _play_signed_in(page, base, variant)
+        for stem, path in _account_pages(game):
+            _open_account_page(page, base + path)
+            names += shoot(page, out, stem, (DESKTOP,))
+    finally:
+        ctx.close()
+    phone = new_context(browser, None, phone=True)
+    try:
+        _sign_up(phone, base)
+        page = phone.new_page()
+        for stem, path in _account_pages(game):
+            _open_account_page(page, base + path)
+            names.append(_snap(page, out, f"{stem}-phone-light.png"))
+    finally:
+        phone.close()
+    return names
 
 
 # -- learning to play ---------------------------------------------------------------------------
@@ -718,11 +831,12 @@ def section(title: str, names: Sequence[str]) -> str:
 HEADER = """# Screenshots
 
 The browser table on a desktop (1366×900) and a phone (390×844) screen, light and dark,
-for every game, what a newcomer meets while learning to play (in English and German), and
-the full-screen terminal table. Click a picture for its full size.
+for every game, a player's profile and a leaderboard, what a newcomer meets while learning
+to play (in English and German), and the full-screen terminal table. Click a picture for its
+full size.
 [`scripts/screenshots`](../../scripts/screenshots) regenerates these pictures and this
-page (`--games` picks some games, `--only learning` makes the learning section alone,
-`--out` another folder).
+page (`--games` picks some games, `--only learning` or `--only accounts` makes that section
+alone, `--out` another folder).
 """
 """The page's beginning, above its sections."""
 
@@ -744,18 +858,20 @@ def _sections(page: str) -> list[tuple[str, str]]:
     return [(part.split("\n", 1)[0].removeprefix("## ").strip(), part.rstrip()) for part in parts]
 
 
-def update_gallery(page: str, title: str, names: Sequence[str]) -> str:
+def update_gallery(
+    page: str, title: str, names: Sequence[str], before: Sequence[str] = (TERMINAL_TITLE,)
+) -> str:
     """The gallery page ``page`` with the section ``title`` drawn again from ``names``, in its
-    place (a new section goes before the terminal table's, or last); the other sections are
-    kept as they were."""
+    place (a new section goes before the first of the sections ``before`` names — the terminal
+    table's — or last); the other sections are kept as they were."""
     kept = _sections(page)
     new = section(title, names)
     titles = [t for t, _ in kept]
     if title in titles:
         kept[titles.index(title)] = (title, new)
     else:
-        at = next((i for i, t in enumerate(titles) if TERMINAL_TITLE in t), len(kept))
-        kept.insert(at, (title, new))
+        later = (i for i, t in enumerate(titles) if any(b in t for b in before))
+        kept.insert(next(later, len(kept)), (title, new))
     return _page([text for _, text in kept])
 
 
@@ -780,17 +896,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-lobby", action="store_true", help="leave the lobby out")
     parser.add_argument("--no-terminal", action="store_true", help="leave the terminal table out")
+    parser.add_argument(
+        "--no-accounts", action="store_true", help="leave the profile and leaderboard out"
+    )
     parser.add_argument("--no-learning", action="store_true", help="leave the learning section out")
     parser.add_argument(
         "--only",
-        choices=[LEARNING],
+        choices=[LEARNING, ACCOUNTS],
         help="make only this section, and put it into the existing page in its place",
     )
     args = parser.parse_args(argv)
-    only_learning = args.only == LEARNING
-    if only_learning and (args.games or args.end_game or args.no_learning):
-        parser.error("--only learning makes no game pictures, and the learning ones")
-    learning = only_learning or not args.no_learning
+    only = args.only
+    if only and (args.games or args.end_game or args.no_learning or args.no_accounts):
+        parser.error(f"--only {only} makes no game pictures, and the {only} ones")
+    learning = only == LEARNING or (not only and not args.no_learning)
+    accounts = only == ACCOUNTS or (not only and not args.no_accounts)
     if not CHROMIUM.is_file():
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -823,7 +943,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         sections: list[tuple[str, list[str]]] = []
         try:
-            if only_learning:
+            if only:
                 wanted = []
             for variant in (v for v in variants if v["name"] in wanted):
                 names = shoot_game(browser, base, variant, out, end=variant["name"] == end_game)
@@ -834,20 +954,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                         (f"{variant['title']} — the end of a game", names[len(table) :])
                     )
                 print(f"{variant['name']}: {len(names)} pictures", flush=True)
+            if accounts:
+                names = shoot_accounts(browser, base, variants, out)
+                sections.append((ACCOUNTS_TITLE, names))
+                print(f"accounts: {len(names)} pictures", flush=True)
             if learning:
                 names = shoot_learning(browser, base, variants, out)
                 sections.append((LEARNING_TITLE, names))
                 print(f"{LEARNING}: {len(names)} pictures", flush=True)
-            if not args.no_lobby and not only_learning:
+            if not args.no_lobby and not only:
                 sections.insert(0, ("The lobby", shoot_lobby(browser, base, out)))
         finally:
             browser.close()
-    if not args.no_terminal and not only_learning:
+    if not args.no_terminal and not only:
         terminal = shoot_terminal(out)
         sections.append((f"{TERMINAL_TITLE} — `cardtable play`", [terminal]))
     readme = out / "README.md"
-    if only_learning and readme.is_file():
-        page = update_gallery(readme.read_text("utf-8"), LEARNING_TITLE, sections[0][1])
+    if only and readme.is_file():
+        title, names = sections[0]
+        later = (LEARNING_TITLE, TERMINAL_TITLE) if only == ACCOUNTS else (TERMINAL_TITLE,)
+        page = update_gallery(readme.read_text("utf-8"), title, names, later)
     else:
         page = gallery(sections)
     readme.write_text(page, "utf-8")

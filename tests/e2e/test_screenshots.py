@@ -1,7 +1,8 @@
-"""``scripts/screenshots`` regenerates the gallery: every picture at its screen's size, light
-and dark really different, and a Markdown page linking to each of them. ``--only learning``
-makes the learning section alone (the lesson, the hint panel, the review; English and German,
-desktop and phone) and puts it into the existing page, the other sections kept."""
+"""``scripts/screenshots`` regenerates the gallery: every picture at its screen's size (a
+player's profile and a leaderboard among them), light and dark really different, and a
+Markdown page linking to each of them. ``--only learning`` makes the learning section alone
+(the lesson, the hint panel, the review; English and German, desktop and phone) and puts it
+into the existing page, the other sections kept."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def test_gallery_of_one_game(tmp_path: Path, request: pytest.FixtureRequest) -> 
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=240,
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
@@ -78,7 +79,12 @@ def test_gallery_of_one_game(tmp_path: Path, request: pytest.FixtureRequest) -> 
     table = {f"{GAME}-{screen}-{scheme}.png" for screen in SIZES for scheme in ("light", "dark")}
     end = {f"{GAME}-end-{screen}-{scheme}.png" for screen in SIZES for scheme in ("light", "dark")}
     lobby = {"lobby-desktop-light.png", "lobby-desktop-dark.png", "lobby-phone-light.png"}
-    assert pngs == table | end | lobby, sorted(pngs)
+    accounts = {
+        f"{page}-{shot}.png"
+        for page in ("profile", "leaderboard")
+        for shot in ("desktop-light", "desktop-dark", "phone-light")
+    }
+    assert pngs == table | end | lobby | accounts, sorted(pngs)
 
     for name in sorted(pngs):
         screen = name.removesuffix(".png").split("-")[-2]
@@ -87,7 +93,8 @@ def test_gallery_of_one_game(tmp_path: Path, request: pytest.FixtureRequest) -> 
     # The colour scheme is really applied: each dark picture is darker than its light twin
     # (measured by a browser started now, once the script's own has closed).
     browser: Browser = request.getfixturevalue("browser")
-    for stem in (f"{GAME}-desktop", f"{GAME}-phone", f"{GAME}-end-desktop", "lobby-desktop"):
+    stems = (f"{GAME}-desktop", f"{GAME}-phone", f"{GAME}-end-desktop", "lobby-desktop")
+    for stem in (*stems, "profile-desktop", "leaderboard-desktop"):
         light, dark = out / f"{stem}-light.png", out / f"{stem}-dark.png"
         assert light.read_bytes() != dark.read_bytes(), stem
         assert brightness(browser, dark) < brightness(browser, light) - 20, stem

@@ -291,7 +291,9 @@ class Players:
         return out
 
     async def recent(self, player_id: int, limit: int = RECENT) -> list[dict[str, Any]]:
-        """The account's latest finished games, newest first, each with everyone seated."""
+        """The account's latest finished games, newest first, each with everyone seated (with
+        ``account``: the name of the account a seat belongs to, ``None`` for a guest's, an AI's
+        or a deleted account's)."""
         stmt = (
             select(results)
             .where(results.c.player_id == player_id)
@@ -310,7 +312,9 @@ class Players:
                             seats.c.name,
                             seats.c.type,
                             seats.c.level,
+                            players.c.name.label("account"),
                         )
+                        .outerjoin(players, players.c.id == seats.c.player_id)
                         .where(seats.c.room_id.in_(room_ids))
                         .order_by(seats.c.room_id, seats.c.seat)
                     )
@@ -321,7 +325,13 @@ class Players:
         by_room: dict[str, list[dict[str, Any]]] = {}
         for s in seated:
             by_room.setdefault(s.room_id, []).append(
-                {"seat": s.seat, "name": s.name, "type": s.type, "level": s.level}
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "type": s.type,
+                    "level": s.level,
+                    "account": s.account,
+                }
             )
         return [
             {

@@ -450,7 +450,7 @@ def account_routes(accounts: Accounts, resume: Seats) -> APIRouter:
         _clear_cookie(response, request)
         return {"player": None}
 
-    @router.get("/api/players/{name}")
+    @router.get("/api/players/{name:path}")
     async def profile(name: str) -> dict[str, Any]:
         """A player's profile: per game type ``played``, ``won``, ``avg_score`` and ``rating``;
         recent games with their replays and reviews; the rating over time."""

@@ -328,7 +328,7 @@ def _add_pages(app: FastAPI) -> None:
     async def page(room: str | None = None, n: int | None = None) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    @app.get("/p/{name}", include_in_schema=False)
+    @app.get("/p/{name:path}", include_in_schema=False)
     async def profile_page(name: str) -> FileResponse:
         return FileResponse(STATIC / "profile.html", headers={"Cache-Control": "no-cache"})
 

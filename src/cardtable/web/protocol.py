@@ -649,6 +649,9 @@ class RoomSummary(TypedDict):
     practice: bool
     """Whether the room is a practice table (its person asked to see the AI players' cards):
     its games are never rated."""
+    rated: bool
+    """Whether the room's games are rated: only signed-in players may take its seats, and
+    nobody at it has the memory aid or hints."""
     turn_time: NotRequired[float]
     """Seconds each person has per turn or decision (0: no clock)."""
     quickplay: NotRequired[bool]

@@ -254,4 +254,5 @@ class Room:
             "rematch": self.rematch.to_json() if self.rematch is not None else None,
             "hints": self.row.hints,
             "practice": self.row.practice,
+            "rated": self.row.rated,
         }

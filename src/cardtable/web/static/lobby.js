@@ -2,6 +2,14 @@
 // The lobby, /: play now (a seat at a table of strangers, computer players if nobody comes),
 // create a table, or join or watch an open one.
 
+import {
+  accountControl,
+  currentPlayer,
+  goToTable,
+  onAccountChange,
+  openSignIn,
+  yourTables,
+} from "./account.js";
 import { has, language, t } from "./i18n.js";
 import { api, errorMessage, loadSeat, saveSeat } from "./net.js";
 import { getName, getPref, guestName, setName, setPref } from "./prefs.js";
@@ -9,7 +17,7 @@ import { showRules } from "./rulesmodal.js";
 import { settingsButton } from "./settings.js";
 import { AID_TEXT, levelName, matchFormat, seatName } from "./table.js";
 import { byId, el, toast } from "./ui.js";
-import { loadVariants } from "./variants.js";
+import { loadVariants, variantInfo } from "./variants.js";
 
 /** @typedef {import("./types/protocol").CreateRoomBody} CreateRoomBody */
 /** @typedef {import("./types/protocol").CreatedRoom} CreatedRoom */
@@ -19,6 +27,8 @@ import { loadVariants } from "./variants.js";
 /** @typedef {import("./types/protocol").RoomSummary} RoomSummary */
 /** @typedef {import("./types/protocol").SeatRequest} SeatRequest */
 /** @typedef {import("./types/protocol").VariantInfo} VariantInfo */
+/** @typedef {import("./types/protocol").YourTable} YourTable */
+/** @typedef {import("./types/protocol").AccountPlayer} AccountPlayer */
 /**
  * A room as the server lists it, with what it adds beside the summary: whether quick play opened
  * it, the seconds each turn has, and (a quick-play room waiting for people) the seconds until
@@ -94,11 +104,32 @@ export class LobbyPage {
     this.quickName = null;
     /** @type {ListedRoom[]} the rooms the lobby lists now */
     this.rooms = [];
+    /** @type {AccountPlayer | null} the signed-in player (null: a guest) */
+    this.player = null;
+    /** @type {HTMLInputElement | null} the new table is rated (for a signed-in player only) */
+    this.ratedInput = null;
+    /** @type {HTMLElement | null} that switch and its note */
+    this.ratedField = null;
+    /** whether the person set the switch (else: rated when they play alone against AI) */
+    this.ratedChosen = false;
+    /** @type {HTMLElement} a signed-in player's open tables, on any device (hidden for a guest) */
+    this.mineEl = el("section", {
+      class: "panel your-tables",
+      "aria-labelledby": "mine-title",
+      dataset: { ui: "your-tables" },
+      hidden: true,
+    });
   }
 
   async start() {
     document.title = "cardtable";
-    byId("page-tools").replaceChildren(settingsButton());
+    byId("page-tools").replaceChildren(accountControl(), settingsButton());
+    onAccountChange((player) => {
+      if (player) this.playAs(player.name);
+      this.signedIn(player);
+      this.refreshMine();
+      this.refreshRooms();
+    });
     this.roomsEl = el("div", { class: "rooms", "aria-live": "polite" }, t("ui.lobby.loading"));
     this.formHost = el("div", { class: "create-host" }, t("ui.lobby.loading_games"));
     this.quickHost = el("div", { class: "quick-host" });
@@ -115,7 +146,19 @@ export class LobbyPage {
           el("a", { class: "btn", href: "/learn", dataset: { ui: "learn" } }, "Learn to play"),
           " New to these games? A short guided lesson for each one.",
         ),
+        el(
+          "p",
+          { class: "learn-entry" },
+          el(
+            "a",
+            { class: "btn", href: "/leaderboard", dataset: { ui: "leaderboards" } },
+            t("ui.lobby.leaderboards"),
+          ),
+          " ",
+          t("ui.lobby.leaderboards_lead"),
+        ),
       ),
+      this.mineEl,
       el(
         "div",
         { class: "lobby" },
@@ -154,7 +197,11 @@ export class LobbyPage {
     this.buildQuickPlay();
     this.buildForm();
     this.refreshRooms();
-    this.timer = setInterval(() => this.refreshRooms(), REFRESH_MS);
+    this.refreshMine();
+    this.timer = setInterval(() => {
+      this.refreshRooms();
+      this.refreshMine();
+    }, REFRESH_MS);
   }
 
   variant() {
@@ -333,6 +380,27 @@ export class LobbyPage {
       id: "f-public",
       checked: true,
     });
+    this.ratedInput = el("input", {
+      type: "checkbox",
+      name: "rated",
+      id: "f-rated",
+      checked: true,
+      onchange: () => {
+        this.ratedChosen = true;
+        this.labelSeats();
+      },
+    });
+    this.ratedField = el(
+      "div",
+      { class: "rated-field", dataset: { ui: "rated-field" }, hidden: !this.player },
+      el(
+        "div",
+        { class: "field check" },
+        this.ratedInput,
+        el("label", { for: "f-rated" }, t("ui.lobby.rated")),
+      ),
+      el("p", { class: "field-note" }, t("ui.lobby.rated_note")),
+    );
     this.submit = el(
       "button",
       { type: "submit", class: "btn btn-primary", dataset: { ui: "create" } },
@@ -360,6 +428,7 @@ export class LobbyPage {
         this.playersInput,
         this.playersNote,
       ),
+      this.ratedField,
       el(
         "fieldset",
         { class: "seats" },
@@ -417,6 +486,23 @@ export class LobbyPage {
     this.formHost.replaceChildren(form);
     this.gameSelect.value = this.lastGame();
     this.onGameChange();
+    currentPlayer().then((player) => this.signedIn(player));
+  }
+
+  /**
+   * Who is signed in: a signed-in player may make the new table rated.
+   * @param {AccountPlayer | null} player
+   */
+  signedIn(player) {
+    this.player = player;
+    if (!this.ratedField) return;
+    this.ratedField.hidden = !player;
+    this.labelSeats();
+  }
+
+  /** Whether the new table is to be rated. */
+  rated() {
+    return Boolean(this.ratedField && !this.ratedField.hidden && this.ratedInput?.checked);
   }
 
   onGameChange() {
@@ -521,6 +607,15 @@ export class LobbyPage {
       (select) => /** @type {HTMLSelectElement} */ (select).value === "human",
     ).length;
     this.hintsField.hidden = people < 2;
+    // rated unless the person says otherwise when they play alone against the computer (a
+    // friend invited to a rated table must sign in to sit down)
+    if (this.ratedInput && !this.ratedChosen) this.ratedInput.checked = people === 1;
+    // a rated table has no memory aid and no hints
+    const ratedTable = this.rated();
+    for (const box of [this.aidAllInput, this.hintsInput]) {
+      box.disabled = ratedTable;
+      if (ratedTable) box.checked = false;
+    }
     let first = true;
     const all = this.aidAllInput.checked;
     for (const row of this.seatsEl.querySelectorAll(".seat-row")) {
@@ -544,8 +639,9 @@ export class LobbyPage {
       note.textContent = [level?.description ?? "", rating].filter(Boolean).join(" ");
       note.hidden = !note.textContent;
       box.hidden = !human;
-      input.disabled = !human || all;
+      input.disabled = !human || all || ratedTable;
       if (all && human) input.checked = true;
+      if (ratedTable) input.checked = false;
     }
   }
 
@@ -570,6 +666,7 @@ export class LobbyPage {
     body.name = name;
     if (this.aidAllInput.checked) body.memory_aid = true;
     if (!this.hintsField.hidden && this.hintsInput.checked) body.hints = true;
+    if (this.rated()) body.rated = true;
     if (this.turnSelect.value) body.turn_time = Number(this.turnSelect.value);
     if (!this.singleInput.disabled) {
       let target = null;
@@ -625,6 +722,96 @@ export class LobbyPage {
     );
   }
 
+  /**
+   * A signed-in player plays under their account's name: the name fields say it.
+   * @param {string} name
+   */
+  playAs(name) {
+    for (const input of [this.quickName, this.nameInput]) {
+      if (input) input.value = name;
+    }
+  }
+
+  /** "Your tables": a signed-in player's open tables, on any device; hidden for a guest. */
+  async refreshMine() {
+    const player = await currentPlayer();
+    if (!player) {
+      this.mineEl.hidden = true;
+      this.mineEl.replaceChildren();
+      return;
+    }
+    if (this.mineEl.hidden) this.playAs(player.name); // the first answer of this page
+    /** @type {YourTable[]} */
+    let tables;
+    try {
+      tables = await yourTables();
+    } catch (err) {
+      this.showMine(
+        el("p", { class: "error-text" }, t("ui.lobby.no_mine", { problem: errorMessage(err) })),
+      );
+      return;
+    }
+    if (!(await currentPlayer())) return; // signed out meanwhile
+    this.showMine(
+      tables.length
+        ? el(
+            "ul",
+            { class: "room-list" },
+            tables.map((table) => this.mineItem(table)),
+          )
+        : el("p", { class: "muted" }, t("ui.lobby.none_mine")),
+    );
+  }
+
+  /** @param {HTMLElement} body */
+  showMine(body) {
+    this.mineEl.replaceChildren(
+      el("h2", { id: "mine-title" }, t("ui.lobby.your_tables")),
+      body,
+    );
+    this.mineEl.hidden = false;
+  }
+
+  /** @param {YourTable} table */
+  mineItem(table) {
+    const title = variantInfo(table.game)?.title ?? table.game;
+    return el(
+      "li",
+      { class: "room-item", dataset: { room: table.room, ui: "your-table" } },
+      el(
+        "div",
+        { class: "room-main" },
+        el("strong", {}, title),
+        el("span", { class: `status status-${table.status}` }, statusWord(table.status)),
+        el(
+          "span",
+          { class: "muted" },
+          t("ui.lobby.mine_seat", { room: table.room, seat: table.seat }),
+        ),
+      ),
+      el(
+        "div",
+        { class: "room-actions" },
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-primary btn-small",
+            dataset: { ui: "resume" },
+            onclick: (ev) => {
+              const button = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+              button.disabled = true;
+              goToTable(table.room, table.seat).finally(() => {
+                button.disabled = false;
+              });
+            },
+          },
+          t("ui.lobby.to_table"),
+        ),
+      ),
+    );
+  }
+
   /** @param {RoomSummary} room */
   roomItem(room) {
     const free = room.seats.some((s) => s.type === "human" && !s.taken);
@@ -644,6 +831,20 @@ export class LobbyPage {
           "a",
           { class: "btn btn-primary btn-small", href: `/r/${room.room}` },
           t("ui.lobby.your_seat"),
+        ),
+      );
+    } else if (free && room.rated && !this.player) {
+      // a rated table seats signed-in players only
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small",
+            dataset: { ui: "join-sign-in" },
+            onclick: () => openSignIn("signin"),
+          },
+          t("ui.lobby.sign_in_to_join"),
         ),
       );
     } else if (free) {
@@ -689,6 +890,17 @@ export class LobbyPage {
                 title: t("ui.lobby.practice_why"),
               },
               t("ui.lobby.practice"),
+            )
+          : null,
+        room.rated
+          ? el(
+              "span",
+              {
+                class: "status room-tag",
+                dataset: { ui: "room-rated" },
+                title: t("ui.lobby.rated_why"),
+              },
+              t("ui.lobby.rated_tag"),
             )
           : null,
         room.hints

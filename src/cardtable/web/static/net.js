@@ -121,6 +121,25 @@ export function forgetSeat(room) {
   localStorage.removeItem(seatKey(room));
 }
 
+/**
+ * Every seat this browser holds, in any room (what signing in claims for the account).
+ * @returns {{room: string, seat: number, token: string}[]}
+ */
+export function heldSeats() {
+  const prefix = seatKey("");
+  const found = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (!key?.startsWith(prefix)) continue;
+    const room = key.slice(prefix.length);
+    const held = loadSeat(room);
+    if (room && held && Number.isInteger(held.seat)) {
+      found.push({ room, seat: held.seat, token: held.token });
+    }
+  }
+  return found;
+}
+
 // --- the WebSocket ---------------------------------------------------------------------------
 
 /**

@@ -3,6 +3,7 @@
 // taking a free seat or watching) when this browser holds no seat, and the list of seats while
 // the room waits for its players.
 
+import { currentPlayer, openSignIn } from "./account.js";
 import { renderBar } from "./actionbar.js";
 import { language, t } from "./i18n.js";
 import { api, errorMessage, saveSeat } from "./net.js";
@@ -178,6 +179,11 @@ export function offerSeat(page) {
     t("ui.seats.just_watch"),
   );
   const join = async () => {
+    // a rated table seats signed-in players only: a guest is asked to sign in first
+    if (room?.rated && !(await currentPlayer())) {
+      openSignIn("signin");
+      return;
+    }
     take.disabled = true;
     try {
       const name = nameInput.value.trim() || guestName();
@@ -210,6 +216,9 @@ export function offerSeat(page) {
         "aria-label": t("ui.seats.the_table"),
       },
       facts,
+      room?.rated
+        ? el("p", { class: "preview-rated", dataset: { ui: "preview-rated" } }, t("ui.seats.rated"))
+        : null,
       el(
         "form",
         {

@@ -6,6 +6,7 @@
 // settings (settings.js), the cards seen a moment ago (reveals.js) and the timed windows'
 // countdown (countdown.js).
 
+import { resumeHere } from "./account.js";
 import { actionSelector, Picker } from "./actions.js";
 import { cancelCall, isConfirmedCall, renderBar } from "./actionbar.js";
 import { animateEvents, eventPlaces, measure } from "./animate.js";
@@ -179,6 +180,8 @@ export class TablePage {
     this.applySummary(summary);
     if (summary.chat) this.chat = new ChatPanel(this.ui.chatHost, () => this.state?.seat ?? null);
     const watching = new URLSearchParams(location.search).has("watch");
+    // a signed-in player who sat down here on another device: their seat (account.js)
+    if (!this.held && !watching) this.held = await resumeHere(this.room);
     const free = summary.seats.some((s) => s.type === "human" && !s.taken);
     if (this.held || watching || !free) this.connect();
     else offerSeat(this);

@@ -136,6 +136,9 @@ export interface RoomSummary {
   /** A practice table: its one person asked to see the AI players' cards (its games are never
    * rated). */
   practice: boolean;
+  /** A rated table: its games count for the ratings; only signed-in players sit at it, without
+   * the memory aid or hints. */
+  rated: boolean;
 }
 
 /** `GET /api/rooms`: the lobby. */
@@ -229,6 +232,9 @@ export interface CreateRoomBody {
   /** People may ask for hints at this table of people (each who does is marked and gets the
    * memory aid); at a table of one person and AI players hints are always allowed. */
   hints?: boolean;
+  /** The table is rated: only for a signed-in creator, with no memory aid and no hints; every
+   * person's seat must be a signed-in player's. */
+  rated?: boolean;
 }
 
 /** The answer of `POST /api/rooms` (`seat`, `token` null when every seat is an AI). */
@@ -520,4 +526,165 @@ export interface StatusDetail {
   status: ConnStatus;
   /** Milliseconds until the next attempt (status `waiting`). */
   retryIn: number | null;
+}
+
+// --- accounts, profiles and leaderboards (web/accounts.py) ---------------------------------------
+// The session is an HttpOnly cookie (`ct_session`): the client learns who is signed in from
+// `GET /api/account`, never from the cookie.
+
+/** A signed-in player as `/api/account` names them. */
+export interface AccountPlayer {
+  name: string;
+  /** When the account was made (Unix seconds). */
+  created: number;
+}
+
+/** `GET /api/account`, and the answers of sign-up, sign-in, sign-out and delete. */
+export interface AccountAnswer {
+  player: AccountPlayer | null;
+}
+
+/** A seat this browser holds, as `POST /api/account/claim` takes it. */
+export interface ClaimedSeat {
+  room: string;
+  seat: number;
+  token: string;
+}
+
+/** `POST /api/account/claim`: how many of the seats sent became the account's games. */
+export interface ClaimAnswer {
+  claimed: number;
+}
+
+/** One open table (waiting or playing) of the signed-in player, on any device. */
+export interface YourTable {
+  room: string;
+  seat: number;
+  game: string;
+  status: RoomStatus;
+  url: string;
+}
+
+/** `GET /api/account/tables`. */
+export interface YourTables {
+  tables: YourTable[];
+}
+
+/** `POST /api/account/tables/{room}/resume`: a fresh key for the player's seat there. */
+export interface ResumedSeat {
+  room: string;
+  seat: number;
+  token: string;
+}
+
+/** One person the signed-in player played with lately. */
+export interface PlayedWith {
+  name: string;
+  games: number;
+  /** When they last played together (Unix seconds). */
+  last: number;
+}
+
+/** `GET /api/account/played-with`. */
+export interface PlayedWithList {
+  players: PlayedWith[];
+}
+
+/** A player's rating in one game type: points with its interval, and the model's numbers. */
+export interface PlayerRating {
+  rating: number;
+  low: number;
+  high: number;
+  mu: number;
+  sigma: number;
+  /** The rated games it rests on. */
+  games: number;
+}
+
+/** A player's numbers in one game type. */
+export interface PlayerGameStats {
+  played: number;
+  won: number;
+  /** The average score of a round (null: none played). */
+  avg_score: number | null;
+  /** The average total of a game. */
+  avg_total?: number | null;
+  /** Null: not rated in this game yet. */
+  rating: PlayerRating | null;
+}
+
+/** A seat of a recent game. */
+export interface RecentSeat {
+  seat: number;
+  name: string | null;
+  type: "human" | "ai";
+  level: string | null;
+  /** The name of the account that sat there (null: a guest, an AI or a deleted account, with no
+   * profile). */
+  account: string | null;
+}
+
+/** One of a player's recent finished games. */
+export interface RecentGame {
+  room: string;
+  game_no: number;
+  game: string;
+  finished: number;
+  /** The player's seat at it. */
+  seat: number;
+  score: number;
+  place: number;
+  won: boolean;
+  rated: boolean;
+  players: RecentSeat[];
+  replay: string;
+  review: string;
+}
+
+/** One point of a player's rating over time. */
+export interface RatingPoint {
+  at: number;
+  rating: number;
+  low: number;
+  high: number;
+}
+
+/** `GET /api/players/{name}`. */
+export interface PlayerProfile {
+  name: string;
+  created: number;
+  /** An account deleted (its games kept under "deleted player"). */
+  deleted?: boolean;
+  games: Record<string, PlayerGameStats>;
+  recent: RecentGame[];
+  history: Record<string, RatingPoint[]>;
+}
+
+/** A person on a leaderboard. */
+export interface LeaderboardEntry {
+  rank: number;
+  name: string;
+  rating: number;
+  low: number;
+  high: number;
+  mu?: number;
+  sigma?: number;
+  games: number;
+}
+
+/** An AI level on a leaderboard's scale. */
+export interface LeaderboardLevel {
+  level: string;
+  rating: number;
+  low: number;
+  high: number;
+}
+
+/** `GET /api/leaderboard/{game}`. */
+export interface Leaderboard {
+  game: string;
+  /** The rated games a person needs to be listed. */
+  min_games: number;
+  players: LeaderboardEntry[];
+  levels: LeaderboardLevel[];
 }
