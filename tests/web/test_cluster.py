@@ -206,3 +206,34 @@ def until_closed(client: Client, timeout: float = 20.0) -> None:
     while time.monotonic() < deadline:
         client.recv(1.0)
     raise AssertionError("the connection was never closed")
+
+
+def test_accounts_span_the_processes(cluster: Cluster) -> None:
+    """Signed in on either process: a rated room made on one is joined through the other, a
+    second device resumes its seat through the other (the owner gives the key), and the game's
+    ratings are updated once, by the room's owner."""
+    from .test_accounts import Browser, create, fresh, play_out, wait_for
+
+    a, b = cluster.processes
+    ann, bob = fresh("Ann"), fresh("Bob")
+    laptop = Browser(a)
+    laptop.sign_up(ann)
+    Browser(b).sign_up(bob)
+    status, made = create(laptop, ["human", "human"], rated=True)
+    assert status == 201
+    bobs = Browser(b)
+    bobs.call("POST", "/api/account/signin", {"name": bob, "password": "correct horse"})
+    status, joined = bobs.call("POST", f"/api/rooms/{made['room']}/join", {})
+    assert status == 200 and joined["seat"] == 1
+    phone = Browser(b)
+    phone.call("POST", "/api/account/signin", {"name": ann, "password": "correct horse"})
+    status, resumed = phone.call("POST", f"/api/account/tables/{made['room']}/resume")
+    assert status == 200 and resumed["seat"] == made["seat"], resumed
+    play_out(b, made["room"], [resumed["token"], joined["token"]])
+    for name in (ann, bob):
+        rating = wait_for(
+            lambda n=name: (
+                laptop.call("GET", f"/api/players/{n}")[1]["games"].get("kaboo", {}).get("rating")
+            )
+        )
+        assert rating["games"] == 1  # rated once, not once per process
