@@ -12,7 +12,10 @@ browser and not postgres and not terminal and not slow"``.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,13 @@ HERE = Path(__file__).parent
 # The tests read English words unless they ask for another language: the machine's locale
 # (LANG=de_DE.UTF-8) must not choose the catalog. Tests of the choice set their own environment.
 os.environ["CARDTABLE_LANG"] = "en"
+
+# Games the tests finish with `cardtable play` are kept (the save, the history of `cardtable
+# stats`) in a folder of the run's own, never in the user's data folder; tests that look at those
+# files set their own folder.
+_DATA = tempfile.mkdtemp(prefix="cardtable-test-data-")
+atexit.register(shutil.rmtree, _DATA, True)
+os.environ["CARDTABLE_DATA_DIR"] = _DATA
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -2,7 +2,8 @@
 
 Commands: ``play`` (:mod:`cardtable.cli.play`), ``rules`` and ``variants``
 (:mod:`cardtable.cli.rules`), ``arena`` (:mod:`cardtable.cli.arena`), ``serve``
-(:mod:`cardtable.cli.serve`) and ``review`` (:mod:`cardtable.cli.review`).
+(:mod:`cardtable.cli.serve`), ``review`` (:mod:`cardtable.cli.review`), ``ratings``
+(:mod:`cardtable.cli.ratings`) and ``stats`` (:mod:`cardtable.cli.stats`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .ratings import ratings_command
 from .review import review_command
 from .rules import list_variants, rules_command
 from .serve import serve_command
+from .stats import stats_command
 
 __all__ = ["app", "main"]
 
@@ -105,6 +107,7 @@ app.command("arena", cls=CardtableCommand)(arena_command)
 app.command("serve", cls=CardtableCommand)(serve_command)
 app.command("review", cls=CardtableCommand)(review_command)
 app.command("ratings", cls=CardtableCommand)(ratings_command)
+app.command("stats", cls=CardtableCommand)(stats_command)
 
 
 def main() -> None:

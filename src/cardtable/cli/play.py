@@ -330,6 +330,7 @@ def play_loop(
     after_move: Callable[[Game], None] | None = None,
     hand_order: str = "suit",
     on_sort: Callable[[str], None] | None = None,
+    on_over: Callable[[Game, bool], None] | None = None,
 ) -> bool:
     """Play ``game`` to its end in the terminal: ``seat`` is the human, the others are bots.
 
@@ -340,7 +341,8 @@ def play_loop(
     a callable taking the prompt); running out of input counts as ``quit``. Bots are
     ``opponents`` agents (a name or level from :mod:`cardtable.agents`) seeded from
     ``bot_seed``; whenever the human seat is among the actors (also in simultaneous phases) the
-    human acts first. ``after_move`` runs after every move (the save).
+    human acts first. ``after_move`` runs after every move (the save); ``on_over`` once the
+    game is over, with whether the person asked for a hint (the history keeps the game).
 
     A move is built step by step (:func:`~cardtable.text.render.step_choices`): the menu offers
     only continuations of legal actions, a card is typed as its position, every word by its
@@ -381,6 +383,8 @@ def play_loop(
             after_move(game)
         table.tell(events)
     console.print(render_result(game.view(seat, memory=memory_aid), seat))
+    if on_over is not None:
+        on_over(game, table.hints > 0)
     return True
 
 
@@ -568,6 +572,25 @@ def _hand_order() -> str:
     return order if order in ("suit", "rank") else "suit"
 
 
+def _keep(
+    game: Game,
+    seat: int,
+    opponents: str,
+    console: Console,
+    *,
+    memory_aid: bool,
+    hints_used: bool,
+) -> None:
+    """Keep the finished ``game`` in the person's history (with the ``tui`` extra, which finds
+    its folder) and say what it did to their rating."""
+    if _settings() is None:  # pragma: no cover - depends on the install
+        return
+    from ..tui import history
+
+    kept = history.record_game(game, seat, opponents, memory_aid=memory_aid, hints_used=hints_used)
+    console.print(Text(history.kept_line(kept), style="yellow" if kept.error else "dim"))
+
+
 def _use_table(plain: bool) -> bool:
     """Whether to open the full-screen table: a terminal on both ends, no ``--plain``, and
     the ``tui`` extra."""
@@ -589,6 +612,10 @@ def _line_mode(
     console = Console()
     replay_line = say("tui.line.replay", seed=seed)
     console.print(Text(replay_line, style="dim"))
+
+    def keep(done: Game, hinted: bool) -> None:
+        _keep(done, seat, opponents, console, memory_aid=memory_aid, hints_used=hinted)
+
     try:
         play_loop(
             game,
@@ -603,6 +630,7 @@ def _line_mode(
             after_move=save,
             hand_order=_hand_order(),
             on_sort=_remember_order,
+            on_over=keep,
         )
         console.print(Text(replay_line, style="dim"))
     except KeyboardInterrupt:

@@ -29,7 +29,7 @@ from ..text.fronts import front
 from ..text.keys import word_keys
 from ..text.render import Front, RoundResult, render_result
 from ..text.sights import TableView, sights_in, table_view
-from . import saves
+from . import history, saves
 from .steps import event_places, public_event
 from .timing import REVEAL_SECONDS, Clock, Countdown, Reveals
 from .widgets import ResultScreen, RoundScreen
@@ -197,6 +197,8 @@ class TableFlow(App[None]):
         self.reveals.clear()
         self._held = None
         self._generation += 1
+        self._kept = False  # this game is not in the history yet
+        self._hints_before = self.hints_asked  # hints asked in earlier games of this table
         self.table = self._view()
 
     @property
@@ -233,6 +235,7 @@ class TableFlow(App[None]):
             self._redraw()
             if self.save:
                 saves.finish_save(self.record())
+                self._keep()
             self._show_result()
             return
         if self.between is not None:
@@ -426,6 +429,22 @@ class TableFlow(App[None]):
             "snap_window": self.snap_window,
             "reveal": self.reveal,
         }
+
+    def _keep(self) -> None:
+        """Keep the finished game in the person's history, once, and say what it did to their
+        rating (:mod:`cardtable.tui.history`)."""
+        if self._kept:
+            return
+        self._kept = True
+        kept = history.record_game(
+            self.game,
+            self.me,
+            self.opponents,
+            memory_aid=self.memory_aid,
+            hints_used=self.hints_asked > self._hints_before,
+            practice=self.practice,
+        )
+        self.notify(history.kept_line(kept), severity="warning" if kept.error else "information")
 
     def _show_result(self) -> None:
         result: RenderableType = render_result(
