@@ -7,8 +7,8 @@ goes on: bots, clocks, reveals, the event panel, the save), :mod:`~cardtable.tui
 drawing and the keys), :mod:`~cardtable.tui.board` (the seats and piles drawn from a view),
 :mod:`~cardtable.tui.timing` (the pausable window clock and the reveals),
 :mod:`~cardtable.tui.help` (the help page and the keys line), :mod:`~cardtable.tui.steps` (pure
-helpers), :mod:`~cardtable.tui.widgets`, :mod:`~cardtable.tui.saves` and :mod:`~cardtable.tui.history` (every finished
-game, for `cardtable stats`).
+helpers), :mod:`~cardtable.tui.widgets`, :mod:`~cardtable.tui.saves` and
+:mod:`~cardtable.tui.history` (every finished game, for ``cardtable stats``).
 """
 
 from __future__ import annotations
