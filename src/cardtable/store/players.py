@@ -88,6 +88,22 @@ class RatingRow:
     """Rated games it has been updated from."""
 
 
+def _result(r: Any) -> dict[str, Any]:
+    """A row of ``results`` as JSON."""
+    return {
+        "room": r.room_id,
+        "game_no": r.game_no,
+        "seat": r.seat,
+        "game": r.game,
+        "finished": r.finished,
+        "score": r.score,
+        "rounds": r.rounds,
+        "place": r.place,
+        "won": bool(r.won),
+        "rated": bool(r.rated),
+    }
+
+
 def _player(row: Any) -> PlayerRow:
     return PlayerRow(row.id, row.name, row.password_hash, row.created, row.deleted)
 
@@ -335,15 +351,7 @@ class Players:
             )
         return [
             {
-                "room": r.room_id,
-                "game_no": r.game_no,
-                "game": r.game,
-                "finished": r.finished,
-                "seat": r.seat,
-                "score": r.score,
-                "place": r.place,
-                "won": bool(r.won),
-                "rated": bool(r.rated),
+                **_result(r),
                 "players": by_room.get(r.room_id, []),
                 "replay": f"/r/{r.room_id}/replay/{r.game_no}",
                 "review": f"/r/{r.room_id}/review/{r.game_no}",
@@ -360,21 +368,7 @@ class Players:
         )
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
-        return [
-            {
-                "room": r.room_id,
-                "game_no": r.game_no,
-                "seat": r.seat,
-                "game": r.game,
-                "finished": r.finished,
-                "score": r.score,
-                "rounds": r.rounds,
-                "place": r.place,
-                "won": bool(r.won),
-                "rated": bool(r.rated),
-            }
-            for r in rows
-        ]
+        return [_result(r) for r in rows]
 
     async def played_with(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """Other accounts the player shared a table with, latest first: ``name``, ``games``
