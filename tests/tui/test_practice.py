@@ -43,3 +43,15 @@ async def test_f_opens_the_ai_hands_and_marks_the_game_practice(
         assert "practice" in app._status().plain and app.record()["practice"] is True
     again = CardtableApp.from_save(record, flash=0.0, save=False)
     assert again.practice and again.open_hands
+
+
+def test_a_hint_asked_before_a_save_still_unrates_the_resumed_game() -> None:
+    app = make_app("kaboo", save=False)
+    assert app.record()["hinted"] is False
+    app.hints_asked += 1  # what the hint key counts
+    record = app.record()
+    assert record["hinted"] is True
+    again = CardtableApp.from_save(record, flash=0.0, save=False)
+    assert again.record()["hinted"] is True  # kept across the resume: not rated at its end
+    fresh = CardtableApp.from_save({**record, "hinted": False}, flash=0.0, save=False)
+    assert fresh.record()["hinted"] is False

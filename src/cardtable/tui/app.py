@@ -140,6 +140,8 @@ class CardtableApp(TableFlow):
             **kwargs,
         )
         app.practice = app.open_hands = bool(record.get("practice", False))
+        if record.get("hinted", False):  # a hint asked before the save: still not rated
+            app.hints_asked += 1
         return app
 
     @property

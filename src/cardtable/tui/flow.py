@@ -425,6 +425,7 @@ class TableFlow(App[None]):
             "bot_seed": self.bot_seed,
             "memory_aid": self.memory_aid,
             "practice": self.practice,
+            "hinted": self.hints_asked > self._hints_before,
             "peek_window": self.peek_window,
             "snap_window": self.snap_window,
             "reveal": self.reveal,

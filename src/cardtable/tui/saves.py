@@ -54,6 +54,8 @@ class SaveRecord(TypedDict, total=False):
     """Whether every card the person has seen stays shown."""
     practice: bool
     """Whether the AI players' cards were shown face up (a practice game)."""
+    hinted: bool
+    """Whether the person asked for a hint in this game (it is then not rated)."""
     peek_window: float
     """Seconds of the initial-peek window (0: no clock)."""
     snap_window: float
