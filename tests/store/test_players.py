@@ -130,6 +130,10 @@ def test_accounts_claims_and_deletion(url: str) -> None:
         await players.open_session("s" * 64, ann.id, 5.0)
         assert (await players.session("s" * 64, 0.0)) == ann
         assert await players.session("s" * 64, 6.0) is None  # too old
+        await players.open_session("o" * 64, ann.id, 1.0)
+        await players.open_session("n" * 64, ann.id, 8.0, expired=3.0)  # forgets those before 3
+        assert await players.session("o" * 64, 0.0) is None
+        assert await players.session("n" * 64, 0.0) == ann
         await players.delete(ann.id, 9.0)
         assert await players.session("s" * 64, 0.0) is None
         assert await players.by_key("ann") is None

@@ -167,9 +167,15 @@ class Players:
             )
 
     # -- sessions ----------------------------------------------------------------------------
-    async def open_session(self, token_hash: str, player_id: int, now: float) -> None:
-        """Record a signed-in browser by the digest of its cookie."""
+    async def open_session(
+        self, token_hash: str, player_id: int, now: float, expired: float = 0.0
+    ) -> None:
+        """Record a signed-in browser by the digest of its cookie, and forget the account's
+        sessions last seen before ``expired``."""
         async with self.store.engine.begin() as conn:
+            await conn.execute(
+                delete(sessions).where(sessions.c.player_id == player_id, sessions.c.seen < expired)
+            )
             await conn.execute(
                 insert(sessions).values(
                     token_hash=token_hash, player_id=player_id, created=now, seen=now

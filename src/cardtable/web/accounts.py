@@ -182,7 +182,9 @@ class Accounts:
 
     async def _open(self, player: PlayerRow) -> str:
         token = secrets.token_urlsafe(32)
-        await self.players.open_session(hash_token(token), player.id, self.clock.now())
+        now = self.clock.now()
+        expired = now - SESSION_DAYS * 86400
+        await self.players.open_session(hash_token(token), player.id, now, expired)
         return token
 
     async def current(self, token: str | None) -> PlayerRow | None:
