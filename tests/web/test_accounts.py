@@ -6,6 +6,8 @@ one shared a table with."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import http.cookiejar
 import json
 import random
@@ -13,13 +15,16 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..webserver import Server, running_server
+from cardtable.web.app import create_app
+from cardtable.web.guard import Limits, Rate
+
+from ..webserver import Server
 from .client import Client, seat_spec
+from .inprocess import IN_PROCESS
 from .play import drive
 
 pytestmark = pytest.mark.postgres
@@ -185,15 +190,49 @@ def test_requests_from_another_origin_are_refused_and_change_nothing(server: Ser
     assert b.me() is not None  # still signed in, still there
 
 
-def test_sign_in_attempts_are_rate_limited(tmp_path: Path) -> None:
-    with running_server(tmp_path, extra_args=["--rate-signins", "3"]) as srv:
-        b = Browser(srv)
-        seen = [
-            b.call("POST", "/api/account/signin", {"name": "Nobody", "password": "whatever1"})[0]
-            for _ in range(4)
-        ]
-        assert seen == [401, 401, 401, 429]
-        assert b.headers.get("retry-after") is not None
+def test_sign_in_attempts_are_rate_limited() -> None:
+    """The app in process, with ``--rate-signins 3`` and no tarpit: the fourth attempt of a
+    minute is refused, whatever its password."""
+    settings = dataclasses.replace(
+        IN_PROCESS, limits=dataclasses.replace(Limits(), signins=Rate(3, 60), tarpit=0.0)
+    )
+    app = create_app("sqlite+aiosqlite:///:memory:", settings)
+    body = json.dumps({"name": "Nobody", "password": "whatever1"}).encode()
+
+    async def attempt() -> tuple[int, dict[bytes, bytes]]:
+        sent: list[dict[str, Any]] = []
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/account/signin",
+            "raw_path": b"/api/account/signin",
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"content-type", b"application/json"), (b"host", b"127.0.0.1")],
+            "client": ("127.0.0.1", 1234),
+            "server": ("127.0.0.1", 80),
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        start = next(m for m in sent if m["type"] == "http.response.start")
+        return start["status"], dict(start["headers"])
+
+    async def run() -> list[tuple[int, dict[bytes, bytes]]]:
+        async with app.router.lifespan_context(app):
+            return [await attempt() for _ in range(4)]
+
+    answers = asyncio.run(run())
+    assert [status for status, _ in answers] == [401, 401, 401, 429]
+    assert b"retry-after" in answers[3][1]
 
 
 # -- export and deletion --------------------------------------------------------------------

@@ -35,7 +35,7 @@ from cardtable.web.protocol import (
 )
 from cardtable.web.said import seat_names
 
-from .inprocess import manager_on, until
+from .inprocess import IN_PROCESS, manager_on, until
 from .test_hold import join_answer
 from .test_turn_clock import Sink, run
 
@@ -44,10 +44,10 @@ _ids = itertools.count(1)
 
 # ---------------------------------------------------------------------------- HTTP, in process
 def _get(path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    """``GET path`` of a fresh app, started and stopped around it (a throwaway store: the AI
-    levels' ratings are read from it): the status, the headers (lower-case names) and the
-    body."""
-    app = create_app("sqlite+aiosqlite:///:memory:")
+    """``GET path`` of a fresh app: the status, the headers (lower-case names) and the body.
+    The app is started and stopped around the request (its throwaway store opened) only for
+    the answers that read the store: the AI levels' ratings."""
+    app = create_app("sqlite+aiosqlite:///:memory:", IN_PROCESS)
     path, _, query = path.partition("?")
     scope: dict[str, Any] = {
         "type": "http",
@@ -72,6 +72,9 @@ def _get(path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[st
         sent.append(message)
 
     async def served() -> None:
+        if not path.startswith(("/api/levels", "/api/ratings/")):
+            await app(scope, receive, send)
+            return
         async with app.router.lifespan_context(app):
             await app(scope, receive, send)
 
