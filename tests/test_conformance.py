@@ -29,8 +29,11 @@ from .helpers import (
     random_actor,
 )
 
-GAMES_PER_CONFIG = 100
-"""Playouts per (variant, players); 22 configurations → 2,200 games."""
+GAMES_PER_CONFIG = 40
+"""Playouts per (variant, players) in the default run: every configuration, 40 seeds each."""
+GAMES_PER_CONFIG_LONG = 100
+"""Playouts per (variant, players) with the ``slow`` twin: the seeds from 40 to 99 of every
+configuration."""
 
 
 def _check_all_legal_apply(game: Any) -> None:
@@ -104,8 +107,21 @@ def playout(name: str, players: int, seed: int) -> Any:
 @pytest.mark.parametrize(("name", "players"), ALL_CONFIGS)
 def test_random_playouts(name: str, players: int) -> None:
     """Random games finish, conserve cards, serialise, reject bad input and replay exactly."""
+    _playouts(name, players, range(GAMES_PER_CONFIG))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), ALL_CONFIGS)
+def test_random_playouts_long(name: str, players: int) -> None:
+    """The longer twin of :func:`test_random_playouts`: the seeds after the default run's."""
+    _playouts(name, players, range(GAMES_PER_CONFIG, GAMES_PER_CONFIG_LONG))
+
+
+def _playouts(name: str, players: int, seeds: range) -> None:
+    """Play and check a random game of ``name`` for each seed (:func:`playout`), then replay
+    it from its log and check the result."""
     finished = 0
-    for seed in range(GAMES_PER_CONFIG):
+    for seed in seeds:
         game = playout(name, players, seed)
         again: Any = replay(game.log)
         assert again._dump() == game._dump()
@@ -116,7 +132,7 @@ def test_random_playouts(name: str, players: int) -> None:
         assert result.winners and all(0 <= w < players for w in result.winners)
         assert min(result.totals) == min(result.totals[w] for w in result.winners)
         finished += 1
-    assert finished == GAMES_PER_CONFIG
+    assert finished == len(seeds)
 
 
 @pytest.mark.parametrize(("name", "players"), ALL_CONFIGS[::3])
