@@ -43,7 +43,7 @@ from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.agents.levels import EXPERT_SAMPLES
 from cardtable.agents.search import RolloutAgent
 from cardtable.arena import wilson_interval
-from cardtable.interop.encoding import encoding
+from cardtable.encoding import encoding
 from cardtable.seat import Seat
 
 GAME = "cardtable_kaboo"

@@ -38,6 +38,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cardtable.variants",
             "cardtable.games.family",
             "cardtable.games.qute",
+            "cardtable.encoding",
+            "cardtable.batch",
             "cardtable",
         ],
     ),
@@ -80,6 +82,19 @@ SIDEWAYS: dict[str, set[str]] = {
         "cardtable.game",
         "cardtable.variants",
     },
+    "cardtable.encoding": {
+        "cardtable.views",
+        "cardtable.game",
+        "cardtable.variants",
+        "cardtable.games.family",
+        "cardtable.games.qute",
+    },
+    "cardtable.batch": {
+        "cardtable.match",
+        "cardtable.variants",
+        "cardtable.games.family",
+        "cardtable.encoding",
+    },
     "cardtable": {
         "cardtable.views",
         "cardtable.events",
@@ -96,7 +111,8 @@ SIDEWAYS: dict[str, set[str]] = {
 """Imports allowed inside a layer: a refusal is a message of the catalogs; the command line
 starts the other front ends; the AI levels are calibrated in the arena; the two games share
 nothing but the rules layer's contract; the terminal table, the web server and the adapters
-know nothing of one another."""
+know nothing of one another; the integer encoding reads both games, and the batched engine reads
+the family's rule sets and that encoding."""
 
 
 @functools.cache

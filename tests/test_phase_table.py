@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from cardtable import IllegalAction, new_game
+from cardtable.encoding import encoding
 from cardtable.games.family import RULESETS, phases
 from cardtable.games.family.engine import FamilyGame
-from cardtable.interop.encoding import encoding
 from cardtable.notation import Action, parse
 
 

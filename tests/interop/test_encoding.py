@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardtable import new_game, variants
-from cardtable.interop.encoding import DEFAULT_MAX_POSITIONS, describe, encoding, win_rewards
+from cardtable.encoding import DEFAULT_MAX_POSITIONS, describe, encoding, win_rewards
 from cardtable.notation import Action
 
 ROOT = Path(__file__).resolve().parents[2]

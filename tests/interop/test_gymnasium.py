@@ -22,7 +22,7 @@ from gymnasium.utils import env_checker, passive_env_checker
 import cardtable
 import cardtable.interop.gymnasium as cg
 from cardtable import agents, variants
-from cardtable.interop.encoding import encoding, win_rewards
+from cardtable.encoding import encoding, win_rewards
 from cardtable.interop.gymnasium import GYM_IDS, CardtableGymEnv, LegalDiscrete, render_table
 from cardtable.seat import Seat
 

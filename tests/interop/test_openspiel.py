@@ -17,8 +17,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
 from cardtable import variants
+from cardtable.encoding import DEFAULT_MAX_POSITIONS, encoding, win_rewards
 from cardtable.interop import openspiel as cos
-from cardtable.interop.encoding import DEFAULT_MAX_POSITIONS, encoding, win_rewards
 from cardtable.notation import parse
 from cardtable.seat import Seat
 from cardtable.text.phrase import Reader, phrase

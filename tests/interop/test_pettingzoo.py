@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test
 
 import cardtable
 from cardtable import variants
-from cardtable.interop.encoding import encoding, win_rewards
+from cardtable.encoding import encoding, win_rewards
 from cardtable.interop.gymnasium import render_table
 from cardtable.interop.pettingzoo import CardtableAECEnv, env, raw_env
 

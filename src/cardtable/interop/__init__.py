@@ -1,6 +1,6 @@
 """Research interfaces: PettingZoo, Gymnasium and OpenSpiel adapters (optional extras).
 
-``cardtable.interop.encoding`` (integer actions and observation vectors) needs only NumPy;
+``cardtable.encoding`` (integer actions and observation vectors) needs only NumPy;
 ``cardtable.interop.pettingzoo`` needs the ``[pettingzoo]`` extra and
 ``cardtable.interop.openspiel`` the ``[openspiel]`` extra. Every adapter reads the engine
 through ``view``, ``legal_actions`` and ``play`` (OpenSpiel also through ``determinize`` and the

@@ -12,7 +12,7 @@ per variant, :func:`gym_id` of its name — ``cardtable/Cabo-v0``, ``cardtable/C
 ``cardtable/Gabo-v0``, ``cardtable/Kaboo-v0``, ``cardtable/Qute-v0`` — and one for every
 variant registered later (``cardtable.games.family.add_variant``).
 
-**Spaces.** Actions are the integers of :mod:`cardtable.interop.encoding` (``Discrete``);
+**Spaces.** Actions are the integers of :mod:`cardtable.encoding` (``Discrete``);
 observations are ``{"observation": float32 vector, "action_mask": int8 vector}``, the vector
 built from the learner's own ``view`` only. :meth:`CardtableGymEnv.action_masks` follows the
 sb3-contrib ``MaskablePPO`` convention. ``action_space.sample()`` *without* a mask draws a
@@ -32,7 +32,7 @@ act, or the learner's first decision has no integer (see below), that deal is dr
 new seed is drawn from ``np_random`` (so a seeded reset stays deterministic).
 
 The reward is 0 until the game (the whole match, as the rule options define it) ends; then
-it is the learner's share of :func:`~cardtable.interop.encoding.win_rewards` and
+it is the learner's share of :func:`~cardtable.encoding.win_rewards` and
 ``terminated`` is True. ``truncated`` is True, with reward 0, only when the learner must act
 but every legal action names a hand position beyond ``max_positions`` (so none has an
 integer; very rare); ``info["truncated_reason"]`` says so. ``info`` always holds
@@ -59,11 +59,11 @@ from gymnasium import spaces
 from .. import agents as _agents
 from .. import variants
 from ..agents import Agent
+from ..encoding import Encoding, Vector, encoding, supported, win_rewards
 from ..game import Game
 from ..seat import Seat
 from ..text.plain import render_table
 from ..variants import Options, new_game
-from .encoding import Encoding, Vector, encoding, supported, win_rewards
 
 __all__ = [
     "GYM_IDS",
@@ -264,7 +264,7 @@ class CardtableGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._build_opponents()  # validates every name now
         self.render_mode = check_render_mode(render_mode)
         self.encoding = encoding(info.name, n, max_positions)
-        """The :class:`~cardtable.interop.encoding.Encoding` of actions and observations."""
+        """The :class:`~cardtable.encoding.Encoding` of actions and observations."""
         self.observation_space = observation_space(self.encoding)
         self.action_space = LegalDiscrete(self.encoding.size, self.action_masks)
         self.game: Game | None = None

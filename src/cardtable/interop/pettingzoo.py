@@ -11,7 +11,7 @@ Agents are ``player_0 .. player_{n-1}`` (agent ``player_k`` is seat ``k``). The 
 (initial peeks, Gabo's snap windows) seats are served lowest first, which the engine allows.
 
 **Spaces.** ``action_space(agent)`` is ``Discrete(size)`` over the integers of
-:mod:`cardtable.interop.encoding`; ``observation_space(agent)`` is ``Dict(observation=Box
+:mod:`cardtable.encoding`; ``observation_space(agent)`` is ``Dict(observation=Box
 float32, action_mask=Box int8)``. ``observe(agent)`` builds the vector from that seat's
 ``view`` alone (never a card the seat does not know); the mask holds the legal integers when
 the agent is ``agent_selection`` and is all zeros otherwise (also once the episode has ended).
@@ -21,7 +21,7 @@ very game the engine deals for that seed; ``reset()`` draws a seed from the envi
 NumPy generator. ``options`` passed to ``reset`` are accepted and ignored (rule options are
 given to :func:`env`). Rewards are 0 until the game (the whole match, as the rule options
 define it) ends; then every agent gets its share of
-:func:`~cardtable.interop.encoding.win_rewards` (zero-sum), every termination is True and each
+:func:`~cardtable.encoding.win_rewards` (zero-sum), every termination is True and each
 agent's info holds ``"totals"`` and ``"winners"``. Each agent then takes one last ``None``
 step, as usual in PettingZoo. An illegal, out-of-range or non-integer action raises
 ``ValueError`` and changes nothing.
@@ -42,7 +42,7 @@ render mode ``render()`` warns (as Gymnasium and PettingZoo's own environments d
 returns ``None``.
 
 ``env.unwrapped.game`` is the live engine game (read it, never play on it) and
-``env.unwrapped.encoding`` the :class:`~cardtable.interop.encoding.Encoding`.
+``env.unwrapped.encoding`` the :class:`~cardtable.encoding.Encoding`.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from .. import variants
+from ..encoding import Encoding, encoding, win_rewards
 from ..game import Game
 from ..variants import Options, new_game
-from .encoding import Encoding, encoding, win_rewards
 from .gymnasium import (
     Observation,
     action_index,
@@ -111,7 +111,7 @@ class CardtableAECEnv(AECEnv):
         self.render_mode = check_render_mode(render_mode)
         """``"ansi"``, ``"human"`` or ``None``."""
         self.encoding: Encoding = encoding(info.name, n, max_positions)
-        """The :class:`~cardtable.interop.encoding.Encoding` of actions and observations."""
+        """The :class:`~cardtable.encoding.Encoding` of actions and observations."""
         name = f"cardtable_{self.variant.replace('-', '_')}_v0"
         self.metadata = {**type(self).metadata, "name": name}
         self.possible_agents: list[str] = [f"player_{s}" for s in range(n)]

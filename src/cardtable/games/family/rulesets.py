@@ -135,7 +135,7 @@ class RuleSet:
     ``auto_peek`` shows fixed positions instead."""
     max_positions: int = 8
     """Hand positions the learners' action table covers (hands can grow past ``hand_size``
-    with penalty cards and failed claims; see :mod:`cardtable.interop.encoding`)."""
+    with penalty cards and failed claims; see :mod:`cardtable.encoding`)."""
     call_threshold: float = 9.0
     """Estimated hand sum at or below which the rules-of-thumb agents consider calling."""
     face_up_in_hand: bool = False

@@ -11,9 +11,9 @@ import numpy as np
 import pyspiel
 
 from ... import variants
+from ...encoding import DEFAULT_MAX_POSITIONS, Encoding, supported, win_rewards
 from ...game import Game
 from ...games.family.rulesets import RULESETS
-from ..encoding import DEFAULT_MAX_POSITIONS, Encoding, supported, win_rewards
 from . import text
 from .node import Node, initial_node
 from .spec import (

@@ -10,8 +10,8 @@ import numpy as np
 import pyspiel
 
 from ... import variants
+from ...encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, win_rewards
 from ...games.family.rulesets import RULESETS
-from ..encoding import DEFAULT_MAX_POSITIONS, Encoding, encoding, win_rewards
 from .engines import ChanceSource, Engine, build
 
 DEFAULT_MAX_MOVES = 100_000
