@@ -23,6 +23,8 @@ class Tally:
     actions: int = 0
     rounds: int = 0
     games: int = 0
+    positions: int = 0
+    """Positions per hand the batch ended up keeping (it grows them as hands grow)."""
     differences: list[str] = field(default_factory=list)
 
     def differ(self, what: str) -> None:
@@ -117,6 +119,7 @@ def play(
                     refs[i] = new_game(variant, players=players, seed=int(batch.seeds[i]))
                 else:
                     refs[i] = _continued(variant, players, g)
+        tally.positions = batch.P
         if tally.differences:
             return tally
     return tally

@@ -429,26 +429,34 @@ class FamilyBatch:
         return mask
 
     # ------------------------------------------------------------------ playing
-    def step(self, actions: npt.ArrayLike) -> Step:
+    def step(self, actions: npt.ArrayLike, where: npt.ArrayLike | None = None) -> Step:
         """Play ``actions[i]`` (an integer action) for the actor of game ``i``, every game at
-        once; games that end are replaced by new ones. ``ValueError`` (and nothing played) if
-        an action is out of range or not legal."""
+        once, or only the games where ``where`` (``[N]`` booleans) is true, the others'
+        actions being ignored; games that end are replaced by new ones. ``ValueError`` (and
+        nothing played) if an action played is out of range or not legal."""
         acts = np.asarray(actions)
         if acts.shape != (self.size,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.size} integers")
+        if where is None:
+            games = np.arange(self.size)
+        else:
+            chosen = np.asarray(where)
+            if chosen.shape != (self.size,) or chosen.dtype != np.bool_:
+                raise ValueError(f"where must be {self.size} booleans")
+            games = np.nonzero(chosen)[0]
         acts = acts.astype(np.int64)
-        if ((acts < 0) | (acts >= len(self.r_kind))).any():
+        played = acts[games]
+        if ((played < 0) | (played >= len(self.r_kind))).any():
             raise ValueError(f"actions must lie in 0..{len(self.r_kind) - 1}")
-        mask = self.legal_mask()
-        legal = mask[np.arange(self.size), acts]
+        legal = self.legal_mask()[games, played]
         if not legal.all():
-            bad = int(np.nonzero(~legal)[0][0])
+            bad = int(games[np.nonzero(~legal)[0][0]])
             raise ValueError(f"action {int(acts[bad])} is not legal in game {bad}")
         actor = self.actor
         self._clear_outputs()
         self._mask = None
-        kinds = self.r_kind[acts]
-        order = np.argsort(kinds, kind="stable")
+        kinds = self.r_kind[played]
+        order = games[np.argsort(kinds, kind="stable")]
         counts = np.bincount(kinds, minlength=_KINDS)
         start = 0
         for kind in range(_KINDS):
@@ -458,16 +466,7 @@ class FamilyBatch:
             g = order[start : start + count]
             start += count
             self._HANDLERS[kind](self, g, actor[g], acts[g])
-        done = np.nonzero(self._done)[0]
-        if len(done):
-            if self.reseed:
-                seeds = self._next_seed + np.arange(len(done))
-                self._next_seed += len(done)
-                self.seeds[done] = seeds
-                self._chance.seed(done, seeds)
-            else:
-                self.seeds[done] = -1
-            self._new_games(done)
+        self._replace(np.nonzero(self._done)[0])
         return Step(
             self._done,
             self._rewards,
@@ -477,6 +476,28 @@ class FamilyBatch:
             self._round_scores,
             self._round_winners,
         )
+
+    def restart(self, where: npt.ArrayLike) -> None:
+        """Abandon the games where ``where`` (``[N]`` booleans) is true and deal new ones in
+        their slots, as if they had ended."""
+        chosen = np.asarray(where, dtype=bool)
+        if chosen.shape != (self.size,):
+            raise ValueError(f"where must be {self.size} booleans")
+        self._mask = None
+        self._replace(np.nonzero(chosen)[0])
+
+    def _replace(self, done: IntArray) -> None:
+        """Deal a new game in each slot of ``done`` (a fresh seed, or the slot's generator)."""
+        if not len(done):
+            return
+        if self.reseed:
+            seeds = self._next_seed + np.arange(len(done))
+            self._next_seed += len(done)
+            self.seeds[done] = seeds
+            self._chance.seed(done, seeds)
+        else:
+            self.seeds[done] = -1
+        self._new_games(done)
 
     # -- handlers (one per action kind; g: the games, s: their actors, r: their rows)
     def _h_peek(self, g: IntArray, s: IntArray, r: IntArray) -> None:

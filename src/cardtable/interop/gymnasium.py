@@ -61,6 +61,7 @@ from .. import variants
 from ..agents import Agent
 from ..encoding import Encoding, Vector, encoding, supported, win_rewards
 from ..game import Game
+from ..games.family.rulesets import RULESETS
 from ..seat import Seat
 from ..text.plain import render_table
 from ..variants import Options, new_game
@@ -396,9 +397,11 @@ def _register(variant: variants.Variant) -> None:
         return
     env_id = GYM_IDS[variant.name] = gym_id(variant.name)
     if env_id not in gymnasium.registry:
+        batched = variant.name in RULESETS  # the batched engine plays the Cabo family
         gymnasium.register(
             id=env_id,
             entry_point=f"{__name__}:CardtableGymEnv",
+            vector_entry_point=f"{__package__}.vector:CardtableVectorEnv" if batched else None,
             kwargs={"variant": variant.name},
         )
 
