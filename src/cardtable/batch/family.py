@@ -320,6 +320,14 @@ class FamilyBatch:
         """``[N, seats, positions]``: which positions hold a card."""
         return self.hands >= 0
 
+    def can_draw_deck(self) -> BoolArray:
+        """``[N]``: whether ``draw deck`` can be had (a card is there, or can be reshuffled in
+        where the deck end reshuffles)."""
+        can: BoolArray = self.deck_n > 0
+        if self._reshuffles:
+            can = can | (self.pile_n > 1)
+        return can
+
     def legal_mask(self) -> BoolArray:
         """``[N, actions]``: the legal integer actions of each game's actor (read-only; the
         reference engine's ``legal_actions`` of that seat, rows beyond the cap left out)."""
@@ -386,9 +394,7 @@ class FamilyBatch:
         feat[:, -1] = True
         ph, pw = self.phase, self.power
         turn, drawn, power = ph == PH_TURN, ph == PH_DRAWN, ph == PH_POWER
-        can_deck = self.deck_n > 0
-        if self._reshuffles:
-            can_deck = can_deck | (self.pile_n > 1)
+        can_deck = self.can_draw_deck()
         offer_empty = np.select(
             [pw == PEEK, pw == SPY, (pw == SWAP) | (pw == LOOK), pw == SWAP_ANY],
             [~own_any, ~others_any, ~own_any | ~others_any, seats_with < 2],
