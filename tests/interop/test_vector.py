@@ -34,7 +34,7 @@ def _legal_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @pytest.mark.parametrize("variant", FAMILY)
 def test_every_family_variant_makes_a_vector_env(variant: str) -> None:
-    envs = _make(variant, 6, players=3, learner=1)
+    envs = _make(variant, 6, players=3, learner=1, opponents="random")
     assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     enc = encoding(variant, 3)
     assert envs.single_action_space == gymnasium.spaces.Discrete(enc.size)
@@ -62,6 +62,19 @@ def test_every_family_variant_makes_a_vector_env(variant: str) -> None:
         assert not truncated.any()
         ends += int(terminated.sum())
     assert ends > 0
+
+
+def test_heuristic_opponents_beat_a_random_learner() -> None:
+    envs = _make("kaboo", 64)  # heuristic opponents by default
+    assert envs.opponents == "heuristic"
+    _, info = envs.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total = ends = 0.0
+    while ends < 300:
+        _, rewards, terminated, _, info = envs.step(_legal_random(info["action_mask"], rng))
+        total += float(rewards.sum())
+        ends += int(terminated.sum())
+    assert total / ends < -0.3  # the rules of thumb win most games against random play
 
 
 def test_a_seeded_reset_deals_new_games_games() -> None:
@@ -100,8 +113,8 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
 
 
 def test_what_it_cannot_do_is_refused() -> None:
-    with pytest.raises(ValueError, match="random"):
-        _make("kaboo", 2, opponents="heuristic")
+    with pytest.raises(ValueError, match="heuristic"):
+        _make("kaboo", 2, opponents="ismcts")
     with pytest.raises(ValueError, match="learner"):
         _make("kaboo", 2, learner=2)
     with pytest.raises(ValueError, match="one seed"):

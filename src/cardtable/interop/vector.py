@@ -25,13 +25,14 @@ ends before its learner ever acts is dropped and dealt again, as the single envi
 integer (every one names a position beyond ``max_positions``; very rare): that game is
 abandoned and dealt again.
 
-**Opponents** are ``"random"``: a uniformly random legal action, as array code. An illegal
-action raises ``ValueError`` and changes nothing.
+**Opponents** are ``"random"`` (a uniformly random legal action) or ``"heuristic"`` (the rules
+of thumb, :mod:`cardtable.batch.policy`: the moves the ``heuristic`` agent plays), both array
+code over the whole batch. An illegal action raises ``ValueError`` and changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -42,8 +43,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from ..batch import FamilyBatch
 from ..batch.agents import random_actions
 from ..batch.observe import observe
+from ..batch.policy import rules_of_thumb
 
 __all__ = ["CardtableVectorEnv"]
+
+_OPPONENTS: dict[str, Callable[[FamilyBatch, np.random.Generator], npt.NDArray[np.int64]]] = {
+    "random": lambda batch, rng: random_actions(batch.legal_mask(), rng),
+    "heuristic": rules_of_thumb,
+}
+"""The opponents the batch plays, by name: array code over every game at once."""
 
 Obs = npt.NDArray[np.float32]
 
@@ -57,16 +65,18 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
         variant: str = "kaboo",
         players: int = 2,
         learner: int = 0,
-        opponents: str = "random",
+        opponents: str = "heuristic",
         memory: bool = True,
         options: Mapping[str, object] | None = None,
         max_positions: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if opponents != "random":
+        if opponents not in _OPPONENTS:
             raise ValueError(
-                f"opponents {opponents!r}: the batched engine plays 'random' opponents only"
+                f"opponents {opponents!r}: the batch plays {' or '.join(map(repr, _OPPONENTS))}"
             )
+        self.opponents = opponents
+        """How the other seats play: ``random`` or ``heuristic`` (the rules of thumb)."""
         if not 0 <= learner < players:
             raise ValueError(f"learner must be a seat from 0 to {players - 1}")
         if render_mode is not None:
@@ -164,7 +174,9 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
             waiting = batch.actor != self.learner
             if not waiting.any():
                 return truncated
-            result = batch.step(random_actions(mask, self._opponent_rng), where=waiting)
+            result = batch.step(
+                _OPPONENTS[self.opponents](batch, self._opponent_rng), where=waiting
+            )
             done = result.done
             if terminated is not None and rewards is not None and totals is not None:
                 first = done & self._acted & ~terminated
