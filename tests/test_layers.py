@@ -90,6 +90,7 @@ SIDEWAYS: dict[str, set[str]] = {
         "cardtable.games.qute",
     },
     "cardtable.batch": {
+        "cardtable.game",
         "cardtable.match",
         "cardtable.variants",
         "cardtable.games.family",

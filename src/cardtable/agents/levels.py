@@ -2,15 +2,16 @@
 
 ``beginner`` and ``casual`` play like people (:mod:`.people`): the rules of thumb, a memory
 that fades, now and then a slip — never an absurd move. ``expert`` and ``master`` search
-(:mod:`.search`): belief rollouts, with four times the expert's deals for the master.
+(:mod:`.search`): belief rollouts, played out in the batched engine where it holds the game
+(:mod:`.batched`), with four times the expert's deals for the master.
 docs/agents.md says how each one plays and what it measured.
 """
 
 from __future__ import annotations
 
 from .base import Agent
+from .batched import BatchRolloutAgent
 from .people import PersonAgent
-from .search import RolloutAgent
 
 __all__ = ["EXPERT_SAMPLES", "build_level"]
 
@@ -25,7 +26,7 @@ def build_level(level: str, seed: int) -> Agent:
     if level == "casual":
         return PersonAgent(seed, half_life=10.0, ceiling=0.35, slip=0.04, open_slip=0.0)
     if level == "expert":
-        return RolloutAgent(seed, samples=EXPERT_SAMPLES)
+        return BatchRolloutAgent(seed, samples=EXPERT_SAMPLES)
     if level == "master":
-        return RolloutAgent(seed, samples=4 * EXPERT_SAMPLES)
+        return BatchRolloutAgent(seed, samples=4 * EXPERT_SAMPLES)
     raise ValueError(f"unknown level {level!r}")

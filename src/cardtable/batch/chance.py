@@ -35,13 +35,25 @@ class Doubles:
     """The uniform doubles of ``size`` games, each from its own seeded generator."""
 
     def __init__(self, size: int) -> None:
-        self._gens: list[_random.Random] = [_random.Random(0) for _ in range(size)]
+        self._gens: list[_random.Random | None] = [None] * size
+        """Each game's generator (``None``: not made yet; it is made from :attr:`_seeds` when
+        the game first draws)."""
+        self._seeds = np.zeros(size, dtype=np.int64)
         self._buf = np.zeros((size, 2 * _BLOCK), dtype=np.float64)
-        self._pos = np.full(size, 2 * _BLOCK, dtype=np.int64)
-        self._end = np.full(size, 2 * _BLOCK, dtype=np.int64)
+        self._pos = np.zeros(size, dtype=np.int64)
+        self._end = np.zeros(size, dtype=np.int64)
 
-    def seed(self, games: IntArray, seeds: IntArray) -> None:
-        """Start the generators of ``games`` afresh from ``seeds`` (as ``Rng(seed)`` does)."""
+    def seed(self, games: IntArray, seeds: IntArray, lazy: bool = False) -> None:
+        """Start the generators of ``games`` afresh from ``seeds`` (as ``Rng(seed)`` does);
+        ``lazy``: only when a game first draws (seeding costs more than a search's rollout,
+        which often draws nothing)."""
+        if lazy:
+            self._seeds[games] = seeds
+            for g in games.tolist():
+                self._gens[g] = None
+            self._pos[games] = 0
+            self._end[games] = 0
+            return
         gens = [_random.Random(s) for s in seeds.tolist()]
         bits, size = 64 * _BLOCK, 8 * _BLOCK
         raw = b"".join([gen.getrandbits(bits).to_bytes(size, "little") for gen in gens])
@@ -50,6 +62,23 @@ class Doubles:
         self._end[games] = _BLOCK
         for g, gen in zip(games.tolist(), gens, strict=True):
             self._gens[g] = gen
+
+    def take_games(self, games: IntArray, detach: bool = True) -> Doubles:
+        """The generators of ``games`` alone, in that order: copies (drawing from the new set
+        leaves this one as it was), or with ``detach=False`` the generators themselves."""
+        out = Doubles.__new__(Doubles)
+        out._gens = []
+        for g in games.tolist():
+            gen = self._gens[g]
+            if detach and gen is not None:
+                original, gen = gen, _random.Random()
+                gen.setstate(original.getstate())
+            out._gens.append(gen)
+        out._seeds = self._seeds[games].copy()
+        out._buf = self._buf[games].copy()
+        out._pos = self._pos[games].copy()
+        out._end = self._end[games].copy()
+        return out
 
     def take(self, games: IntArray, counts: IntArray) -> npt.NDArray[np.float64]:
         """The next ``counts[j]`` doubles of each game ``games[j]``, as rows of a matrix as wide
@@ -75,6 +104,9 @@ class Doubles:
         unused = self._buf[g[:, None], cols]
         bits, size = 64 * _BLOCK, 8 * _BLOCK
         gens = self._gens
+        for i in g.tolist():
+            if gens[i] is None:
+                gens[i] = _random.Random(int(self._seeds[i]))
         raw = b"".join([gens[i].getrandbits(bits).to_bytes(size, "little") for i in g.tolist()])
         fresh = _to_doubles(raw, len(g))
         self._buf[g, :_BLOCK] = unused

@@ -16,14 +16,16 @@ been face up), exactly as in the reference engine.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import NamedTuple
+import weakref
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import variants
 from ..encoding import Encoding, encoding
+from ..game import TOP_DRAWS, Game
 from ..games.family.hooks import DeckEnd, Drops, Reshuffle
 from ..games.family.phases import (
     FROM_DECK,
@@ -95,6 +97,54 @@ class Step(NamedTuple):
     """``[N, seats]``: the winners of the round that ended."""
 
 
+_PER_GAME = (
+    "hands",
+    "known",
+    "deck",
+    "deck_n",
+    "pile",
+    "pile_n",
+    "drawn",
+    "drawn_from",
+    "drawn_known",
+    "phase",
+    "turn",
+    "first",
+    "caller",
+    "final_left",
+    "turns",
+    "power",
+    "power_card",
+    "looked",
+    "look_valid",
+    "give_to",
+    "resume",
+    "snap_card",
+    "snap_passed",
+    "peeks_left",
+    "first_look",
+    "epoch",
+    "round_no",
+    "totals",
+    "resets_used",
+    "seeds",
+    "_done",
+    "_rewards",
+    "_final",
+    "_winners",
+    "_round_ended",
+    "_round_scores",
+    "_round_winners",
+)
+"""The arrays that hold one row per game (everything else is shared by the batch)."""
+
+_Terms = list[tuple[IntArray, IntArray, int, str]]
+_DECODED: weakref.WeakKeyDictionary[
+    Encoding, tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, _Terms]
+] = weakref.WeakKeyDictionary()
+"""The decoded action rows and mask terms of every encoding in use."""
+
+
 def _unsupported(what: str, hook: object) -> ValueError:
     return ValueError(f"the batched engine has no array twin of {what} {hook!r}")
 
@@ -124,6 +174,7 @@ class FamilyBatch:
         options: Mapping[str, object] | None = None,
         max_positions: int | None = None,
         reseed: bool = True,
+        deal: bool = True,
     ) -> None:
         info = variants.get(variant)
         if info.name not in RULESETS:
@@ -173,25 +224,164 @@ class FamilyBatch:
         self._chance = Doubles(num_games)
         self.reseed = reseed
         """Whether each new game is seeded afresh (see the class's docstring)."""
+        self.auto_reset = True
+        """Whether a game that ends is replaced at once by a new one (a search's rollouts
+        turn it off: a finished game then stays over, its actor ``-1``, no action legal)."""
         self._next_seed = seed + num_games
         games = np.arange(num_games)
         self.seeds: IntArray = seed + games
         """The seed of the game each slot plays now."""
         self._clear_outputs()
-        self._chance.seed(games, self.seeds)
-        self._new_games(games)
         self._mask: BoolArray | None = None
+        if deal:
+            self._chance.seed(games, self.seeds)
+            self._new_games(games)
+
+    @staticmethod
+    def plays(variant: str) -> bool:
+        """Whether the batched engine plays ``variant``: a registered Cabo-family game whose
+        hooks all have array twins."""
+        try:
+            name = variants.get(variant).name
+        except ValueError:
+            return False
+        rs = RULESETS.get(name)
+        return (
+            rs is not None
+            and type(rs.deck_end) in (DeckEnd, Reshuffle)
+            and type(rs.drops).card_played is Drops.card_played
+        )
+
+    @classmethod
+    def from_games(
+        cls, games: Sequence[Game], seeds: Sequence[int], copies: int = 1
+    ) -> FamilyBatch:
+        """A batch holding ``copies`` copies of each of ``games`` (reference games of one family
+        variant, seat count and options, none over), side by side, game ``i``'s later chances
+        drawn from ``seeds[i]`` (a reshuffle, the next round; its copies draw alike). For
+        searches, which deal worlds with the reference engine and play them out here."""
+        if not games or len(seeds) != len(games) or copies < 1:
+            raise ValueError("give one seed per game, at least one game and one copy")
+        first = games[0]
+        size = len(games) * copies
+        batch = cls(first.variant, first.players, size, options=first.options, deal=False)
+        slots = np.arange(0, size, copies)
+        for i, game in zip(slots.tolist(), games, strict=True):
+            batch._load(i, game)
+        batch.seeds[:] = np.repeat(np.asarray(seeds, dtype=np.int64), copies)
+        batch._chance.seed(np.arange(size), batch.seeds, lazy=True)
+        # a world dealt by a search draws any card of its deck (its deck is not in order):
+        # shuffling the deck once and drawing from the top is the same, and all its copies
+        # then draw alike
+        drawn_anyhow = np.array([game.draws is not TOP_DRAWS for game in games], dtype=bool)
+        mixed = slots[drawn_anyhow]
+        if len(mixed):
+            decks = batch.deck[mixed]
+            batch._shuffle(mixed, decks, batch.deck_n[mixed])
+            batch.deck[mixed] = decks
+        if copies > 1:
+            source = np.repeat(slots, copies)
+            for name in _PER_GAME:
+                array = getattr(batch, name)
+                array[:] = array[source]
+            batch._chance.seed(np.arange(size), batch.seeds, lazy=True)  # the copies alike
+        return batch
+
+    def _load(self, i: int, game: Game) -> None:
+        """Copy the state of the reference game ``game`` into slot ``i``."""
+        if game.variant != self.variant or game.players != self.n or game.over:
+            raise ValueError(f"game {i} is not an unfinished {self.variant} game of {self.n}")
+        g = cast("Any", game)  # the reference engine's fields, read as its own copy does
+        longest = max(len(h) for h in g.hands)
+        while longest > self.P:
+            self._grow()
+        self.hands[i] = -1
+        self.known[i] = 0
+        for s, (hand, kn) in enumerate(zip(g.hands, g.known, strict=True)):
+            self.hands[i, s, : len(hand)] = hand
+            self.known[i, s, : len(kn)] = kn
+        self.deck[i] = -1
+        self.deck[i, : len(g.deck)] = g.deck
+        self.deck_n[i] = len(g.deck)
+        self.pile[i] = -1
+        self.pile[i, : len(g.discard)] = g.discard
+        self.pile_n[i] = len(g.discard)
+        for name in (
+            "drawn",
+            "drawn_from",
+            "drawn_known",
+            "phase",
+            "turn",
+            "first",
+            "caller",
+            "final_left",
+            "turns",
+            "power",
+            "power_card",
+            "look_valid",
+            "resume",
+            "snap_card",
+            "snap_passed",
+            "epoch",
+            "round_no",
+            "resets_used",
+        ):
+            getattr(self, name)[i] = getattr(g, name)
+        self.looked[i] = g.looked if g.looked is not None else -1
+        self.give_to[i] = g.give_to if g.give_to is not None else -1
+        self.peeks_left[i] = g.peeks_left
+        self.totals[i] = g.totals
+        self.first_look[i] = False
+        for s, cards in enumerate(g.first_look):
+            self.first_look[i, s, list(cards)] = True
+        self._mask = None
+
+    def take(self, games: IntArray, *, detach: bool = True) -> FamilyBatch:
+        """A new batch of copies of ``games`` (indices into this one), in that order, with
+        their states and their generators' states (for compacting a batch as games finish).
+        ``detach=False`` hands the generators over instead of copying them (faster; this
+        batch must not be played afterwards)."""
+        games = np.asarray(games, dtype=np.int64)
+        out = FamilyBatch.__new__(FamilyBatch)
+        out.__dict__.update(self.__dict__)
+        out.size = len(games)
+        for name in _PER_GAME:
+            setattr(out, name, getattr(self, name)[games].copy())
+        out._chance = self._chance.take_games(games, detach)
+        out._mask = None
+        return out
+
+    def projected_scores(self) -> tuple[IntArray, BoolArray]:
+        """``[N, seats]``: the round's scores (and winners) as the hands stand, every card
+        revealed (omniscient: for searches and tests, never for a player)."""
+        held = self.hands
+        sums = np.where(held >= 0, self.value[np.maximum(held, 0)], 0).sum(axis=2)
+        return self._scores(np.arange(self.size), sums)
 
     # ------------------------------------------------------------------ setup
     def _check_hooks(self) -> None:
         rs = self.rs
-        if type(rs.deck_end) not in (DeckEnd, Reshuffle):
+        if type(rs.deck_end) not in (DeckEnd, Reshuffle):  # the same test as plays()
             raise _unsupported("the deck end", rs.deck_end)
         if type(rs.drops).card_played is not Drops.card_played:
             raise _unsupported("the drops", rs.drops)
 
     def _decode_rows(self) -> None:
-        """The kind and the relative addresses of every integer action."""
+        """The kind and the relative addresses of every integer action (decoded once per
+        encoding and seat count)."""
+        cached = _DECODED.get(self.encoding)
+        if cached is not None:
+            (
+                self.r_kind,
+                self.r_k1,
+                self.r_p1,
+                self.r_k2,
+                self.r_p2,
+                self.r_claim,
+                self.r_claim_n,
+                self._terms,
+            ) = cached
+            return
         rows = self.encoding.rows()
         a = len(rows)
         self.r_kind = np.zeros(a, dtype=np.int64)
@@ -241,6 +431,16 @@ class FamilyBatch:
                 if len(addrs) > 1:
                     self.r_k2[i], self.r_p2[i] = addrs[1]
         self._terms = self._mask_terms()
+        _DECODED[self.encoding] = (
+            self.r_kind,
+            self.r_k1,
+            self.r_p1,
+            self.r_k2,
+            self.r_p2,
+            self.r_claim,
+            self.r_claim_n,
+            self._terms,
+        )
 
     def _allocate(self, positions: int) -> None:
         b, n, d = self.size, self.n, self.D
@@ -310,6 +510,7 @@ class FamilyBatch:
         if snap.any():
             passed = (self.snap_passed[snap, None] >> np.arange(self.n)) & 1
             act[snap] = np.argmax(passed == 0, axis=1)
+        act[self.phase == PH_OVER] = -1
         return act
 
     def relative(self, seats: IntArray) -> IntArray:
@@ -472,7 +673,8 @@ class FamilyBatch:
             g = order[start : start + count]
             start += count
             self._HANDLERS[kind](self, g, actor[g], acts[g])
-        self._replace(np.nonzero(self._done)[0])
+        if self.auto_reset:
+            self._replace(np.nonzero(self._done)[0])
         return Step(
             self._done,
             self._rewards,
