@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -61,8 +62,12 @@ def play(
     seed: int = 0,
     every_seat: bool = True,
     reseed: bool = True,
+    observe_every: int = 1,
 ) -> Tally:
-    """Play ``steps`` steps of ``games`` games in both engines and compare everything."""
+    """Play ``steps`` steps of ``games`` games in both engines and compare everything: the
+    actor, the legal mask and the complete state (hidden cards included) before every action,
+    every seat's observations before every ``observe_every``-th step, and every round's and
+    game's end."""
     batch = FamilyBatch(variant, players, games, seed=seed, reseed=reseed)
     enc = batch.encoding
     refs = [new_game(variant, players=players, seed=int(s)) for s in batch.seeds]
@@ -73,7 +78,12 @@ def play(
         mask = batch.legal_mask()
         actor = batch.actor
         seats = range(n) if every_seat else [None]
-        for memory in (True, False):
+        for i, g in enumerate(refs):
+            mine = batch.state_of(i)
+            for name, value in mine.items():
+                if _reference_field(g, name) != value:
+                    tally.differ(f"step {t}, game {i}: state {name}")
+        for memory in (True, False) if t % observe_every == 0 else ():
             for seat in seats:
                 who = actor if seat is None else np.full(games, seat)
                 obs = observe(batch, who, memory=memory)
@@ -123,6 +133,29 @@ def play(
         if tally.differences:
             return tally
     return tally
+
+
+def _reference_field(game: Game, name: str) -> object:
+    """A field of the reference game as :meth:`FamilyBatch.state_of` gives it."""
+    g: Any = game
+    if name in ("hands", "known"):
+        hands = [list(h) for h in g.hands]
+        rows = [list(r) for r in getattr(g, name)]
+        for s, hand in enumerate(hands):
+            while hand and hand[-1] < 0:
+                hand.pop()
+            del rows[s][len(hand) :]
+        return rows
+    if name == "first_look":
+        return [sorted(cards) for cards in g.first_look]
+    if name in ("deck", "discard", "peeks_left", "totals"):
+        return list(getattr(g, name))
+    if name == "looked":
+        return tuple(g.looked) if g.looked is not None else None
+    if name == "give_to":
+        return tuple(g.give_to) if g.give_to is not None else None
+    value = getattr(g, name)
+    return bool(value) if name == "look_valid" else int(value)
 
 
 def _continued(variant: str, players: int, before: Game) -> Game:

@@ -138,6 +138,28 @@ _PER_GAME = (
 )
 """The arrays that hold one row per game (everything else is shared by the batch)."""
 
+_SCALARS = (
+    "drawn",
+    "drawn_from",
+    "drawn_known",
+    "phase",
+    "turn",
+    "first",
+    "caller",
+    "final_left",
+    "turns",
+    "power",
+    "power_card",
+    "look_valid",
+    "resume",
+    "snap_card",
+    "snap_passed",
+    "epoch",
+    "round_no",
+    "resets_used",
+)
+"""The one-number fields each game has in both engines, under the reference's names."""
+
 _Terms = list[tuple[IntArray, IntArray, int, str]]
 _DECODED: weakref.WeakKeyDictionary[
     Encoding, tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, _Terms]
@@ -306,26 +328,7 @@ class FamilyBatch:
         self.pile[i] = -1
         self.pile[i, : len(g.discard)] = g.discard
         self.pile_n[i] = len(g.discard)
-        for name in (
-            "drawn",
-            "drawn_from",
-            "drawn_known",
-            "phase",
-            "turn",
-            "first",
-            "caller",
-            "final_left",
-            "turns",
-            "power",
-            "power_card",
-            "look_valid",
-            "resume",
-            "snap_card",
-            "snap_passed",
-            "epoch",
-            "round_no",
-            "resets_used",
-        ):
+        for name in _SCALARS:
             getattr(self, name)[i] = getattr(g, name)
         self.looked[i] = g.looked if g.looked is not None else -1
         self.give_to[i] = g.give_to if g.give_to is not None else -1
@@ -350,6 +353,32 @@ class FamilyBatch:
         out._chance = self._chance.take_games(games, detach)
         out._mask = None
         return out
+
+    def state_of(self, i: int) -> dict[str, object]:
+        """Game ``i``'s complete state, hidden cards included, in the reference engine's own
+        terms (its field names; hands and their knowledge without trailing empty places): for
+        tests that hold the two engines side by side, never for a player."""
+        hands = [[int(c) for c in h] for h in self.hands[i]]
+        known = [[int(k) for k in kn] for kn in self.known[i]]
+        for s in range(self.n):
+            while hands[s] and hands[s][-1] < 0:
+                hands[s].pop()
+            del known[s][len(hands[s]) :]
+        state: dict[str, object] = {
+            "hands": hands,
+            "known": known,
+            "deck": self.deck[i, : self.deck_n[i]].tolist(),
+            "discard": self.pile[i, : self.pile_n[i]].tolist(),
+            "looked": tuple(self.looked[i].tolist()) if self.looked[i, 0] >= 0 else None,
+            "give_to": tuple(self.give_to[i].tolist()) if self.give_to[i, 0] >= 0 else None,
+            "peeks_left": self.peeks_left[i].tolist(),
+            "totals": self.totals[i].tolist(),
+            "first_look": [sorted(np.nonzero(f)[0].tolist()) for f in self.first_look[i]],
+        }
+        for name in _SCALARS:
+            value = getattr(self, name)[i]
+            state[name] = bool(value) if name == "look_valid" else int(value)
+        return state
 
     def projected_scores(self) -> tuple[IntArray, BoolArray]:
         """``[N, seats]``: the round's scores (and winners) as the hands stand, every card
@@ -979,13 +1008,16 @@ class FamilyBatch:
         act = k >= 0
         u_at = u[rows[:, None], np.maximum(k, 0)]
         js = np.where(act, (u_at * (i[None, :] + 1)).astype(np.int64), i[None, :])
-        cols = arr.T.copy()
+        # one flat row per position (card ids fit 16 bits): position p of game r at p * G + r
+        width = len(g)
+        flat = np.ascontiguousarray(arr.T, dtype=np.int16).ravel()
+        targets = js * width + rows[:, None]
         for step, pos in enumerate(range(top, 0, -1)):
-            j = js[:, step]
-            a = cols[pos].copy()
-            cols[pos] = cols[j, rows]
-            cols[j, rows] = a
-        arr[:] = cols.T
+            where = targets[:, step]
+            here = flat[pos * width : (pos + 1) * width].copy()
+            flat[pos * width : (pos + 1) * width] = flat.take(where)
+            flat.put(where, here)
+        arr[:] = flat.reshape(-1, width).T
 
     def _reshuffle(self, g: IntArray) -> None:
         g = g[self.pile_n[g] >= 2]
