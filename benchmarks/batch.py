@@ -26,6 +26,12 @@ Run:
 
     .venv/bin/python benchmarks/batch.py [--seconds 2] [--sizes 1,16,256,1024,4096,16384]
                                          [--variants cabo,cabo-german,gabo,kaboo] [--skip-peers]
+                                         [--decisions 30] [--samples 200] [--only-search]
+
+Last, the expert's search before and after: rollouts per second, simulated actions per second
+and seconds per decision of the reference search and of the batched one, on the same
+decisions of heuristic-played games (``--decisions`` per variant, ``--samples`` deals each;
+``--only-search`` measures that alone).
 """
 
 from __future__ import annotations
@@ -270,6 +276,53 @@ def print_goals(
                 print(f"{label:<{w}}{f'{ref_rates[variant] / c8:.2f}×':>14}")
 
 
+def search_speed(variant: str, decisions: int, samples: int, seed: int) -> None:
+    """The expert's search before and after: rollouts and simulated actions per second and
+    seconds per decision of the reference search (``RolloutAgent``) and of the same search
+    with its rollouts in the batch (``BatchRolloutAgent``, what the levels now run), on the
+    same decisions of heuristic-played 2-player games (the searching seat's, where it has a
+    choice)."""
+    from cardtable import new_game
+    from cardtable.agents import get
+    from cardtable.agents.batched import BatchRolloutAgent
+    from cardtable.agents.search import RolloutAgent
+    from cardtable.seat import Seat
+
+    agents = {
+        "reference search": RolloutAgent(seed, samples=samples),
+        "batched search": BatchRolloutAgent(seed, samples=samples),
+    }
+    mover = get("heuristic", seed=seed)
+    seconds = dict.fromkeys(agents, 0.0)
+    rollouts = dict.fromkeys(agents, 0)
+    actions = dict.fromkeys(agents, 0)
+    done = 0
+    game_seed = seed
+    while done < decisions:
+        game = new_game(variant, players=2, seed=game_seed, options={"target": None})
+        game_seed += 1
+        while not game.over and done < decisions:
+            p = game.actors[0]
+            seat = Seat(game, p)
+            if len(game.legal_actions(p)) > 1:
+                for name, agent in agents.items():
+                    start = time.perf_counter()
+                    agent.act(seat)
+                    seconds[name] += time.perf_counter() - start
+                    rollouts[name] += agent.stats.iterations
+                    actions[name] += agent.stats.actions
+                done += 1
+            game.play(p, mover.act(seat))
+    for name in agents:
+        label = f"{variant}, {name} ({samples} deals)"
+        print(
+            f"{label:<44}{fmt(rollouts[name] / seconds[name]):>12} rollouts/s"
+            f"{fmt(actions[name] / seconds[name]):>14} actions/s"
+            f"{seconds[name] / decisions:>9.3f} s/decision",
+            flush=True,
+        )
+
+
 def parse_list(text: str) -> list[str]:
     """The non-empty, stripped items of a comma-separated option."""
     return [item.strip() for item in text.split(",") if item.strip()]
@@ -288,6 +341,11 @@ def main() -> None:
     parser.add_argument(
         "--skip-peers", action="store_true", help="do not measure OpenSpiel's crazy_eights"
     )
+    parser.add_argument(
+        "--decisions", type=int, default=30, help="decisions per variant for the search speed"
+    )
+    parser.add_argument("--samples", type=int, default=200, help="deals per search decision")
+    parser.add_argument("--only-search", action="store_true", help="measure the search speed alone")
     args = parser.parse_args()
     if args.seconds <= 0:
         parser.error("--seconds must be > 0")
@@ -309,6 +367,11 @@ def main() -> None:
         print(f"NOTE: crazy_eights skipped — {failure}", flush=True)
         peers = False
 
+    if args.only_search:
+        print(f"the expert's search, before and after; {machine_info()}")
+        for variant in variants:
+            search_speed(variant, args.decisions, args.samples, 1)
+        return
     print(f"uniform random play, {PLAYERS} players; {machine_info()}")
     cells = len(variants) * len(MODES) * len(sizes) + len(variants) + peers
     print(f"{args.seconds:g} s per figure, {cells} figures; actions per second")
@@ -322,6 +385,10 @@ def main() -> None:
         print(f"{'OpenSpiel crazy_eights (C++)':<34}{fmt(c8):>12}", flush=True)
     print()
     print_goals(batch_rates, ref_rates, c8)
+    print()
+    print("the expert's search, before and after (same decisions; goal ≥ 50,000 rollouts/s)")
+    for variant in variants:
+        search_speed(variant, args.decisions, args.samples, 1)
 
 
 if __name__ == "__main__":
