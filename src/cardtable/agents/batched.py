@@ -31,6 +31,7 @@ from .search import RolloutAgent, _Tally
 __all__ = ["BatchRolloutAgent", "rollout_values"]
 
 Floats = npt.NDArray[np.float64]
+"""Per-game results."""
 _SCALE = Game.SCORE_SCALE
 
 

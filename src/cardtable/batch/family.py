@@ -56,6 +56,7 @@ __all__ = ["BoolArray", "FamilyBatch", "Step"]
 BoolArray = npt.NDArray[np.bool_]
 """A boolean array."""
 FloatArray = npt.NDArray[np.float32]
+"""A float32 array (rewards)."""
 
 # action kinds, one per handler
 (
@@ -74,6 +75,7 @@ FloatArray = npt.NDArray[np.float32]
     K_DROP,
     K_GIVE,
 ) = range(14)
+"""The kind of each integer action: the handler that plays it (``r_kind`` maps rows to kinds)."""
 _KINDS = 14
 
 
@@ -205,6 +207,7 @@ class FamilyBatch:
         if num_games < 1:
             raise ValueError("num_games must be at least 1")
         rs = self.rs = RULESETS[info.name]
+        """The variant's rule set (the reference engine's own record)."""
         self.variant = info.name
         """Registry name of the variant."""
         self.options = info.resolve_options(options)
@@ -217,23 +220,36 @@ class FamilyBatch:
         self.encoding: Encoding = encoding(info.name, players, max_positions)
         """The integer actions and observation layout (:mod:`cardtable.encoding`)."""
         self.cap = self.encoding.max_positions
+        """Hand positions the integer actions cover."""
         self.target = rules.target
+        """The total that ends a match (``None``: one round)."""
         self.first_option = rules.first
+        """The seat that opens round 1 (``None``: as the rule set says)."""
         self.max_turns = rules.max_turns * n
+        """Turns (all seats together) after which a round without a call ends."""
         self.caller_penalty = rules.caller_penalty
+        """Points added to a caller who loses the call."""
         self.reset_at_target = rules.reset_at_exact_target
+        """Whether a total of exactly the target drops to half of it, once per seat."""
         if self.first_option is not None and not 0 <= self.first_option < n:
             raise ValueError(f"option 'first' must be a seat from 0 to {n - 1}")
         self._check_hooks()
         deck = rs.deck
         self.D = len(deck)
+        """Cards in the deck (card ids ``0 .. D-1``)."""
         self.value = np.array([rs.value(c) for c in deck], dtype=np.int64)
+        """Points of each card id."""
         keys: dict[Hashable, int] = {}
         self.key = np.array([keys.setdefault(rs.match_key(c), len(keys)) for c in deck])
+        """What must be equal for a drop or snap to match, numbered, by card id."""
         self.power_of = np.array([rs.power_of(c) for c in deck], dtype=np.int64)
+        """The power of each card id (0: none)."""
         self.allmask = (1 << n) - 1
+        """The knowledge bits of every seat."""
         self.pub = 1 << n
+        """The knowledge bit of a card that has lain face up."""
         self.everyone = self.allmask | self.pub
+        """Every seat's bit and the face-up bit."""
         self._pile_phases = np.zeros(len(PHASES), dtype=bool)
         for name in rs.drops.pile_phases:
             self._pile_phases[PHASES.index(name)] = True
@@ -1153,7 +1169,7 @@ class FamilyBatch:
 
     def _scores(self, g: IntArray, sums: IntArray) -> tuple[IntArray, BoolArray]:
         """The round's scores and winners of games ``g`` under the rule set's scoring."""
-        scoring, n = self.rs.scoring, self.n
+        scoring = self.rs.scoring
         caller = self.caller[g]
         rows = np.arange(len(g))
         scores = sums.copy()
@@ -1186,7 +1202,6 @@ class FamilyBatch:
             alone = called & winners[rows, safe]
             winners[alone] = False
             winners[rows[alone], safe[alone]] = True
-        del n
         return scores, winners
 
     def _scores_one_by_one(self, g: IntArray, sums: IntArray) -> tuple[IntArray, BoolArray]:

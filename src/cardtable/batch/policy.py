@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = ["RowTables", "rules_of_thumb"]
 
 FloatArray = npt.NDArray[np.float64]
+"""A float64 array (the estimates, computed as the reference computes them)."""
 _BIG = 1e9
 
 
