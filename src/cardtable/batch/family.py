@@ -271,6 +271,7 @@ class FamilyBatch:
         """The seed of the game each slot plays now."""
         self._clear_outputs()
         self._mask: BoolArray | None = None
+        self._actor: IntArray | None = None
         if deal:
             self._chance.seed(games, self.seeds)
             self._new_games(games)
@@ -354,6 +355,7 @@ class FamilyBatch:
         for s, cards in enumerate(g.first_look):
             self.first_look[i, s, list(cards)] = True
         self._mask = None
+        self._actor = None
 
     def take(self, games: IntArray, *, detach: bool = True) -> FamilyBatch:
         """A new batch of copies of ``games`` (indices into this one), in that order, with
@@ -368,6 +370,7 @@ class FamilyBatch:
             setattr(out, name, getattr(self, name)[games].copy())
         out._chance = self._chance.take_games(games, detach)
         out._mask = None
+        out._actor = None
         return out
 
     def state_of(self, i: int) -> dict[str, object]:
@@ -546,7 +549,13 @@ class FamilyBatch:
     # ------------------------------------------------------------------ queries
     @property
     def actor(self) -> IntArray:
-        """``[N]``: the seat that acts in each game (the lowest, where several may)."""
+        """``[N]``: the seat that acts in each game (the lowest, where several may; ``-1`` in
+        a game that is over). Read-only."""
+        if self._actor is None:
+            self._actor = self._compute_actor()
+        return self._actor
+
+    def _compute_actor(self) -> IntArray:
         act = self.turn.copy()
         peek = self.phase == PH_PEEK
         if peek.any():
@@ -707,6 +716,7 @@ class FamilyBatch:
         actor = self.actor
         self._clear_outputs()
         self._mask = None
+        self._actor = None
         kinds = self.r_kind[played]
         order = games[np.argsort(kinds, kind="stable")]
         counts = np.bincount(kinds, minlength=_KINDS)
@@ -737,6 +747,7 @@ class FamilyBatch:
         if chosen.shape != (self.size,):
             raise ValueError(f"where must be {self.size} booleans")
         self._mask = None
+        self._actor = None
         self._replace(np.nonzero(chosen)[0])
 
     def _replace(self, done: IntArray) -> None:
