@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cardtable import IllegalAction, variants
@@ -156,3 +160,15 @@ def known_codes(game: Game, seat: int) -> set[str]:
     if g.over:
         out |= set(cards_in_play(game))
     return out
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """Import a script that is not in a package (``examples/``) as the module ``name``, once."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module

@@ -3,7 +3,6 @@ learner may see, and its training changes the policy."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -18,21 +17,15 @@ from cardtable.agents import get as get_agent
 from cardtable.games.family import FamilyGame
 from cardtable.seat import Seat
 
+from ..helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "train_kaboo_knock.py"
 
 
 def _load_example() -> ModuleType:
     """Import the example script as a module (``examples/`` is not a package)."""
-    name = "train_kaboo_knock_example"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "train_kaboo_knock_example")
 
 
 @pytest.fixture(scope="module")

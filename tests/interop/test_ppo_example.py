@@ -4,7 +4,6 @@ objective, its training is reproducible, and ``--quick`` runs and reports the wi
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -14,21 +13,15 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from ..helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "ppo_kaboo.py"
 
 
 def _load_example() -> ModuleType:
     """Import the example script as a module (``examples/`` is not a package)."""
-    name = "ppo_kaboo_example"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "ppo_kaboo_example")
 
 
 @pytest.fixture(scope="module")

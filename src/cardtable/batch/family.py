@@ -99,47 +99,6 @@ class Step(NamedTuple):
     """``[N, seats]``: the winners of the round that ended."""
 
 
-_PER_GAME = (
-    "hands",
-    "known",
-    "deck",
-    "deck_n",
-    "pile",
-    "pile_n",
-    "drawn",
-    "drawn_from",
-    "drawn_known",
-    "phase",
-    "turn",
-    "first",
-    "caller",
-    "final_left",
-    "turns",
-    "power",
-    "power_card",
-    "looked",
-    "look_valid",
-    "give_to",
-    "resume",
-    "snap_card",
-    "snap_passed",
-    "peeks_left",
-    "first_look",
-    "epoch",
-    "round_no",
-    "totals",
-    "resets_used",
-    "seeds",
-    "_done",
-    "_rewards",
-    "_final",
-    "_winners",
-    "_round_ended",
-    "_round_scores",
-    "_round_winners",
-)
-"""The arrays that hold one row per game (everything else is shared by the batch)."""
-
 _SCALARS = (
     "drawn",
     "drawn_from",
@@ -161,6 +120,31 @@ _SCALARS = (
     "resets_used",
 )
 """The one-number fields each game has in both engines, under the reference's names."""
+
+_PER_GAME = (
+    *_SCALARS,
+    "hands",
+    "known",
+    "deck",
+    "deck_n",
+    "pile",
+    "pile_n",
+    "looked",
+    "give_to",
+    "peeks_left",
+    "first_look",
+    "totals",
+    "seeds",
+    "_done",
+    "_rewards",
+    "_final",
+    "_winners",
+    "_round_ended",
+    "_round_scores",
+    "_round_winners",
+)
+"""The arrays that hold one row per game (everything else is shared by the batch)."""
+
 
 _Terms = list[tuple[IntArray, IntArray, int, str]]
 _DECODED: weakref.WeakKeyDictionary[
