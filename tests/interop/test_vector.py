@@ -112,6 +112,21 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
     assert np.array_equal(envs.action_masks().astype(np.int8), info["action_mask"])
 
 
+def test_a_step_before_reset_is_refused() -> None:
+    envs = _make("kaboo", 2)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        envs.step(np.zeros(2, dtype=np.int64))
+
+
+def test_a_narrower_table_sizes_the_spaces_and_the_games() -> None:
+    envs = _make("gabo", 3, players=3, max_positions=6)
+    enc = encoding("gabo", 3, 6)
+    assert envs.single_action_space.n == enc.size
+    obs, info = envs.reset(seed=2)
+    assert obs.shape == (3, enc.observation_size)
+    assert info["action_mask"].shape == (3, enc.size)
+
+
 def test_what_it_cannot_do_is_refused() -> None:
     with pytest.raises(ValueError, match="heuristic"):
         _make("kaboo", 2, opponents="ismcts")

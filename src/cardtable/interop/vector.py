@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -91,8 +92,10 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
         self.memory = memory
         self._options = dict(options or {})
         self._max_positions = max_positions
-        self.batch = FamilyBatch(variant, players, num_envs, options=options)
-        """The batched engine (replaced at each seeded ``reset``)."""
+        self.batch = FamilyBatch(
+            variant, players, num_envs, options=options, max_positions=max_positions, deal=False
+        )
+        """The batched engine (made anew at each ``reset``)."""
         enc = self.batch.encoding
         self.single_action_space = spaces.Discrete(enc.size)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, enc.size))
@@ -104,6 +107,8 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
         )
         self.render_mode = render_mode
         self._opponent_rng = np.random.default_rng(0)
+        self._acted: npt.NDArray[np.bool_] | None = None
+        """Per game, whether its learner has acted in it (``None``: not reset yet)."""
 
     # ------------------------------------------------------------------ the Gymnasium API
     def reset(
@@ -131,18 +136,22 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
-        """Play each learner's action, then the opponents until every learner must act again."""
+        """Play each learner's action, then the opponents until every learner must act again
+        (``ResetNeeded`` before the first ``reset``)."""
+        if self._acted is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers")
         result = self.batch.step(acts)
-        self._acted[:] = True
+        acted = self._acted
+        acted[:] = True
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         terminated = result.done.copy()
         rewards[terminated] = result.rewards[terminated, self.learner]
         totals = result.totals.copy()
         winners = result.winners.copy()
-        self._acted[terminated] = False
+        acted[terminated] = False
         truncated = self._advance(terminated, rewards, totals, winners)
         info = self._info()
         info["totals"] = totals
@@ -162,13 +171,15 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
         """Play the opponents' turns until the learner acts in every game; returns the games
         abandoned for want of an integer action (truncated)."""
         batch = self.batch
+        acted = self._acted
+        assert acted is not None
         truncated = np.zeros(self.num_envs, dtype=bool)
         while True:
             mask = batch.legal_mask()
             stuck = ~mask.any(axis=1)
             if stuck.any():
-                truncated |= stuck & self._acted
-                self._acted[stuck] = False
+                truncated |= stuck & acted
+                acted[stuck] = False
                 batch.restart(stuck)
                 continue
             waiting = batch.actor != self.learner
@@ -179,13 +190,13 @@ class CardtableVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]
             )
             done = result.done
             if terminated is not None and rewards is not None and totals is not None:
-                first = done & self._acted & ~terminated
+                first = done & acted & ~terminated
                 terminated |= first
                 rewards[first] = result.rewards[first, self.learner]
                 totals[first] = result.totals[first]
                 assert winners is not None
                 winners[first] = result.winners[first]
-            self._acted[done] = False
+            acted[done] = False
 
     def _observe(self) -> Obs:
         learner = np.full(self.num_envs, self.learner, dtype=np.int64)
