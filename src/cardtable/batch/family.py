@@ -40,7 +40,16 @@ from ..games.family.phases import (
     PH_TURN,
     PHASES,
 )
-from ..games.family.rulesets import LOOK, PEEK, RULESETS, SPY, SWAP, SWAP_ANY, family_options
+from ..games.family.rulesets import (
+    LOOK,
+    PEEK,
+    RULESETS,
+    SPY,
+    SWAP,
+    SWAP_ANY,
+    RuleSet,
+    family_options,
+)
 from ..games.family.scoring import (
     REACHES,
     CaboScoring,
@@ -153,8 +162,13 @@ _DECODED: weakref.WeakKeyDictionary[
 """The decoded action rows and mask terms of every encoding in use."""
 
 
-def _unsupported(what: str, hook: object) -> ValueError:
-    return ValueError(f"the batched engine has no array twin of {what} {hook!r}")
+def _missing_twin(rs: RuleSet) -> ValueError | None:
+    """The refusal of a rule set whose deck end or drops the batch has no array twin of."""
+    if type(rs.deck_end) not in (DeckEnd, Reshuffle):
+        return ValueError(f"the batched engine has no array twin of the deck end {rs.deck_end!r}")
+    if type(rs.drops).card_played is not Drops.card_played:
+        return ValueError(f"the batched engine has no array twin of the drops {rs.drops!r}")
+    return None
 
 
 class FamilyBatch:
@@ -237,9 +251,10 @@ class FamilyBatch:
         self._pile_phases = np.zeros(len(PHASES), dtype=bool)
         for name in rs.drops.pile_phases:
             self._pile_phases[PHASES.index(name)] = True
-        self._must_use = np.zeros(6, dtype=bool)
+        self.must_use = np.zeros(6, dtype=bool)
+        """By power kind: whether the power cannot be declined with ``pass``."""
         for p in rs.must_use:
-            self._must_use[p] = True
+            self.must_use[p] = True
         self._reshuffles = isinstance(rs.deck_end, Reshuffle)
         self._decode_rows()
         self._allocate(max(rs.hand_size, self.cap))
@@ -269,11 +284,7 @@ class FamilyBatch:
         except ValueError:
             return False
         rs = RULESETS.get(name)
-        return (
-            rs is not None
-            and type(rs.deck_end) in (DeckEnd, Reshuffle)
-            and type(rs.drops).card_played is Drops.card_played
-        )
+        return rs is not None and _missing_twin(rs) is None
 
     @classmethod
     def from_games(
@@ -392,11 +403,9 @@ class FamilyBatch:
 
     # ------------------------------------------------------------------ setup
     def _check_hooks(self) -> None:
-        rs = self.rs
-        if type(rs.deck_end) not in (DeckEnd, Reshuffle):  # the same test as plays()
-            raise _unsupported("the deck end", rs.deck_end)
-        if type(rs.drops).card_played is not Drops.card_played:
-            raise _unsupported("the drops", rs.drops)
+        missing = _missing_twin(self.rs)
+        if missing is not None:
+            raise missing
 
     def _decode_rows(self) -> None:
         """The kind and the relative addresses of every integer action (decoded once per
@@ -645,7 +654,7 @@ class FamilyBatch:
             "draw_pile": turn & (self.pile_n > 0) & (own_any | free),
             "call": turn & (self.caller < 0),
             "discard": drawn & ((self.drawn_from == FROM_DECK) | ~own_any | free),
-            "pass": (power & (~self._must_use[pw] | offer_empty))
+            "pass": (power & (~self.must_use[pw] | offer_empty))
             | (ph == PH_LOOKED)
             | (ph == PH_GIVE)
             | (ph == PH_SNAP),

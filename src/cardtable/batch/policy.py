@@ -86,6 +86,10 @@ class RowTables:
         self.exchange = np.full((cap + 1, n, cap + 1), -1, dtype=np.int64)
         self.look = np.full((cap + 1, n, cap + 1), -1, dtype=np.int64)
         self.claim = np.full(1 << cap, -1, dtype=np.int64)
+        self.power_value = np.zeros(6, dtype=np.float64)
+        """What each power kind is worth against keeping a better card (the reference's)."""
+        for power, worth in _POWER_VALUE.items():
+            self.power_value[power] = worth
         for r in range(len(kind)):
             k = int(kind[r])
             if k == K_PEEK:
@@ -242,18 +246,13 @@ def rules_of_thumb(batch: FamilyBatch, rng: np.random.Generator) -> IntArray:
     from_pile = drawn & (batch.drawn_from == FROM_DISCARD)
     choose(from_pile & (mine >= 0), t.replace[_capped(mine, cap)])
     choose(from_pile, t.discard)
-    power_values = np.zeros(6, dtype=np.float64)
-    for p, v in _POWER_VALUE.items():
-        power_values[p] = v
-    keep = power_values[batch.power_of[np.maximum(batch.drawn, 0)]]
+    keep = t.power_value[batch.power_of[np.maximum(batch.drawn, 0)]]
     choose(drawn & (mine >= 0) & (gain > 0.5) & (gain > keep), t.replace[_capped(mine, cap)])
     choose(drawn, t.discard)
     # a power to use
     power = ph == PH_POWER
     pw = batch.power
-    must = np.zeros(6, dtype=bool)
-    for p in rs.must_use:
-        must[p] = True
+    must = batch.must_use
     own_unknown = own_present & ~own_known
     peek_i = np.where(own_unknown.any(axis=1), np.argmax(own_unknown, axis=1), -1)
     choose(power & (pw == PEEK) & (peek_i >= 0), t.peek[_capped(peek_i, cap)])
